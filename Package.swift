@@ -1,0 +1,75 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "swift-activity",
+    products: [
+        .library(name: "ActivityWire", targets: ["ActivityWire"]),
+        .library(name: "ActivityReporting", targets: ["ActivityReporting"]),
+        .library(name: "InMemoryActivity", targets: ["InMemoryActivity"]),
+        .library(name: "ActivityRendering", targets: ["ActivityRendering"]),
+        .library(name: "ActivityOverlay", targets: ["ActivityOverlay"]),
+        .library(name: "CActivity", targets: ["CActivity"]),
+        .executable(name: "activity", targets: ["ActivityCLI"]),
+    ],
+    targets: []
+)
+
+// MARK: - Wire protocol
+
+package.targets += [
+    .target(name: "ActivityWire"),
+    .testTarget(name: "ActivityWireTests", dependencies: ["ActivityWire"]),
+]
+
+// MARK: - Producers
+
+package.targets += [
+    .target(name: "ActivityReporting", dependencies: ["ActivityWire"]),
+    .target(name: "InMemoryActivity", dependencies: ["ActivityWire"]),
+    .testTarget(
+        name: "ActivityReportingTests",
+        dependencies: ["ActivityReporting", "InMemoryActivity", "ActivityWire"]
+    ),
+]
+
+// MARK: - C shim (also built standalone by Sources/CActivity/Makefile)
+
+package.targets += [
+    .target(
+        name: "CActivity",
+        exclude: ["Makefile", "activity.pc.in"],
+        linkerSettings: [.linkedLibrary("json-c"), .linkedLibrary("pthread")]
+    ),
+    .testTarget(name: "CActivityTests", dependencies: ["CActivity", "ActivityWire"]),
+]
+
+// MARK: - Consumers
+
+package.targets += [
+    .target(name: "ActivityRendering", dependencies: ["ActivityWire"]),
+    .testTarget(name: "ActivityRenderingTests", dependencies: ["ActivityRendering", "ActivityWire"]),
+    .target(name: "ActivityOverlay", dependencies: ["ActivityWire"]),
+    .testTarget(name: "ActivityOverlayTests", dependencies: ["ActivityOverlay", "ActivityWire"]),
+]
+
+// MARK: - Command line
+
+package.targets += [
+    .executableTarget(
+        name: "ActivityCLI",
+        dependencies: ["ActivityWire", "ActivityReporting", "ActivityRendering", "ActivityOverlay"]
+    ),
+    .testTarget(name: "ActivityCLITests", dependencies: ["ActivityWire"]),
+]
+
+// MARK: - Strict settings for every target
+
+for target in package.targets where target.type != .system && target.type != .binary {
+    guard target.name != "CActivity" else { continue }
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .swiftLanguageMode(.v6),
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

@@ -1,0 +1,1 @@
+print("activity: not built yet")

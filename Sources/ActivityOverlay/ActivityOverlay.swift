@@ -1,0 +1,1 @@
+// The ActivityOverlay module: see the issue that builds it.

@@ -1,0 +1,1 @@
+// The ActivityRendering module: see the issue that builds it.

@@ -1,0 +1,1 @@
+// The ActivityReporting module: see the issue that builds it.

@@ -1,0 +1,99 @@
+/// Reads protocol v1 events from JSON lines.
+///
+/// Each line yields an event or says why it is not one (``DecodedLine``). The decoder is strict
+/// about what the protocol defines (types, ranges, id syntax, duplicate keys, UTF-8) and lenient
+/// about what it does not: unknown fields and unknown event types are ignored, and a line of a
+/// higher protocol version is skipped with a warning.
+///
+/// ```swift
+/// let decoder = ActivityEventDecoder()
+/// switch decoder.decode(#"{"v":1,"type":"log","message":"hi"}"#, line: 1) {
+/// case .event(let event): print(event)
+/// case let other: print(other.diagnostic?.description ?? "skipped")
+/// }
+/// ```
+///
+/// Rules that span lines (one `begin` per id, no event after `end`) belong to
+/// ``StreamValidator``.
+public struct ActivityEventDecoder: Sendable {
+    public init() {}
+
+    /// Decodes one line, without its terminating newline.
+    public func decode(_ line: String, line number: Int = 1) -> DecodedLine {
+        var line = line
+        return line.withUTF8 { decode($0, line: number) }
+    }
+
+    /// Decodes one line, without its terminating newline.
+    public func decode(_ bytes: some Collection<UInt8>, line number: Int = 1) -> DecodedLine {
+        if let result = bytes.withContiguousStorageIfAvailable({ decode($0, line: number) }) { return result }
+        return Array(bytes).withUnsafeBufferPointer { decode($0, line: number) }
+    }
+
+    /// Decodes one line, without its terminating newline.
+    public func decode(_ bytes: UnsafeBufferPointer<UInt8>, line number: Int) -> DecodedLine {
+        var scanner = JSONScanner(bytes)
+        scanner.skipWhitespace()
+        if scanner.atEnd { return .blank }
+        let looksLikeObject = bytes[scanner.index] == UInt8(ascii: "{")
+        func problem(_ code: Diagnostic.Code, _ message: String) -> DecodedLine {
+            let diagnostic = Diagnostic(line: number, code: code, message: message)
+            return looksLikeObject ? .invalid(diagnostic) : .text(diagnostic)
+        }
+        guard UTF8Validation.isValid(bytes) else {
+            return problem(.invalidUTF8, "the line is not valid UTF-8")
+        }
+        guard looksLikeObject else {
+            do throws(JSONScanner.SyntaxError) {
+                let value = try scanner.value()
+                scanner.skipWhitespace()
+                guard scanner.atEnd else { throw scanner.fail("text after the value") }
+                return problem(.notAnObject, "an event must be a JSON object, not \(value.typeName)")
+            } catch {
+                return problem(.invalidJSON, "not JSON: \(error.reason) at byte \(error.offset + 1)")
+            }
+        }
+        var fields = RawFields()
+        do {
+            try fields.scanObject(&scanner)
+        } catch let error as JSONScanner.SyntaxError {
+            return problem(.invalidJSON, "not JSON: \(error.reason) at byte \(error.offset + 1)")
+        } catch let error as RawFields.DuplicateKey {
+            return problem(.duplicateKey, "the key \"\(error.name)\" appears twice")
+        } catch {
+            fatalError("unreachable: \(error)")
+        }
+        if fields[.v] == nil && fields[.type] == nil {
+            return .text(
+                Diagnostic(line: number, code: .missingField, message: "not an event: the object has no \"v\" or \"type\"")
+            )
+        }
+        var reader = FieldReader(scanner: scanner, fields: fields, line: number)
+        return reader.event()
+    }
+}
+
+/// A fast check of a whole line before it is parsed: ASCII runs are skipped eight bytes at a time.
+enum UTF8Validation {
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let count = bytes.count
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i + 8 <= count, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+            }
+        }
+        while i < count, bytes[i] < 0x80 { i += 1 }
+        if i == count { return true }
+        var decoder = UTF8()
+        var iterator = UnsafeBufferPointer(rebasing: bytes[i...]).makeIterator()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// Reads a whole stream: splits it into lines and decodes each one.
+///
+/// Every line reaches `body` once, with what it decoded to and its raw bytes, so a consumer can
+/// pass non-event lines through unchanged. A line over ``WireLimits/maxAcceptedLineBytes`` is
+/// delivered in pieces, each carrying the same ``Diagnostic/Code/lineTooLong`` result, and is
+/// never held in memory whole.
+///
+/// ```swift
+/// var reader = EventStreamReader(source: FileDescriptorSource(fileDescriptor: 0))
+/// try reader.forEach { item in
+///     if case .event(let event) = item.decoded { store.apply(event) }
+/// }
+/// ```
+public struct EventStreamReader<Source: ByteSource> {
+    /// One line, or one piece of an overlong line. `bytes` is valid only during the callback.
+    public struct Item {
+        public var line: Int
+        public var decoded: DecodedLine
+        public var bytes: UnsafeBufferPointer<UInt8>
+        public var part: LineReader<Source>.Part
+
+        /// Whether this is the first (or only) piece of its line: act on `decoded` once per line.
+        public var isLineStart: Bool { part == .whole || part == .first }
+    }
+
+    private var lines: LineReader<Source>
+    private let decoder = ActivityEventDecoder()
+
+    public init(source: Source, maxLineBytes: Int = WireLimits.maxAcceptedLineBytes) {
+        lines = LineReader(source: source, maxLineBytes: maxLineBytes)
+    }
+
+    /// Reads to the end of the source.
+    public mutating func forEach(_ body: (Item) throws -> Void) throws {
+        let limit = lines.maxLineBytes
+        let decoder = self.decoder
+        var overlong: DecodedLine = .blank
+        try lines.forEachLine { line in
+            switch line.part {
+            case .whole:
+                let decoded = decoder.decode(line.bytes, line: line.number)
+                try body(Item(line: line.number, decoded: decoded, bytes: line.bytes, part: .whole))
+            case .first:
+                let diagnostic = Diagnostic(
+                    line: line.number, code: .lineTooLong,
+                    message: "the line is longer than \(limit) bytes; skipped")
+                let trimmed = line.bytes.drop { $0 == 0x20 || $0 == 0x09 }
+                overlong = trimmed.first == UInt8(ascii: "{") ? .invalid(diagnostic) : .text(diagnostic)
+                try body(Item(line: line.number, decoded: overlong, bytes: line.bytes, part: .first))
+            case .middle, .last:
+                try body(Item(line: line.number, decoded: overlong, bytes: line.bytes, part: line.part))
+            }
+        }
+    }
+}

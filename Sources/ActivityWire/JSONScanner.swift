@@ -1,0 +1,290 @@
+/// A minimal JSON tokenizer over one line of bytes, specialized for the event decoder: it
+/// validates syntax, hands back the byte ranges of values, and decodes strings and numbers on
+/// request. It never allocates unless a string holds escapes or a number is unusual.
+struct JSONScanner {
+    struct SyntaxError: Error {
+        var offset: Int
+        var reason: String
+    }
+
+    /// A value's kind and where it stands in the line.
+    enum Value {
+        /// The bytes between the quotes; `escaped` when they hold a backslash.
+        case string(Range<Int>, escaped: Bool)
+        case number(Range<Int>)
+        case bool(Bool)
+        case null
+        case object(Range<Int>)
+        case array(Range<Int>)
+
+        var typeName: String {
+            switch self {
+            case .string: "a string"
+            case .number: "a number"
+            case .bool: "a boolean"
+            case .null: "null"
+            case .object: "an object"
+            case .array: "an array"
+            }
+        }
+    }
+
+    static let maxDepth = 100
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index: Int
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int = 0) {
+        self.bytes = bytes
+        self.index = index
+    }
+
+    var atEnd: Bool { index >= bytes.count }
+
+    @inline(__always)
+    func fail(_ reason: String) -> SyntaxError { SyntaxError(offset: index, reason: reason) }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    @inline(__always)
+    mutating func consume(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func expect(_ byte: UInt8, _ what: String) throws(SyntaxError) {
+        guard consume(byte) else { throw fail(atEnd ? "unexpected end of line, expected \(what)" : "expected \(what)") }
+    }
+
+    /// Scans any value and returns its kind and range.
+    mutating func value(depth: Int = 0) throws(SyntaxError) -> Value {
+        skipWhitespace()
+        guard index < bytes.count else { throw fail("unexpected end of line, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+            return try string()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try number())
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
+        case UInt8(ascii: "{"):
+            let start = index
+            try skipObject(depth: depth + 1)
+            return .object(start..<index)
+        case UInt8(ascii: "["):
+            let start = index
+            try skipArray(depth: depth + 1)
+            return .array(start..<index)
+        default:
+            throw fail("unexpected character")
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(SyntaxError) {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - index >= count else { throw fail("unexpected end of line") }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
+            throw fail("unexpected character")
+        }
+        index += count
+    }
+
+    /// Scans a string, the opening quote under the cursor.
+    mutating func string() throws(SyntaxError) -> Value {
+        index += 1
+        let start = index
+        var escaped = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return .string(start..<(index - 1), escaped: escaped)
+            }
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                index += 1
+                guard index < bytes.count else { break }
+                switch bytes[index] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    index += 1
+                case UInt8(ascii: "u"):
+                    guard bytes.count - index > 4, (1...4).allSatisfy({ Self.hexValue(bytes[index + $0]) != nil })
+                    else { throw fail("invalid \\u escape") }
+                    index += 5
+                default:
+                    throw fail("invalid escape")
+                }
+                continue
+            }
+            if byte < 0x20 { throw fail("control character in a string") }
+            index += 1
+        }
+        throw fail("unterminated string")
+    }
+
+    /// Scans a number per RFC 8259 and returns its range.
+    mutating func number() throws(SyntaxError) -> Range<Int> {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count else { throw fail("unexpected end of line in a number") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if Self.isDigit(bytes[index]) {
+            while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
+        } else {
+            throw fail("invalid number")
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, Self.isDigit(bytes[index]) else { throw fail("invalid number") }
+            while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, Self.isDigit(bytes[index]) else { throw fail("invalid number") }
+            while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
+        }
+        return start..<index
+    }
+
+    private mutating func skipObject(depth: Int) throws(SyntaxError) {
+        guard depth <= Self.maxDepth else { throw fail("nested too deeply") }
+        index += 1
+        if consume(UInt8(ascii: "}")) { return }
+        repeat {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a key") }
+            _ = try string()
+            try expect(UInt8(ascii: ":"), "':'")
+            _ = try value(depth: depth)
+        } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"), "',' or '}'")
+    }
+
+    private mutating func skipArray(depth: Int) throws(SyntaxError) {
+        guard depth <= Self.maxDepth else { throw fail("nested too deeply") }
+        index += 1
+        if consume(UInt8(ascii: "]")) { return }
+        repeat {
+            _ = try value(depth: depth)
+        } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "]"), "',' or ']'")
+    }
+
+    @inline(__always)
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+}
+
+// MARK: - Decoding scanned values
+
+extension JSONScanner {
+    /// The bytes of a scanned string with its escapes resolved. The line was validated as UTF-8
+    /// beforehand; a lone surrogate escape becomes U+FFFD.
+    func decodeString(_ range: Range<Int>, escaped: Bool) -> String {
+        let raw = UnsafeBufferPointer(rebasing: bytes[range])
+        guard escaped else { return String(decoding: raw, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var i = 0
+        while i < raw.count {
+            let byte = raw[i]
+            guard byte == UInt8(ascii: "\\") else {
+                out.append(byte)
+                i += 1
+                continue
+            }
+            let kind = raw[i + 1]
+            i += 2
+            switch kind {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = Self.hex4(raw, at: i)
+                i += 4
+                if (0xD800..<0xDC00).contains(scalar), i + 1 < raw.count, raw[i] == UInt8(ascii: "\\"),
+                    raw[i + 1] == UInt8(ascii: "u")
+                {
+                    let low = Self.hex4(raw, at: i + 2)
+                    if (0xDC00..<0xE000).contains(low) {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        i += 6
+                    }
+                }
+                let value = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+                out.append(contentsOf: UTF8.encode(value)!)
+            default: out.append(kind)  // " \ /
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at i: Int) -> UInt32 {
+        (0..<4).reduce(0) { $0 << 4 | hexValue(raw[i + $1])! }
+    }
+
+    /// Whether the string's bytes equal `name` (escapes resolved).
+    func stringEquals(_ range: Range<Int>, escaped: Bool, _ name: StaticString) -> Bool {
+        guard !escaped else { return decodeString(range, escaped: true) == name.description }
+        guard range.count == name.utf8CodeUnitCount else { return false }
+        return memcmpEqual(range.lowerBound, name.utf8Start, range.count)
+    }
+
+    private func memcmpEqual(_ offset: Int, _ other: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        for i in 0..<count where bytes[offset + i] != other[i] { return false }
+        return true
+    }
+
+    /// The number in `range`, which ``number()`` validated. Short integers are converted
+    /// exactly without a library call.
+    func decodeNumber(_ range: Range<Int>) -> Double {
+        if range.count <= 15 {
+            var value: Int64 = 0
+            var integral = true
+            for i in range {
+                let byte = bytes[i]
+                guard Self.isDigit(byte) else {
+                    integral = byte == UInt8(ascii: "-") && i == range.lowerBound
+                    if !integral { break }
+                    continue
+                }
+                value = value &* 10 &+ Int64(byte &- UInt8(ascii: "0"))
+            }
+            if integral { return bytes[range.lowerBound] == UInt8(ascii: "-") ? -Double(value) : Double(value) }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        return Double(text) ?? .nan  // Swift's parser is locale-independent; overflow gives ±inf
+    }
+}

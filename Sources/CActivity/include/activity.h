@@ -1,0 +1,1 @@
+/* libactivity: filled in by the C shim issue. */

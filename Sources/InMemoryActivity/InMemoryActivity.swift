@@ -1,0 +1,1 @@
+// The InMemoryActivity module: see the issue that builds it.

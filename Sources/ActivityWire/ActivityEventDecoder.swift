@@ -65,7 +65,8 @@ public struct ActivityEventDecoder: Sendable {
         }
         if fields[.v] == nil && fields[.type] == nil {
             return .text(
-                Diagnostic(line: number, code: .missingField, message: "not an event: the object has no \"v\" or \"type\"")
+                Diagnostic(
+                    line: number, code: .missingField, message: "not an event: the object has no \"v\" or \"type\"")
             )
         }
         var reader = FieldReader(scanner: scanner, fields: fields, line: number)

@@ -25,7 +25,8 @@ struct FieldReader {
                 return .ignored(
                     Diagnostic(
                         line: line, code: .unsupportedVersion,
-                        message: "protocol version \(Int(exactly: version).map(String.init) ?? "\(version)") is newer than 1; line skipped"
+                        message:
+                            "protocol version \(Int(exactly: version).map(String.init) ?? "\(version)") is newer than 1; line skipped"
                     )
                 )
             }
@@ -152,7 +153,8 @@ struct FieldReader {
             let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
             throw Problem(
                 code: .invalidID,
-                message: "\"\(field.name)\" must be 1 to 128 bytes of [A-Za-z0-9._:@/+-], not \"\(shown)\" (\(text.utf8.count) bytes)"
+                message:
+                    "\"\(field.name)\" must be 1 to 128 bytes of [A-Za-z0-9._:@/+-], not \"\(shown)\" (\(text.utf8.count) bytes)"
             )
         }
         return ActivityID(unchecked: text)
@@ -163,13 +165,15 @@ struct FieldReader {
             let text = try string(field, value)
             guard let result = E(rawValue: text) else {
                 let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-                throw Problem(code: .invalidValue, message: "\"\(field.name)\" must be one of \(allowed), not \"\(text)\"")
+                throw Problem(
+                    code: .invalidValue, message: "\"\(field.name)\" must be one of \(allowed), not \"\(text)\"")
             }
             return result
         }
     }
 
-    private func attributes(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> [String: AttributeValue] {
+    private func attributes(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> [String: AttributeValue]
+    {
         guard case .object(let range) = value else { throw wrongType(field, value, expected: "an object") }
         var inner = JSONScanner(scanner.bytes, from: range.lowerBound + 1)
         var result: [String: AttributeValue] = [:]

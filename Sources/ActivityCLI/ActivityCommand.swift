@@ -11,6 +11,7 @@ enum ActivityCommand {
             case "--help", "-h": return show(Help.overview)
             case "--version", "-V": return show("activity \(Help.version)\n")
             case "help": return try help(rest)
+            case "run": return try RunCommand.run(rest)
             case "emit": return try EmitCommand.run(rest)
             case "validate": return try ValidateCommand.run(rest)
             default:

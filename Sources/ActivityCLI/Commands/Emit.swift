@@ -1,5 +1,11 @@
 import ActivityWire
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// `activity emit begin|progress|end|log`: one event per call, for shell scripts.
 ///
 /// The event goes to `ACTIVITY_SINK` with one `write(2)`; nothing is written when the variable is
@@ -49,9 +55,11 @@ enum EmitCommand {
         try parser.expectPositionals(parsed, 1...1, names: "TITLE")
         let id = try parser.id(parsed, "id") ?? ActivityID(unchecked: POSIX.randomHex() + ".1")
         let parent = try parser.id(parsed, "parent") ?? inheritedParent()
+        // Each call is a process of its own: the activity belongs to the script that called it.
+        let owner: [String: AttributeValue] = [ownerAttribute: .number(Double(getppid()))]
         return ActivityEvent.Begin(
             id: id, title: parsed.positionals[0], parent: parent, total: try parser.count(parsed, "total"),
-            unit: parsed.value("unit"), message: parsed.value("message"), timestamp: POSIX.unixSeconds())
+            unit: parsed.value("unit"), message: parsed.value("message"), attrs: owner, timestamp: POSIX.unixSeconds())
     }
 
     static let progressParser = ArgumentParser(
@@ -103,6 +111,11 @@ enum EmitCommand {
     }
 
     // MARK: - Delivery
+
+    /// The `attrs` key naming the process that owns an activity begun by `activity emit`: the
+    /// script that called it, not the short-lived `emit` process. `activity run` abandons the
+    /// activity when that process is gone rather than when the connection closes.
+    static let ownerAttribute = "x-activity-owner-pid"
 
     /// `ACTIVITY_PARENT`, when it holds a valid id.
     static func inheritedParent() -> ActivityID? {

@@ -83,3 +83,16 @@ enum POSIX {
     /// Whether `fd` is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 }
+
+extension POSIX {
+    /// A pipe whose both ends are close-on-exec, and optionally non-blocking.
+    static func makePipe(_ ends: inout [Int32], nonBlocking: Bool = false) -> Bool {
+        ends = [-1, -1]
+        guard pipe(&ends) == 0 else { return false }
+        for fd in ends {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        }
+        return true
+    }
+}

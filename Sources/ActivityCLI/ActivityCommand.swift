@@ -11,7 +11,10 @@ enum ActivityCommand {
             case "--help", "-h": return show(Help.overview)
             case "--version", "-V": return show("activity \(Help.version)\n")
             case "help": return try help(rest)
+            case "render": return try RenderCommand.run(rest)
             case "run": return try RunCommand.run(rest)
+            case "replay": return try ReplayCommand.run(rest)
+            case "demo": return try DemoCommand.run(rest)
             case "emit": return try EmitCommand.run(rest)
             case "validate": return try ValidateCommand.run(rest)
             default:

@@ -22,25 +22,36 @@ struct LineSplitter {
 
     /// Adds a chunk and calls `body` for every line (or piece) it completes.
     mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Piece) -> Void) {
-        var start = 0
         let bytes = chunk.bindMemory(to: UInt8.self)
+        var start = 0
         while start < bytes.count {
-            if let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n"))
+            let end = newline ?? bytes.count
+            var segment = start
+            // Deliver full pieces of an overlong line without buffering them.
+            while pending.count + (end - segment) > maxLineBytes {
+                let take = maxLineBytes - pending.count
                 if pending.isEmpty {
-                    body(Piece(bytes: ArraySlice(bytes[start..<newline]), isComplete: true))
+                    body(Piece(bytes: ArraySlice(bytes[segment..<segment + take]), isComplete: false))
                 } else {
-                    pending.append(contentsOf: bytes[start..<newline])
+                    pending.append(contentsOf: bytes[segment..<segment + take])
+                    body(Piece(bytes: pending[...], isComplete: false))
+                    pending.removeAll(keepingCapacity: true)
+                }
+                segment += take
+            }
+            if let newline {
+                if pending.isEmpty {
+                    body(Piece(bytes: ArraySlice(bytes[segment..<newline]), isComplete: true))
+                } else {
+                    pending.append(contentsOf: bytes[segment..<newline])
                     body(Piece(bytes: pending[...], isComplete: true))
                     pending.removeAll(keepingCapacity: true)
                 }
                 start = newline + 1
             } else {
-                pending.append(contentsOf: bytes[start...])
-                start = bytes.count
-            }
-            while pending.count > maxLineBytes {
-                body(Piece(bytes: pending[..<maxLineBytes], isComplete: false))
-                pending.removeFirst(maxLineBytes)
+                pending.append(contentsOf: bytes[segment..<end])
+                start = end
             }
         }
     }

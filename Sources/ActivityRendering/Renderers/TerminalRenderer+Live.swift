@@ -117,3 +117,14 @@ extension TerminalRenderer {
         if wasLive != (liveHeight > 0) { liveRegionDidChange?(liveHeight > 0) }
     }
 }
+
+extension TerminalRenderer {
+    /// A signal handler showed the cursor behind the renderer's back: hide it again on the next
+    /// frame and redraw.
+    func cursorWasShown() {
+        if cursorHidden {
+            cursorHidden = false
+            redrawNeeded = true
+        }
+    }
+}

@@ -125,7 +125,7 @@ public struct ActivityStore: Sendable {
     /// Ends every open activity as `abandoned` (children first), as at the end of a stream.
     public mutating func finish(at time: Double, _ body: (ActivityUpdate) -> Void) {
         summary.lastTime = max(summary.lastTime ?? time, time)
-        while let root = roots.last {
+        while let root = roots.first {
             end(root, status: .abandoned, time: time, body)
         }
     }
@@ -225,7 +225,7 @@ public struct ActivityStore: Sendable {
         _ body: (ActivityUpdate) -> Void
     ) {
         guard let node = nodes[id] else { return }
-        while let child = nodes[id]?.children.last {
+        while let child = nodes[id]?.children.first {
             end(child, status: .abandoned, time: time, body)
         }
         var normalized = event ?? ActivityEvent.End(id: id, status: status)

@@ -37,7 +37,7 @@ public enum Formatting {
             amount /= 1024
             index += 1
         }
-        if index == 0 { return fixed(amount.rounded(.down), decimals: 0) + " B" }
+        if index == 0 { return fixed(amount, decimals: 0) + " B" }
         return significant(amount) + " " + units[index]
     }
 

@@ -7,22 +7,72 @@
 /// carriage returns become one space each, so a field always stays on its line.
 ///
 /// ```swift
-/// TextSanitizer.display("\u{1B}[2Jhello\nworld")   // "[2Jhello world"
+/// TextSanitizer.display("\u{1B}[2Jhello\nworld")   // "hello world"
 /// TextSanitizer.escaped("\u{1B}[2Jhello")          // "\\x1b[2Jhello"
 /// ```
 public enum TextSanitizer {
-    /// `text` with controls removed and line breaks turned into spaces: for a terminal.
+    /// `text` with escape sequences and controls removed and line breaks turned into spaces: for
+    /// a terminal. A whole sequence goes, not just its ESC: `ESC [ 31 m` (CSI, also as the C1
+    /// byte U+009B), `ESC ] … BEL` or `ESC ] … ESC \\` (OSC, DCS, APC, PM, SOS strings) and
+    /// two-character `ESC X` sequences.
     public static func display(_ text: String) -> String {
         if isClean(text.utf8) { return text }
         var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch classify(scalar) {
-            case .keep: result.append(scalar)
-            case .space: result.append(" ")
-            case .drop: continue
+        var scalars = text.unicodeScalars.makeIterator()
+        var pending: Unicode.Scalar? = nil
+        func next() -> Unicode.Scalar? {
+            if let scalar = pending {
+                pending = nil
+                return scalar
+            }
+            return scalars.next()
+        }
+        while let scalar = next() {
+            switch scalar.value {
+            case 0x1B:
+                guard let introducer = next() else { break }
+                switch introducer {
+                case "[": skipControlSequence(&scalars)
+                case "]", "P", "_", "^", "X": skipString(&scalars)
+                default:
+                    // A two-character sequence; a control after ESC is handled on its own.
+                    if introducer.value < 0x20 || introducer.value == 0x7F { pending = introducer }
+                }
+            case 0x9B: skipControlSequence(&scalars)
+            case 0x9D, 0x90, 0x9F, 0x9E, 0x98: skipString(&scalars)
+            default:
+                switch classify(scalar) {
+                case .keep: result.append(scalar)
+                case .space: result.append(" ")
+                case .drop: continue
+                }
             }
         }
         return String(result)
+    }
+
+    /// Skips a CSI sequence's parameter and intermediate bytes and its final byte.
+    private static func skipControlSequence(_ scalars: inout String.UnicodeScalarView.Iterator) {
+        var count = 0
+        while let scalar = scalars.next(), count < 256 {
+            count += 1
+            if (0x40...0x7E).contains(scalar.value) || scalar.value < 0x20 { return }
+        }
+    }
+
+    /// Skips a control string up to its terminator: BEL, ST (`ESC \\` or U+009C), or a line break.
+    private static func skipString(_ scalars: inout String.UnicodeScalarView.Iterator) {
+        var count = 0
+        while let scalar = scalars.next(), count < 4096 {
+            count += 1
+            switch scalar.value {
+            case 0x07, 0x9C, 0x0A, 0x0D: return
+            case 0x1B:
+                _ = scalars.next()
+                return
+            default: continue
+            }
+        }
     }
 
     /// `text` with controls written as visible escapes (`\x1b`, `\u{2028}`) and line breaks as

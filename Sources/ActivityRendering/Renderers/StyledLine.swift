@@ -44,6 +44,47 @@ struct StyledLine: Sendable {
         return result
     }
 
+    /// The line broken into rows of at most `width` columns, continuation rows indented by
+    /// `indent` spaces, so a long error message is shown whole without the terminal wrapping it.
+    func wrapped(to width: Int, indent: Int) -> [StyledLine] {
+        guard self.width > width, width > indent + 4 else { return [self] }
+        var rows: [StyledLine] = []
+        var current = StyledLine()
+        var used = 0
+        Measurer.withLocale {
+            for span in spans {
+                var piece = String.UnicodeScalarView()
+                for scalar in span.text.unicodeScalars {
+                    let w = DisplayWidth.scalarWidth(scalar)
+                    if used + w > width {
+                        // Break after the piece's last space when there is one, not mid-word.
+                        var carried = String.UnicodeScalarView()
+                        if scalar != " ", let space = piece.lastIndex(of: " ") {
+                            carried = String.UnicodeScalarView(piece[piece.index(after: space)...])
+                            if carried.count < 20 {
+                                piece = String.UnicodeScalarView(piece[..<space])
+                            } else {
+                                carried = String.UnicodeScalarView()
+                            }
+                        }
+                        current.append(String(piece), span.paint)
+                        rows.append(current)
+                        current = StyledLine(String(repeating: " ", count: indent))
+                        used = indent
+                        piece = carried
+                        for carriedScalar in carried { used += DisplayWidth.scalarWidth(carriedScalar) }
+                        if scalar == " " { continue }
+                    }
+                    piece.append(scalar)
+                    used += w
+                }
+                current.append(String(piece), span.paint)
+            }
+        }
+        rows.append(current)
+        return rows
+    }
+
     /// The bytes of the line, with SGR sequences when `color` is on.
     func encoded(color: Bool, into out: inout [UInt8]) {
         for span in spans {

@@ -56,7 +56,7 @@ extension TerminalRenderer {
     /// One running activity, laid out to fit `width` columns.
     ///
     /// Everything is shown when there is room. When there is not, parts go in this order: the
-    /// message (first cut, then dropped), the rate, the ETA, the counts, the elapsed time, the
+    /// message (first cut, then dropped), half the bar's width, the rate, the ETA, the counts, the elapsed time, the
     /// bar (first narrowed), the percentage; the title gives way last, but keeps up to 40% of
     /// the line before anything else goes.
     func activityLine(_ activity: ActivityState, now: Double, width: Int) -> StyledLine {
@@ -93,6 +93,7 @@ extension TerminalRenderer {
             let room = width - fixed - titleFloor - (optionalWidth() - DisplayWidth.of(text))
             message = room >= 12 ? DisplayWidth.truncate(text, to: room, ellipsis: style.ellipsis) : nil
         }
+        while !fits() && barWidth > 10 { barWidth -= 1 }
         if !fits() { rate = nil }
         if !fits() { eta = nil }
         if !fits() { counts = nil }

@@ -32,9 +32,11 @@ extension TerminalRenderer {
 
     /// Queues a permanent line for the top of the next frame.
     func appendAbove(_ line: StyledLine) {
-        var bytes: [UInt8] = []
-        line.encoded(color: style.color, into: &bytes)
-        appendAbove(bytes)
+        for row in line.wrapped(to: lineWidth, indent: 2) {
+            var bytes: [UInt8] = []
+            row.encoded(color: style.color, into: &bytes)
+            appendAbove(bytes)
+        }
     }
 
     /// Queues raw (already sanitized) bytes as a permanent line for the top of the next frame.

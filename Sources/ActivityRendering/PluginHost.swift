@@ -18,8 +18,8 @@ import ActivityWire
 /// The host never lets a plugin hurt the display: writes do not block for long (progress events
 /// are dropped while the plugin is slow, other events wait at most two seconds), and a plugin
 /// that dies is noticed, reported once through ``takeNotices()``, and left out from then on.
-/// ``finish(_:now:)`` closes the plugin's input and waits up to five seconds for it to exit,
-/// then terminates it.
+/// ``finish(_:now:)`` closes the plugin's input and waits up to ``exitTimeout`` seconds for it
+/// to exit, then terminates it.
 ///
 /// ```swift
 /// let plugin = try PluginHost(name: "notify", environment: ["PATH": "/usr/local/bin:/usr/bin"])
@@ -31,6 +31,9 @@ public final class PluginHost: ActivityRenderer {
     public let executablePath: String
     /// Whether the plugin is still being fed.
     public private(set) var isRunning = true
+    /// How long ``finish(_:now:)`` waits for the plugin to exit after its input is closed, before
+    /// it is sent SIGTERM (and, a second later, SIGKILL).
+    public var exitTimeout: Double = 5
     /// Progress events dropped because the plugin read too slowly.
     public private(set) var droppedEvents = 0
 
@@ -105,7 +108,16 @@ public final class PluginHost: ActivityRenderer {
     }
 
     public func finish(_ store: ActivityStore, now: Double) {
-        stop(wait: 5)
+        guard pid > 0 else { return }
+        if isRunning, reap(block: false) {
+            died()
+            return
+        }
+        let wasRunning = isRunning
+        stop(wait: exitTimeout)
+        if wasRunning, let how = exitDescription, how != "exited with status 0" {
+            notices.append("plugin \"\(name)\" \(how) at the end of the stream")
+        }
     }
 
     // MARK: - Process

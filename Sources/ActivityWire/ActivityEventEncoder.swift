@@ -43,13 +43,30 @@ public struct ActivityEventEncoder: Sendable {
     private func fitted(_ event: ActivityEvent, limit: Int) -> [UInt8] {
         var event = event
         var line = encodeUnlimited(event)
-        while line.count > limit {
-            let excess = line.count - limit
-            guard let field = TextField.longest(in: event) else { break }
-            let length = field.get(event).utf8.count
-            let target = length - excess - Self.ellipsis.utf8.count
-            field.set(&event, Self.truncated(field.get(event), toBytes: max(0, target)))
-            line = encodeUnlimited(event)
+        while line.count > limit, let field = TextField.longest(in: event) {
+            let text = field.get(event)
+            var shortest = event
+            field.set(&shortest, Self.ellipsis)
+            let shortestLine = encodeUnlimited(shortest)
+            guard shortestLine.count < limit else {
+                (event, line) = (shortest, shortestLine)  // this field alone cannot make room
+                continue
+            }
+            // Keep as much of the field as fits: escapes make encoded length differ from raw length.
+            var (fits, tooLong) = (0, text.utf8.count)
+            var best = (shortest, shortestLine)
+            while tooLong - fits > 1 {
+                let middle = (fits + tooLong) / 2
+                var candidate = event
+                field.set(&candidate, Self.truncated(text, toBytes: middle))
+                let candidateLine = encodeUnlimited(candidate)
+                if candidateLine.count <= limit {
+                    (fits, best) = (middle, (candidate, candidateLine))
+                } else {
+                    tooLong = middle
+                }
+            }
+            (event, line) = best
         }
         if line.count > limit, case .begin(var begin) = event {
             begin.attrs = [:]  // only a pathological attrs object is left; a line is worth more

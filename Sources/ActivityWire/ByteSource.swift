@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a stream's bytes come from.
@@ -30,11 +30,11 @@ public struct FileDescriptorSource: ByteSource {
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
             #if canImport(Darwin)
-            let count = Darwin.read(fileDescriptor, buffer.baseAddress, buffer.count)
+                let count = Darwin.read(fileDescriptor, buffer.baseAddress, buffer.count)
             #elseif canImport(Musl)
-            let count = Musl.read(fileDescriptor, buffer.baseAddress, buffer.count)
+                let count = Musl.read(fileDescriptor, buffer.baseAddress, buffer.count)
             #else
-            let count = Glibc.read(fileDescriptor, buffer.baseAddress, buffer.count)
+                let count = Glibc.read(fileDescriptor, buffer.baseAddress, buffer.count)
             #endif
             if count >= 0 { return count }
             let error = errno

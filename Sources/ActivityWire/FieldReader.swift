@@ -6,16 +6,18 @@ struct FieldReader {
     }
 
     let scanner: JSONScanner
-    let fields: RawFields
+    /// Borrowed for the reader's lifetime: the slots are large, and every field parser is a closure
+    /// over `self`, so holding them by value would copy them once per field.
+    let fields: UnsafePointer<RawFields>
     let line: Int
 
-    init(scanner: JSONScanner, fields: RawFields, line: Int) {
+    init(scanner: JSONScanner, fields: UnsafePointer<RawFields>, line: Int) {
         self.scanner = scanner
         self.fields = fields
         self.line = line
     }
 
-    mutating func event() -> DecodedLine {
+    func event() -> DecodedLine {
         do throws(Problem) {
             let version = try required(.v, number)
             guard version == version.rounded(), version >= 1 else {
@@ -25,7 +27,8 @@ struct FieldReader {
                 return .ignored(
                     Diagnostic(
                         line: line, code: .unsupportedVersion,
-                        message: "protocol version \(Int(exactly: version).map(String.init) ?? "\(version)") is newer than 1; line skipped"
+                        message:
+                            "protocol version \(Int(exactly: version).map(String.init) ?? "\(version)") is newer than 1; line skipped"
                     )
                 )
             }
@@ -96,14 +99,14 @@ struct FieldReader {
     private typealias Parse<T> = (FieldName, JSONScanner.Value) throws(Problem) -> T
 
     private func required<T>(_ field: FieldName, _ parse: Parse<T>) throws(Problem) -> T {
-        guard let value = fields[field] else {
+        guard let value = fields.pointee[field] else {
             throw Problem(code: .missingField, message: "the required field \"\(field.name)\" is missing")
         }
         return try parse(field, value)
     }
 
     private func optional<T>(_ field: FieldName, _ parse: Parse<T>) throws(Problem) -> T? {
-        guard let value = fields[field] else { return nil }
+        guard let value = fields.pointee[field] else { return nil }
         return try parse(field, value)
     }
 
@@ -147,12 +150,17 @@ struct FieldReader {
     }
 
     private func id(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> ActivityID {
+        if case .string(let range, false) = value {
+            let raw = UnsafeBufferPointer(rebasing: scanner.bytes[range])
+            if ActivityID.isValid(raw) { return ActivityID(unchecked: String(decoding: raw, as: UTF8.self)) }
+        }
         let text = try string(field, value)
         guard ActivityID.isValid(text.utf8) else {
             let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
             throw Problem(
                 code: .invalidID,
-                message: "\"\(field.name)\" must be 1 to 128 bytes of [A-Za-z0-9._:@/+-], not \"\(shown)\" (\(text.utf8.count) bytes)"
+                message:
+                    "\"\(field.name)\" must be 1 to 128 bytes of [A-Za-z0-9._:@/+-], not \"\(shown)\" (\(text.utf8.count) bytes)"
             )
         }
         return ActivityID(unchecked: text)
@@ -163,13 +171,15 @@ struct FieldReader {
             let text = try string(field, value)
             guard let result = E(rawValue: text) else {
                 let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-                throw Problem(code: .invalidValue, message: "\"\(field.name)\" must be one of \(allowed), not \"\(text)\"")
+                throw Problem(
+                    code: .invalidValue, message: "\"\(field.name)\" must be one of \(allowed), not \"\(text)\"")
             }
             return result
         }
     }
 
-    private func attributes(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> [String: AttributeValue] {
+    private func attributes(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> [String: AttributeValue]
+    {
         guard case .object(let range) = value else { throw wrongType(field, value, expected: "an object") }
         var inner = JSONScanner(scanner.bytes, from: range.lowerBound + 1)
         var result: [String: AttributeValue] = [:]

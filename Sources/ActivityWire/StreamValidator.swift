@@ -20,6 +20,12 @@ public struct StreamValidator: Sendable {
         var openChildren = 0
     }
 
+    private static func describe(_ descendants: [ActivityID]) -> String {
+        let names = descendants.sorted().prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
+        let more = descendants.count > 5 ? " and \(descendants.count - 5) more" : ""
+        return descendants.count == 1 ? "its child \(names) was" : "its descendants \(names)\(more) were"
+    }
+
     private var open: [ActivityID: Open] = [:]
     private var ended: Set<ActivityID> = []
     /// Ids in order of their begin, for a stable report at the end.
@@ -62,12 +68,22 @@ public struct StreamValidator: Sendable {
             ended.insert(end.id)
             if let parent = state.parent { open[parent]?.openChildren -= 1 }
             guard state.openChildren > 0 else { return [] }
-            let children = open.filter { $0.value.parent == end.id }.keys.sorted().map { "\"\($0)\"" }
-            for child in open.keys where open[child]?.parent == end.id { open[child]?.parent = nil }
+            // Consumers end the open descendants as abandoned, so they count as ended from here on.
+            var descendants: [ActivityID] = []
+            var frontier: Set<ActivityID> = [end.id]
+            while !frontier.isEmpty {
+                let next = open.filter { $0.value.parent.map(frontier.contains) ?? false }.keys
+                descendants += next
+                frontier = Set(next)
+            }
+            for id in descendants {
+                open[id] = nil
+                ended.insert(id)
+            }
+            let children = Self.describe(descendants)
             return problem(
                 .childrenOpen,
-                "\"\(end.id)\" ended while \(children.count == 1 ? "its child" : "its children") "
-                    + "\(children.joined(separator: ", ")) \(children.count == 1 ? "was" : "were") still open"
+                "\"\(end.id)\" ended while \(children) still open; consumers end them as abandoned"
             )
         }
     }

@@ -1,0 +1,169 @@
+import ActivityWire
+import Testing
+
+/// A small deterministic generator (SplitMix64), so every run checks the same events.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+struct EventGenerator {
+    var random: SeededGenerator
+
+    private static let idBytes = Array("abcXYZ0189._:@/+-".utf8)
+    private static let pieces = [
+        "a", "Z", " ", "é", "語", "😀", "👩‍💻", "\"", "\\", "/", "\n", "\t", "\u{01}", "\u{7F}", "\u{85}", "…",
+    ]
+
+    mutating func id() -> ActivityID {
+        let length = Int.random(in: 1...20, using: &random)
+        let bytes = (0..<length).map { _ in Self.idBytes.randomElement(using: &random)! }
+        return ActivityID(String(decoding: bytes, as: UTF8.self))!
+    }
+
+    mutating func text() -> String {
+        (0..<Int.random(in: 0...12, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined()
+    }
+
+    mutating func count() -> Double {
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: Double(Int.random(in: 0...1000, using: &random))
+        case 1: Double.random(in: 0...1e6, using: &random)
+        case 2: Double(UInt64.random(in: 0...(1 << 53), using: &random))
+        default: Double.random(in: 0...1e-3, using: &random)
+        }
+    }
+
+    mutating func maybe<T>(_ make: (inout EventGenerator) -> T) -> T? {
+        Bool.random(using: &random) ? make(&self) : nil
+    }
+
+    mutating func total() -> ActivityEvent.Total {
+        Bool.random(using: &random) ? .indeterminate : .value(count())
+    }
+
+    mutating func attrs() -> [String: AttributeValue] {
+        var result: [String: AttributeValue] = [:]
+        for index in 0..<Int.random(in: 0...4, using: &random) {
+            let value: AttributeValue =
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: .string(text())
+                case 1: .number(Double.random(in: -1e9...1e9, using: &random))
+                default: .bool(Bool.random(using: &random))
+                }
+            result["x-\(index)"] = value
+        }
+        return result
+    }
+
+    mutating func event() -> ActivityEvent {
+        let ts = maybe { Double.random(in: 1.7e9...1.8e9, using: &$0.random) }
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0:
+            return .begin(
+                .init(
+                    id: id(), title: text(), parent: maybe { $0.id() }, total: maybe { $0.count() }, completed: count(),
+                    unit: maybe { $0.text() }, message: maybe { $0.text() }, cancellable: Bool.random(using: &random),
+                    blocking: ActivityEvent.Blocking.allCases.randomElement(using: &random)!, attrs: attrs(),
+                    timestamp: ts))
+        case 1:
+            return .progress(
+                .init(
+                    id: id(), completed: maybe { $0.count() }, total: maybe { $0.total() },
+                    message: maybe { $0.text() },
+                    title: maybe { $0.text() }, timestamp: ts))
+        case 2:
+            return .log(
+                .init(
+                    message: text(), id: maybe { $0.id() },
+                    level: ActivityEvent.Level.allCases.randomElement(using: &random)!,
+                    timestamp: ts))
+        default:
+            return .end(
+                .init(
+                    id: id(), status: ActivityEvent.Status.allCases.randomElement(using: &random)!,
+                    message: maybe { $0.text() }, error: maybe { $0.text() }, completed: maybe { $0.count() },
+                    total: maybe { $0.total() }, timestamp: ts))
+        }
+    }
+}
+
+@Suite("Round trip")
+struct RoundTripTests {
+    @Test("decode(encode(e)) == e for generated events", arguments: [1, 2, 3] as [UInt64])
+    func roundTrip(seed: UInt64) throws {
+        var generator = EventGenerator(random: SeededGenerator(state: seed))
+        let encoder = ActivityEventEncoder()
+        let decoder = ActivityEventDecoder()
+        for _ in 0..<3000 {
+            let event = generator.event()
+            let line = encoder.encode(event)
+            #expect(line.count <= 4096)
+            let decoded = decoder.decode(line.dropLast(), line: 1)
+            #expect(decoded == .event(event), "\(String(decoding: line, as: UTF8.self))")
+        }
+    }
+
+    @Test("Escaped input decodes to the same text as raw input")
+    func escapes() {
+        let decoder = ActivityEventDecoder()
+        let escaped = decoder.decode(#"{"v":1,"type":"log","message":"\u00e9\ud83d\ude00\/\u0041","\u0069d":"a"}"#)
+        #expect(escaped == .event(.log(.init(message: "é😀/A", id: ActivityID("a")))))
+        let lone = decoder.decode(#"{"v":1,"type":"log","message":"\ud800x"}"#)
+        #expect(lone == .event(.log(.init(message: "\u{FFFD}x"))))
+    }
+}
+
+@Suite("Decoder robustness")
+struct RobustnessTests {
+    @Test("Random bytes and mutated events never crash the decoder")
+    func fuzz() {
+        var random = SeededGenerator(state: 42)
+        var generator = EventGenerator(random: SeededGenerator(state: 7))
+        let decoder = ActivityEventDecoder()
+        let alphabet = Array(#"{}[]":,\ -+.eE0123456789truefalsnl"#.utf8) + [0x80, 0xC3, 0xA9, 0xFF, 0x00, 0x0A]
+        var outcomes = Set<String>()
+        for round in 0..<20_000 {
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                bytes = ActivityEventEncoder().encode(generator.event()).dropLast()
+                for _ in 0..<Int.random(in: 1...3, using: &random) where !bytes.isEmpty {
+                    bytes[Int.random(in: 0..<bytes.count, using: &random)] = alphabet.randomElement(using: &random)!
+                }
+            } else {
+                bytes = (0..<Int.random(in: 0...60, using: &random)).map { _ in alphabet.randomElement(using: &random)!
+                }
+            }
+            let decoded = decoder.decode(bytes, line: round)
+            outcomes.insert(decoded.diagnostic?.code.rawValue ?? "\(decoded)".prefix(5).description)
+        }
+        #expect(outcomes.count > 5, "the fuzzer should reach many outcomes: \(outcomes)")
+    }
+
+    @Test("Deep nesting is refused, not recursed into without bound")
+    func deepNesting() {
+        let deep = #"{"v":1,"type":"log","message":"x","x":"# + String(repeating: "[", count: 100_000)
+        #expect(ActivityEventDecoder().decode(deep).diagnostic?.code == .invalidJSON)
+    }
+
+    @Test("Text lines are classified as text, event-shaped lines as invalid")
+    func classification() {
+        let decoder = ActivityEventDecoder()
+        #expect(
+            decoder.decode("make: Nothing to be done for 'all'.")
+                == .text(.init(line: 1, code: .invalidJSON, message: "not JSON: unexpected character at byte 1")))
+        if case .text = decoder.decode(#"{"level":"info","msg":"a tool's own JSON log"}"#) {
+        } else {
+            Issue.record("should be text")
+        }
+        if case .invalid = decoder.decode(#"{"v":1,"type":"begin"}"#) {} else { Issue.record("should be invalid") }
+        #expect(decoder.decode("   \t") == .blank)
+        #expect(decoder.decode(#"{"v":1,"type":"hello"}"#) == .ignored(nil))
+    }
+}

@@ -1,0 +1,106 @@
+import ActivityWire
+import Foundation
+import Testing
+
+/// Finds an executable on PATH.
+func executableOnPath(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// Runs `check-jsonschema` once over many one-line instance files and returns the names that failed.
+func schemaFailures(lines: [String: [UInt8]], schema: URL) throws -> Set<String> {
+    let folder = FileManager.default.temporaryDirectory.appending(path: "activity-schema-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for (name, bytes) in lines {
+        try Data(bytes).write(to: folder.appending(path: "\(name).json"))
+    }
+    let process = Process()
+    process.executableURL = URL(filePath: try #require(executableOnPath("check-jsonschema")))
+    process.arguments =
+        ["--output-format", "json", "--schemafile", schema.path]
+        + lines.keys.sorted().map { folder.appending(path: "\($0).json").path }
+    // The report goes to a file: reading a pipe through FileHandle traps on EINTR when another
+    // test's child exits at the same time.
+    let reportPath = folder.appending(path: "report.out")
+    FileManager.default.createFile(atPath: reportPath.path, contents: nil)
+    let output = try FileHandle(forWritingTo: reportPath)
+    defer { try? output.close() }
+    process.standardOutput = output
+    try process.run()
+    process.waitUntilExit()
+    let data = try Data(contentsOf: reportPath)
+    let report = try #require(
+        try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
+    let failed = ((report["errors"] as? [[String: Any]]) ?? []) + ((report["parse_errors"] as? [[String: Any]]) ?? [])
+    return Set(
+        failed.compactMap {
+            ($0["filename"] as? String).map { URL(filePath: $0).deletingPathExtension().lastPathComponent }
+        })
+}
+
+@Suite("JSON Schema")
+struct SchemaTests {
+    /// The diagnostic codes a JSON Schema can express; the others (UTF-8, duplicate keys, line
+    /// length, rules across lines) are checked by the decoder and the validator alone.
+    static let schemaLevel: Set<String> = [
+        "invalid-json", "not-an-object", "missing-field", "wrong-type", "out-of-range", "invalid-id", "invalid-value",
+        "invalid-attrs",
+    ]
+
+    static let available =
+        executableOnPath("check-jsonschema") != nil || ProcessInfo.processInfo.environment["CI"] != nil
+
+    @Test(
+        "check-jsonschema accepts every valid line and rejects every schema-level invalid one",
+        .enabled(if: available, "check-jsonschema is not installed (pip install check-jsonschema)")
+    )
+    func fixtures() throws {
+        var lines: [String: [UInt8]] = [:]
+        var mustFail: Set<String> = []
+        var mayFail: Set<String> = []
+        for stream in Fixtures.streams(in: Fixtures.valid) + Fixtures.streams(in: Fixtures.invalid) {
+            let name = stream.deletingPathExtension().lastPathComponent
+            let kind = stream.deletingLastPathComponent().lastPathComponent
+            let expected = Dictionary(grouping: Fixtures.expected(for: stream), by: \.line)
+            let content = try [UInt8](Data(contentsOf: stream))
+            for (index, line) in content.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
+            where !line.isEmpty {
+                let key = "\(kind)-\(name)-\(index + 1)"
+                lines[key] = Array(line)
+                let codes = Set((expected[index + 1] ?? []).map(\.code))
+                if !codes.isDisjoint(with: Self.schemaLevel) {
+                    mustFail.insert(key)
+                } else if !codes.subtracting([
+                    "unsupported-version", "unknown-activity", "duplicate-begin", "already-ended", "unknown-parent",
+                    "children-open", "never-ended",
+                ]).isEmpty {
+                    mayFail.insert(key)  // duplicate keys and broken UTF-8: outside what a schema sees
+                }
+            }
+        }
+        let failed = try schemaFailures(
+            lines: lines, schema: Fixtures.schemas.appending(path: "activity-event.v1.schema.json"))
+        #expect(mustFail.subtracting(failed).sorted() == [], "the schema accepts lines the decoder rejects")
+        #expect(
+            failed.subtracting(mustFail).subtracting(mayFail).sorted() == [],
+            "the schema rejects lines the decoder accepts")
+        #expect(mustFail.count >= 30)
+    }
+
+    @Test(
+        "Generated events all pass the schema",
+        .enabled(if: available, "check-jsonschema is not installed (pip install check-jsonschema)")
+    )
+    func generated() throws {
+        var generator = EventGenerator(random: SeededGenerator(state: 99))
+        var lines: [String: [UInt8]] = [:]
+        for index in 0..<300 {
+            lines["event-\(index)"] = ActivityEventEncoder().encode(generator.event()).dropLast()
+        }
+        #expect(
+            try schemaFailures(lines: lines, schema: Fixtures.schemas.appending(path: "activity-event.v1.schema.json"))
+                == [])
+    }
+}

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a renderer's bytes go. One call to ``write(_:)`` is one `write(2)` (or one append to a
@@ -90,11 +90,11 @@ public final class FileDescriptorOutput: ByteOutput {
                 count = send(fileDescriptor, pointer, remaining, Int32(MSG_NOSIGNAL))
             } else {
                 #if canImport(Glibc)
-                count = Glibc.write(fileDescriptor, pointer, remaining)
+                    count = Glibc.write(fileDescriptor, pointer, remaining)
                 #elseif canImport(Musl)
-                count = Musl.write(fileDescriptor, pointer, remaining)
+                    count = Musl.write(fileDescriptor, pointer, remaining)
                 #else
-                count = Darwin.write(fileDescriptor, pointer, remaining)
+                    count = Darwin.write(fileDescriptor, pointer, remaining)
                 #endif
             }
             if count > 0 {

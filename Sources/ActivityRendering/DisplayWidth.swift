@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How many terminal columns text takes, measured with the C library's `wcwidth`.
@@ -92,12 +92,12 @@ enum Measurer {
     /// A `locale_t` for `LC_CTYPE` in UTF-8, made once; `nil` when the system has none.
     nonisolated(unsafe) static let locale: locale_t? = {
         #if canImport(Glibc) || canImport(Musl)
-        for name in ["C.UTF-8", "C.utf8", "en_US.UTF-8"] {
-            if let made = newlocale(LC_CTYPE_MASK, name, nil) { return made }
-        }
-        return nil
+            for name in ["C.UTF-8", "C.utf8", "en_US.UTF-8"] {
+                if let made = newlocale(LC_CTYPE_MASK, name, nil) { return made }
+            }
+            return nil
         #else
-        return newlocale(LC_CTYPE_MASK, "en_US.UTF-8", nil)
+            return newlocale(LC_CTYPE_MASK, "en_US.UTF-8", nil)
         #endif
     }()
 

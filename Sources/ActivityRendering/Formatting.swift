@@ -101,7 +101,8 @@ public enum Formatting {
     /// An RFC 3339 UTC timestamp with milliseconds: `2026-11-29T12:03:27.123Z`.
     public static func timestamp(_ unixSeconds: Double) -> String {
         let millisecondsTotal = Int64((unixSeconds * 1000).rounded(.down))
-        var days = millisecondsTotal >= 0 ? millisecondsTotal / 86_400_000 : (millisecondsTotal - 86_399_999) / 86_400_000
+        var days =
+            millisecondsTotal >= 0 ? millisecondsTotal / 86_400_000 : (millisecondsTotal - 86_399_999) / 86_400_000
         let millisecondsOfDay = millisecondsTotal - days * 86_400_000
         // Civil from days (Howard Hinnant's algorithm).
         days += 719_468

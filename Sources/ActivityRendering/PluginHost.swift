@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ActivityWire
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Runs an external renderer, `activity-render-NAME` from `PATH`, and feeds it the normalized
 /// JSON lines on its standard input.
@@ -49,9 +50,11 @@ public final class PluginHost: ActivityRenderer {
     /// - Throws: ``RenderError`` when the name is not a plain word, no such executable is on
     ///   `PATH`, or it cannot be started.
     public init(name: String, environment: [String: String]) throws(RenderError) {
-        guard !name.isEmpty, name.utf8.allSatisfy({ ActivityID.isValid(CollectionOfOne($0)) && $0 != UInt8(ascii: "/") })
+        guard !name.isEmpty,
+            name.utf8.allSatisfy({ ActivityID.isValid(CollectionOfOne($0)) && $0 != UInt8(ascii: "/") })
         else {
-            throw RenderError("invalid plugin name \"\(TextSanitizer.escaped(name))\": use letters, digits, '.', '_' and '-'")
+            throw RenderError(
+                "invalid plugin name \"\(TextSanitizer.escaped(name))\": use letters, digits, '.', '_' and '-'")
         }
         let program = "activity-render-" + name
         guard let path = Self.find(program, path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
@@ -189,7 +192,8 @@ public final class PluginHost: ActivityRenderer {
         guard result == pid || (result < 0 && errno == ECHILD) else { return false }
         if result == pid {
             let signal = status & 0x7F
-            exitDescription = signal == 0 ? "exited with status \((status >> 8) & 0xFF)" : "was killed by signal \(signal)"
+            exitDescription =
+                signal == 0 ? "exited with status \((status >> 8) & 0xFF)" : "was killed by signal \(signal)"
         }
         pid = -1
         return true

@@ -17,7 +17,9 @@ struct HostileStreamTests {
                 .init(id: ActivityID("h\(index)")!, title: title, message: title, timestamp: Double(index)))
             text += String(decoding: encoder.encode(begin), as: UTF8.self)
             text += "raw text line with \(title)\n"
-            text += #"{"v":1,"type":"log","ts":\#(index),"message":"\u001b[31mred\u001b]8;;x\u0007","level":"error"}"# + "\n"
+            text +=
+                #"{"v":1,"type":"log","ts":\#(index),"message":"\u001b[31mred\u001b]8;;x\u0007","level":"error"}"#
+                + "\n"
         }
         text += String(repeating: "A", count: 200_000) + "\n"
         text += #"{"v":1,"type":"begin","id":"long","title":""# + String(repeating: "x", count: 100_000) + "\"}\n"
@@ -38,7 +40,8 @@ struct HostileStreamTests {
 
     @Test("escapes, overlong lines, garbage and 100,000 begins without end")
     func hostile() throws {
-        let h = TerminalHarness(columns: 80, rows: 24, color: true, limits: .init(maxOpen: 10_000, retainedFinished: 100))
+        let h = TerminalHarness(
+            columns: 80, rows: 24, color: true, limits: .init(maxOpen: 10_000, retainedFinished: 100))
         let renderer = h.renderer
         var reader = EventStreamReader(source: BytesSource(hostileStream(), chunkSize: 4093))
         var lines = 0

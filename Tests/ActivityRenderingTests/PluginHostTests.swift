@@ -3,7 +3,7 @@ import ActivityWire
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Plugin host", .serialized)

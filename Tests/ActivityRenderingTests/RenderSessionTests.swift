@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A temporary file to draw on: the display descriptor of a session under test.
@@ -24,7 +24,8 @@ final class DisplayFile {
 
 @Suite("RenderSession", .serialized)
 struct RenderSessionTests {
-    func options(_ display: DisplayFile, mode: RenderMode = .auto, environment: [String: String] = [:]) -> RenderOptions {
+    func options(_ display: DisplayFile, mode: RenderMode = .auto, environment: [String: String] = [:]) -> RenderOptions
+    {
         RenderOptions(mode: mode, displayFileDescriptor: display.descriptor, environment: environment)
     }
 
@@ -32,7 +33,8 @@ struct RenderSessionTests {
     func plainSession() throws {
         try withTemporaryDirectory { directory in
             let display = DisplayFile(directory: directory)
-            let session = try RenderSession(options: options(display, environment: ["TERM": "xterm", "LANG": "C.UTF-8"]))
+            let session = try RenderSession(
+                options: options(display, environment: ["TERM": "xterm", "LANG": "C.UTF-8"]))
             #expect(session.mode == .plain)
             session.handle(E.begin("a", "Fetch", total: 2, at: 100))
             session.handle(.progress(.init(id: E.id("a"), completed: 1)))
@@ -110,7 +112,8 @@ struct RenderSessionTests {
             _ = try RenderSession(options: options)
             Issue.record("a missing plugin was accepted")
         } catch {
-            #expect(error.message == "plugin \"missing-one\" not found: no executable activity-render-missing-one on PATH")
+            #expect(
+                error.message == "plugin \"missing-one\" not found: no executable activity-render-missing-one on PATH")
         }
         options.plugins = ["../evil"]
         #expect(throws: RenderError.self) { _ = try RenderSession(options: options) }
@@ -219,10 +222,12 @@ enum Thread {
         }
         var thread = pthread_t()
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        pthread_create(&thread, nil, { raw in
-            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, box)
+        pthread_create(
+            &thread, nil,
+            { raw in
+                Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, box)
         pthread_detach(thread)
     }
 }

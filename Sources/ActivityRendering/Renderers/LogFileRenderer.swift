@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 public import ActivityWire
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Appends a durable record of the stream to a file: human `text`, or replayable `jsonl`.
 ///
@@ -33,7 +34,9 @@ public final class LogFileRenderer: ActivityRenderer {
     /// Opens (or creates, mode 0644) `path` for appending.
     ///
     /// - Throws: ``RenderError`` when the file cannot be opened for writing.
-    public init(path: String, format: LogFormat, clock: @escaping @Sendable () -> Double = WallClock.now)
+    public init(
+        path: String, format: LogFormat, clock: @escaping @Sendable () -> Double = WallClock.now
+    )
         throws(RenderError)
     {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
@@ -134,7 +137,8 @@ public final class LogFileRenderer: ActivityRenderer {
         if summary.dropped > 0 { fields.append(("dropped", String(summary.dropped))) }
         if summary.diagnosticCount > 0 { fields.append(("problems", String(summary.diagnosticCount))) }
         let start = summary.firstTime ?? now
-        fields.append(("duration", Formatting.fixed(max(0, max(now, summary.lastTime ?? now) - start), decimals: 3) + "s"))
+        fields.append(
+            ("duration", Formatting.fixed(max(0, max(now, summary.lastTime ?? now) - start), decimals: 3) + "s"))
         write(now, "summary", fields)
     }
 

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Facts about the terminal behind a file descriptor.
 enum TerminalDevice {
@@ -105,30 +106,31 @@ enum SignalRelay {
 }
 
 /// The handler for SIGINT, SIGTERM and SIGWINCH while a session owns the terminal.
-private let terminalSignalHandler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?)
-    -> Void = { signal, info, context in
-        let savedErrno = errno
-        defer { errno = savedErrno }
-        if signal == SIGWINCH {
-            SignalRelay.resized.store(true, ordering: .relaxed)
-            SignalRelay.wake()
-            SignalRelay.chain(signal, info, context)
-            return
+private let terminalSignalHandler:
+    @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?)
+        -> Void = { signal, info, context in
+            let savedErrno = errno
+            defer { errno = savedErrno }
+            if signal == SIGWINCH {
+                SignalRelay.resized.store(true, ordering: .relaxed)
+                SignalRelay.wake()
+                SignalRelay.chain(signal, info, context)
+                return
+            }
+            SignalRelay.restoreTerminal()
+            if SignalRelay.isFunction(SignalRelay.previous[Int(signal)]) {
+                // The program handles this signal itself (it may forward it to a child and go on).
+                SignalRelay.chain(signal, info, context)
+                SignalRelay.wake()
+                return
+            }
+            // Die of the signal, as the program would have without us, so the exit status is right.
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = SIG_DFL
+            sigemptyset(&action.sa_mask)
+            sigaction(signal, &action, nil)
+            raise(signal)
         }
-        SignalRelay.restoreTerminal()
-        if SignalRelay.isFunction(SignalRelay.previous[Int(signal)]) {
-            // The program handles this signal itself (it may forward it to a child and go on).
-            SignalRelay.chain(signal, info, context)
-            SignalRelay.wake()
-            return
-        }
-        // Die of the signal, as the program would have without us, so the exit status is right.
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = SIG_DFL
-        sigemptyset(&action.sa_mask)
-        sigaction(signal, &action, nil)
-        raise(signal)
-    }
 
 /// Installs and removes the terminal's signal handlers for one session.
 final class SignalGuard: Sendable {
@@ -140,8 +142,9 @@ final class SignalGuard: Sendable {
     /// handles them with Dispatch sources ignores them first, and then calls `finish()` itself);
     /// SIGWINCH only when `watchSize`.
     init?(descriptor: Int32, watchSize: Bool, wakeDescriptor: Int32) {
-        guard SignalRelay.owned.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
-            .exchanged
+        guard
+            SignalRelay.owned.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+                .exchanged
         else { return nil }
         _ = SignalRelay.restoreBytes
         _ = SignalRelay.newlineBytes
@@ -168,7 +171,12 @@ final class SignalGuard: Sendable {
 
     /// Puts the previous dispositions back and lets go of the terminal.
     func uninstall() {
+        let ours = unsafeBitCast(terminalSignalHandler, to: Int.self)
         for signal in signals {
+            // A handler the program installed after ours stays: it is the program's now.
+            var current = sigaction()
+            sigaction(signal, nil, &current)
+            guard unsafeBitCast(current.__sigaction_handler.sa_sigaction, to: Int.self) == ours else { continue }
             var previous = SignalRelay.previous[Int(signal)]
             sigaction(signal, &previous, nil)
         }

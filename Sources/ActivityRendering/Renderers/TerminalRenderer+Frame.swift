@@ -106,7 +106,8 @@ extension TerminalRenderer {
         var line = StyledLine(indent)
         line.append(spinner, .cyan)
         line.append(" ")
-        line.append(DisplayWidth.truncate(title, to: titleRoom, ellipsis: style.ellipsis), activity.depth == 0 ? .bold : .none)
+        line.append(
+            DisplayWidth.truncate(title, to: titleRoom, ellipsis: style.ellipsis), activity.depth == 0 ? .bold : .none)
         if barWidth > 0, let fraction {
             if style.unicode {
                 let bar = style.bar(fraction, width: barWidth)

@@ -70,8 +70,9 @@ extension TerminalRenderer {
             encoded.append(bytes)
         }
         let separate = pendingSeparate
-        guard encoded != lastLines || redrawNeeded || !pendingAbove.isEmpty || !separate.isEmpty
-            || (isFinished && cursorHidden)
+        guard
+            encoded != lastLines || redrawNeeded || !pendingAbove.isEmpty || !separate.isEmpty
+                || (isFinished && cursorHidden)
         else { return }
 
         if !separate.isEmpty && liveHeight > 0 {

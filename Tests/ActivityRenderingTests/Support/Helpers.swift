@@ -3,7 +3,7 @@ import ActivityWire
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Event builders for tests.
@@ -24,7 +24,8 @@ enum E {
         _ id: String, _ completed: Double? = nil, total: ActivityEvent.Total? = nil, message: String? = nil,
         title: String? = nil, at time: Double
     ) -> ActivityEvent {
-        .progress(.init(id: Self.id(id), completed: completed, total: total, message: message, title: title, timestamp: time))
+        .progress(
+            .init(id: Self.id(id), completed: completed, total: total, message: message, title: title, timestamp: time))
     }
 
     static func end(
@@ -34,7 +35,9 @@ enum E {
         .end(.init(id: Self.id(id), status: status, message: message, error: error, timestamp: time))
     }
 
-    static func log(_ message: String, id: String? = nil, level: ActivityEvent.Level = .info, at time: Double)
+    static func log(
+        _ message: String, id: String? = nil, level: ActivityEvent.Level = .info, at time: Double
+    )
         -> ActivityEvent
     {
         .log(.init(message: message, id: id.map(Self.id), level: level, timestamp: time))
@@ -53,7 +56,8 @@ final class TerminalHarness {
     var frameProblems: [String] = []
 
     init(
-        columns: Int = 80, rows: Int = 24, mode: TerminalRenderer.Mode = .tty, unicode: Bool = true, color: Bool = false,
+        columns: Int = 80, rows: Int = 24, mode: TerminalRenderer.Mode = .tty, unicode: Bool = true,
+        color: Bool = false,
         limits: ActivityStore.Limits = .init()
     ) {
         store = ActivityStore(limits: limits)
@@ -137,7 +141,8 @@ enum Golden {
             return
         }
         guard let expected = readFile(path) else {
-            Issue.record("missing golden file \(name); run with ACTIVITY_RECORD_GOLDEN=1", sourceLocation: sourceLocation)
+            Issue.record(
+                "missing golden file \(name); run with ACTIVITY_RECORD_GOLDEN=1", sourceLocation: sourceLocation)
             return
         }
         if expected != actual {

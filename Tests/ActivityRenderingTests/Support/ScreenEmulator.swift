@@ -109,7 +109,9 @@ struct ScreenEmulator {
         var cursorOffset = 0
         for (index, cells) in grid.enumerated() {
             var trimmed = cells
-            while let last = trimmed.last, last == " ", trimmed.count > (index == row ? column : 0) { trimmed.removeLast() }
+            while let last = trimmed.last, last == " ", trimmed.count > (index == row ? column : 0) {
+                trimmed.removeLast()
+            }
             if index == row {
                 cursorLine = logical.count
                 cursorOffset = column

@@ -40,10 +40,11 @@ public final class MultiplexRenderer: ActivityRenderer {
     }
 
     public func tick(_ store: ActivityStore, now: Double) {
+        // Half a beat of slack, so a timer that fires a hair early does not skip a beat.
+        let slack = (preferredTickInterval ?? 0) / 2
         for (index, renderer) in renderers.enumerated() {
             guard let interval = renderer.preferredTickInterval else { continue }
-            // A little slack, so a timer that fires a hair early does not skip a beat.
-            guard now - lastTick[index] >= interval * 0.9 else { continue }
+            guard now - lastTick[index] >= interval - slack else { continue }
             lastTick[index] = now
             renderer.tick(store, now: now)
         }

@@ -17,7 +17,7 @@ struct RunTests {
         let (result, log) = try run(["sh", "-c", "echo hello; echo there >&2"])
         #expect(result.status == 0)
         #expect(result.standardOutput == "hello\n")
-        #expect(log.otherLines == ["there"])
+        #expect(log.otherLines.contains("there"))
         Golden.check(log.normalized, named: "run-silent.jsonl")
     }
 
@@ -168,7 +168,7 @@ struct RunTests {
         #expect(result.status == 0)
         Golden.check(result.standardOutput, named: "run-shell-example.stdout")
         Golden.check(log.normalized, named: "run-shell-example.jsonl")
-        #expect(log.otherLines == ["check: 1 warning"])
+        #expect(log.otherLines.contains("check: 1 warning"))
         #expect(!log.events.contains { if case .end(let e) = $0 { e.status == .abandoned } else { false } })
     }
 }

@@ -49,7 +49,7 @@ enum DemoScript {
                 compiled.append((start + Double(index + 1) * step, 1))
             }
             if module == "ActivityWire" {
-                script.log("FieldReader.swift:88: variable 'end' was never mutated", at: 3.3, id: id, level: .warning)
+                script.log("FieldReader.swift:88: 'end' is never mutated", at: 3.3, id: id, level: .warning)
             }
             script.end(id, at: end, completed: Double(files.count))
         }

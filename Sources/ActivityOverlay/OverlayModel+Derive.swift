@@ -26,10 +26,8 @@ extension OverlayModel {
         switch state.phase {
         case .idle:
             let presentationID = state.presentationID
-            let time = state.time
             state = OverlayState()
             state.presentationID = presentationID
-            state.time = time
             return
         case .pending, .visible:
             deriveRunning()
@@ -52,7 +50,7 @@ extension OverlayModel {
         if state.title != label.title, state.phase == .visible {
             pendingAnnouncement =
                 label.title == announcedTitle
-                ? nil : PendingAnnouncement(title: label.title, due: state.time + configuration.announcementDebounceMilliseconds)
+                ? nil : PendingAnnouncement(title: label.title, due: time + configuration.announcementDebounceMilliseconds)
         }
         state.title = label.title
         state.message = label.message

@@ -31,6 +31,8 @@ public struct OverlayModel: Hashable, Sendable {
     public let configuration: OverlayConfiguration
     /// The current state.
     public internal(set) var state = OverlayState()
+    /// The model's time, in milliseconds: the latest time it was given. It never decreases.
+    public internal(set) var time = 0
 
     /// Running top-level activities of the current presentation.
     var running: [ActivityID: Tracked] = [:]
@@ -126,7 +128,7 @@ public struct OverlayModel: Hashable, Sendable {
     /// Applies `input` at time `now` (milliseconds) and returns the effects to perform, in order.
     public mutating func reduce(_ input: OverlayInput, at now: Int) -> [OverlayEffect] {
         var effects: [OverlayEffect] = []
-        let now = max(now, state.time)
+        let now = max(now, time)
         advance(to: now, effects: &effects)
         switch input {
         case .event(let event): apply(event, at: now, effects: &effects)
@@ -149,11 +151,11 @@ extension OverlayModel {
     /// Applies every deadline up to `now`, each at its own time.
     mutating func advance(to now: Int, effects: inout [OverlayEffect]) {
         while let deadline = nextDeadline, deadline <= now {
-            state.time = max(state.time, deadline)
-            fire(at: state.time, effects: &effects)
+            time = max(time, deadline)
+            fire(at: time, effects: &effects)
             derive()
         }
-        state.time = now
+        time = now
     }
 
     /// Applies what is due at `time`. Each branch removes the deadline it handles.

@@ -91,8 +91,6 @@ public struct OverlayState: Hashable, Sendable {
     /// Counts the overlay's presentations: it grows by one when work begins with nothing running,
     /// and stays the same while a presentation is reused. 0 before the first.
     public internal(set) var presentationID = 0
-    /// The model's time, in milliseconds: the latest time it was given. It never decreases.
-    public internal(set) var time = 0
 
     /// Creates the idle state.
     public init() {}

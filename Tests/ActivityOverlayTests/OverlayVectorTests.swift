@@ -97,7 +97,7 @@ struct OverlayVectorTests {
         _ = model.reduce(.tick, at: 1600)
         #expect(model.state.isVisible)
         _ = model.reduce(E.end("a"), at: 100)
-        #expect(model.state.time == 1600)
+        #expect(model.time == 1600)
         #expect(model.state.phase == .holding)  // shown at 1500, ended at "1600": held until 2000
         #expect(model.nextDeadline == 2000)
         _ = model.reduce(.tick, at: 2000)

@@ -32,8 +32,8 @@ struct VirtualClockRun {
     }
 
     mutating func step(_ input: OverlayInput, at time: Int) {
-        for effect in model.reduce(input, at: time) { effects.append((model.state.time, effect)) }
-        samples.append(Sample(time: model.state.time, state: model.state))
+        for effect in model.reduce(input, at: time) { effects.append((model.time, effect)) }
+        samples.append(Sample(time: model.time, state: model.state))
     }
 
     /// The state in force at `time`: the last one recorded at or before it.

@@ -75,7 +75,7 @@ public struct OverlayTerminalFrame: Hashable, Sendable {
         var body: [String] = []
         body.append(TerminalText.padded(title, to: textWidth, ellipsis: ellipsis))
         if case .progress(let fraction) = state.content {
-            body.append(bar(fraction, width: textWidth))
+            body.append(TerminalText.padded(bar(fraction, width: textWidth), to: textWidth, ellipsis: ""))
         }
         if let message, !message.isEmpty {
             body.append(TerminalText.padded(message, to: textWidth, ellipsis: ellipsis))

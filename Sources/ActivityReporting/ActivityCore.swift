@@ -110,7 +110,7 @@ final class ActivityCore: Sendable {
         guard reporter.isEnabled, !ended.load(ordering: .relaxed) else { return }
         if waiting {
             state.withLock { sendPending(&$0) }
-        } else {
+        } else if reporter.flushesInBackground {
             _ = state.withLockIfAvailable { sendPending(&$0) }
         }
     }

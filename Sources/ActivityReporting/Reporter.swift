@@ -21,9 +21,16 @@ final class Reporter: Sendable {
     let parent: ActivityID?
     /// The sink a child process should write to, when the sink is one a child can open.
     let childDestination: ActivitySinkDestination?
+    /// Whether the background flusher sends this reporter's progress. Tests turn it off to decide
+    /// themselves when progress is sent.
+    let flushesInBackground: Bool
 
-    init(sink: any ActivityEventSink, parent: ActivityID?, childDestination: ActivitySinkDestination? = nil) {
+    init(
+        sink: any ActivityEventSink, parent: ActivityID?, childDestination: ActivitySinkDestination? = nil,
+        flushesInBackground: Bool = true
+    ) {
         self.sink = sink
+        self.flushesInBackground = flushesInBackground
         self.isEnabled = !(sink is NoOpActivitySink)
         self.parent = parent
         self.childDestination = childDestination ?? Reporter.destination(of: sink)

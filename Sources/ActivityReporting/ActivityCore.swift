@@ -1,0 +1,211 @@
+import ActivityWire
+import Synchronization
+
+/// The shared state of one activity: what ``Activity`` handles point to, and what the flusher and
+/// ``ActivitySystem/cancel(_:)`` find in the table of live activities.
+///
+/// The hot path (``Activity/advance(by:)-(Int)``) touches one relaxed atomic add and nothing else.
+/// Everything that sends an event holds `state`'s lock while it does, so the events of one activity
+/// reach the sink in order: `begin`, coalesced `progress`, the last `progress`, `end`, and nothing
+/// after `end`.
+final class ActivityCore: Sendable {
+    let id: ActivityID
+    let parent: ActivityID?
+    let reporter: Reporter
+    let isCancellable: Bool
+
+    /// Whole units added by `advance(by:)` since `State.base` was last set.
+    let units = Atomic<Int>(0)
+    let cancelRequested = Atomic<Bool>(false)
+    let ended = Atomic<Bool>(false)
+    let state: Mutex<State>
+
+    struct State {
+        var title: String
+        var base: Double
+        var total: Double?
+        var message: String?
+        var sentCompleted: Double
+        var titleChanged = false
+        var messageChanged = false
+        var totalChanged = false
+        var isEnded = false
+        var tasks: [Int: TaskHandle] = [:]
+        var nextTaskKey = 0
+        var tracked: TrackedProgress?
+    }
+
+    init(
+        id: ActivityID, parent: ActivityID?, reporter: Reporter, title: String, total: Double?, completed: Double,
+        message: String?, cancellable: Bool
+    ) {
+        self.id = id
+        self.parent = parent
+        self.reporter = reporter
+        self.isCancellable = cancellable
+        self.state = Mutex(
+            State(title: title, base: completed, total: total, message: message, sentCompleted: completed)
+        )
+    }
+
+    // MARK: Numbers and text
+
+    /// The amount of work done now.
+    func completed(_ state: State) -> Double {
+        state.base + Double(units.load(ordering: .relaxed))
+    }
+
+    func set(completed: Double?, total: Double??, message: String?, title: String?) {
+        state.withLock { state in
+            guard !state.isEnded else { return }
+            if let completed {
+                units.store(0, ordering: .relaxed)
+                state.base = completed
+            }
+            if let total, total != state.total {
+                state.total = total
+                state.totalChanged = true
+            }
+            if let message, message != state.message {
+                state.message = message
+                state.messageChanged = true
+            }
+            if let title, title != state.title {
+                state.title = title
+                state.titleChanged = true
+            }
+        }
+    }
+
+    func add(_ amount: Double) {
+        state.withLock { state in
+            guard !state.isEnded else { return }
+            state.base += amount
+        }
+    }
+
+    /// The `progress` event that brings a consumer up to date, or `nil` when nothing changed.
+    private func pendingProgress(_ state: inout State) -> ActivityEvent.Progress? {
+        state.tracked?.poll(into: &state, core: self)
+        let completed = min(completed(state), Numbers.maxCount)
+        let completedChanged = completed != state.sentCompleted
+        guard completedChanged || state.totalChanged || state.messageChanged || state.titleChanged else { return nil }
+        var event = ActivityEvent.Progress(id: id)
+        if completedChanged { event.completed = completed }
+        if state.totalChanged { event.total = state.total.map { .value($0) } ?? .indeterminate }
+        if state.messageChanged { event.message = state.message }
+        if state.titleChanged { event.title = state.title }
+        state.sentCompleted = completed
+        state.totalChanged = false
+        state.messageChanged = false
+        state.titleChanged = false
+        return event
+    }
+
+    // MARK: Events
+
+    /// Sends the coalesced progress, if any. Called by the flusher; skips an activity whose lock is
+    /// busy (it is being ended or updated, and the next tick catches up).
+    func flushProgress(waiting: Bool = false) {
+        guard reporter.isEnabled, !ended.load(ordering: .relaxed) else { return }
+        if waiting {
+            state.withLock { sendPending(&$0) }
+        } else if reporter.flushesInBackground {
+            _ = state.withLockIfAvailable { sendPending(&$0) }
+        }
+    }
+
+    private func sendPending(_ state: inout State) {
+        guard !state.isEnded, var event = pendingProgress(&state) else { return }
+        event.timestamp = wallClockTimestamp()
+        reporter.sink.send(.progress(event))
+    }
+
+    /// Ends the activity: the last progress (when it changed), then `end`. Returns `false` when the
+    /// activity had already ended.
+    @discardableResult
+    func end(status: ActivityEvent.Status, message: String?, error: String?) -> Bool {
+        let didEnd = state.withLock { state -> Bool in
+            guard !state.isEnded else { return false }
+            let last = reporter.isEnabled ? pendingProgress(&state) : nil
+            state.isEnded = true
+            state.tasks.removeAll()
+            state.tracked = nil
+            ended.store(true, ordering: .relaxed)
+            guard reporter.isEnabled else { return true }
+            let now = wallClockTimestamp()
+            if var last {
+                last.timestamp = now
+                reporter.sink.send(.progress(last))
+            }
+            reporter.sink.send(.end(.init(id: id, status: status, message: message, error: error, timestamp: now)))
+            return true
+        }
+        if didEnd { Flusher.shared.unregister(self) }
+        return didEnd
+    }
+
+    func log(_ message: String, level: ActivityEvent.Level) {
+        guard reporter.isEnabled else { return }
+        state.withLock { state in
+            // A line for an activity that has ended is still worth showing, but not under its id.
+            let event = ActivityEvent.Log(
+                message: message, id: state.isEnded ? nil : id, level: level, timestamp: wallClockTimestamp()
+            )
+            reporter.sink.send(.log(event))
+        }
+    }
+
+    // MARK: Cancellation
+
+    /// Marks the activity cancelled and cancels every task running its `withActivity` body.
+    /// Returns `false` when the activity is not cancellable or has ended.
+    func cancel() -> Bool {
+        guard isCancellable else { return false }
+        return state.withLock { state in
+            guard !state.isEnded else { return false }
+            cancelRequested.store(true, ordering: .relaxed)
+            for handle in state.tasks.values { handle.task.cancel() }
+            return true
+        }
+    }
+
+    /// Registers the task that runs the current code, so that ``cancel()`` can cancel it. Returns a
+    /// key for ``detach(_:)``, or `nil` outside a task.
+    func attachCurrentTask() -> Int? {
+        guard isCancellable else { return nil }
+        return withUnsafeCurrentTask { task -> Int? in
+            guard let task else { return nil }
+            return state.withLock { state -> Int? in
+                guard !state.isEnded else { return nil }
+                if cancelRequested.load(ordering: .relaxed) { task.cancel() }
+                let key = state.nextTaskKey
+                state.nextTaskKey += 1
+                state.tasks[key] = TaskHandle(task: task)
+                return key
+            }
+        }
+    }
+
+    /// Forgets a task registered by ``attachCurrentTask()``; called before that task's body returns.
+    func detach(_ key: Int?) {
+        guard let key else { return }
+        state.withLock { _ = $0.tasks.removeValue(forKey: key) }
+    }
+
+    func track(_ progress: TrackedProgress) {
+        state.withLock { state in
+            guard !state.isEnded else { return }
+            state.tracked = progress
+        }
+    }
+}
+
+/// A task running a cancellable activity's body.
+///
+/// `UnsafeCurrentTask` must not outlive its task. The handle is registered when the body starts
+/// and removed before the body returns (and when the activity ends), so it never does; cancelling a
+/// task is safe from any thread.
+struct TaskHandle: @unchecked Sendable {
+    let task: UnsafeCurrentTask
+}

@@ -1,0 +1,140 @@
+import ActivityWire
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the activities begun under one bootstrap go: a sink, the parent of top-level activities,
+/// and what to tell child processes.
+final class Reporter: Sendable {
+    let sink: any ActivityEventSink
+    /// `false` when nothing is written: activities still work (current, cancellation), cheaply.
+    let isEnabled: Bool
+    /// The parent of this process's top-level activities (`ACTIVITY_PARENT`).
+    let parent: ActivityID?
+    /// The sink a child process should write to, when the sink is one a child can open.
+    let childDestination: ActivitySinkDestination?
+    /// Whether the background flusher sends this reporter's progress. Tests turn it off to decide
+    /// themselves when progress is sent.
+    let flushesInBackground: Bool
+
+    init(
+        sink: any ActivityEventSink, parent: ActivityID?, childDestination: ActivitySinkDestination? = nil,
+        flushesInBackground: Bool = true
+    ) {
+        self.sink = sink
+        self.flushesInBackground = flushesInBackground
+        self.isEnabled = !(sink is NoOpActivitySink)
+        self.parent = parent
+        self.childDestination = childDestination ?? Reporter.destination(of: sink)
+    }
+
+    static let disabled = Reporter(sink: NoOpActivitySink(), parent: nil)
+
+    private static func destination(of sink: any ActivityEventSink) -> ActivitySinkDestination? {
+        if let sink = sink as? JSONLinesSink { return sink.destination }
+        if let sink = sink as? MultiplexActivitySink {
+            return sink.sinks.lazy.compactMap { destination(of: $0) }.first
+        }
+        return nil
+    }
+}
+
+/// Makes activity ids unique without coordination: a random 64-bit prefix per process, renewed
+/// after `fork()`, and a counter (`3f9c2a71d04be815.12`).
+enum ActivityIDGenerator {
+    private static let prefix = Mutex<(pid: pid_t, text: String)>((0, ""))
+    private static let counter = Atomic<Int>(0)
+
+    static func next() -> ActivityID {
+        let text = prefix.withLock { prefix -> String in
+            let pid = getpid()
+            if prefix.pid != pid {
+                let random = UInt64.random(in: .min ... .max)
+                let hex = String(random, radix: 16)
+                prefix = (pid, String(repeating: "0", count: 16 - hex.count) + hex)
+            }
+            return prefix.text
+        }
+        let number = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        return ActivityID(unchecked: "\(text).\(number)")
+    }
+}
+
+/// The table of live activities and the background thread that sends their coalesced progress.
+///
+/// The thread sleeps while no activity is live and otherwise wakes ``interval`` apart (15 Hz), so
+/// each activity sends at most 15 `progress` events a second however often it advances. After
+/// `fork()` the child starts its own thread and an empty table (its parent's activities are not
+/// its own).
+final class Flusher: Sendable {
+    static let shared = Flusher()
+
+    /// The time between two flushes: about 15 per second.
+    static let interval = 1.0 / 15
+
+    private struct State {
+        var live: [ActivityID: ActivityCore] = [:]
+        var pid: pid_t = 0
+        var wake = DispatchSemaphore(value: 0)
+    }
+
+    private let state = Mutex(State())
+
+    func register(_ core: ActivityCore) {
+        let wake = state.withLock { state -> DispatchSemaphore? in
+            let pid = getpid()
+            if state.pid != pid {
+                state = State(live: [:], pid: pid, wake: DispatchSemaphore(value: 0))
+                startThread(wake: state.wake)
+            }
+            let wasIdle = state.live.isEmpty
+            state.live[core.id] = core
+            return wasIdle ? state.wake : nil
+        }
+        wake?.signal()
+    }
+
+    func unregister(_ core: ActivityCore) {
+        state.withLock { state in
+            if state.live[core.id] === core { state.live[core.id] = nil }
+        }
+    }
+
+    /// The live activity with this id, if any.
+    func core(for id: ActivityID) -> ActivityCore? {
+        state.withLock { $0.live[id] }
+    }
+
+    /// Sends every live activity's pending progress now. `waiting` also flushes activities whose
+    /// lock is busy, waiting for it.
+    func flushAll(waiting: Bool) {
+        let cores = state.withLock { state in
+            state.pid == getpid() ? Array(state.live.values) : []
+        }
+        for core in cores { core.flushProgress(waiting: waiting) }
+    }
+
+    private func startThread(wake: DispatchSemaphore) {
+        let thread = Thread { [self] in
+            while true {
+                let idle = state.withLock { $0.live.isEmpty }
+                if idle {
+                    wake.wait()
+                } else {
+                    _ = wake.wait(timeout: .now() + Flusher.interval)
+                    flushAll(waiting: false)
+                }
+            }
+        }
+        thread.name = "activity-flusher"
+        thread.start()
+    }
+}

@@ -1,0 +1,169 @@
+import ActivityWire
+import Foundation
+import InMemoryActivity
+import Synchronization
+import Testing
+
+@testable import ActivityReporting
+
+@Suite("Cancellation by a consumer")
+struct CancellationTests {
+    @Test("ActivitySystem.cancel cancels the task running a cancellable activity's body")
+    func cancelByID() async throws {
+        try await withInMemoryReporter { sink in
+            // The body runs in a task of its own: cancelling the test's task would cancel the test.
+            let work = Task {
+                try await withActivity("Signing in", cancellable: true, blocking: .dim) { activity in
+                    let id = activity.id
+                    // A consumer on another thread: an overlay's cancel button.
+                    Thread.detachNewThread { ActivitySystem.cancel(id) }
+                    try await Task.sleep(for: .seconds(60))
+                }
+            }
+            await #expect(throws: CancellationError.self) { try await work.value }
+            let begin = try #require(sink.begins.first)
+            #expect(begin.cancellable)
+            #expect(begin.blocking == .dim)
+            #expect(sink.ends.first?.status == .cancelled)
+            #expect(problems(in: sink.events) == [])
+        }
+    }
+
+    @Test("Cancelling reaches child tasks of the body")
+    func childTasks() async throws {
+        try await withInMemoryReporter { sink in
+            let work = Task {
+                try await withActivity("Syncing", cancellable: true) { activity in
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for index in 0..<3 {
+                            group.addTask {
+                                try await withActivity("Folder \(index)") { _ in try await Task.sleep(for: .seconds(60)) }
+                            }
+                        }
+                        group.addTask { activity.cancel() }
+                        try await group.waitForAll()
+                    }
+                }
+            }
+            await #expect(throws: CancellationError.self) { try await work.value }
+            #expect(sink.ends.count == 4)
+            #expect(sink.ends.allSatisfy { $0.status == .cancelled })
+            #expect(problems(in: sink.events) == [])
+        }
+    }
+
+    @Test("An activity that is not cancellable, unknown, or ended cannot be cancelled")
+    func refused() async throws {
+        await withInMemoryReporter { _ in
+            let ran = await withActivity("Not cancellable") { activity -> Bool in
+                #expect(ActivitySystem.cancel(activity.id) == false)
+                #expect(!activity.isCancelled)
+                return !Task.isCancelled
+            }
+            #expect(ran)
+            #expect(ActivitySystem.cancel(ActivityID("nobody.1")!) == false)
+            let ended = Activity.begin("Ended", cancellable: true, parent: nil)
+            ended.end()
+            #expect(ActivitySystem.cancel(ended.id) == false)
+        }
+    }
+
+    @Test("Synchronous code sees the flag; a cancel before the body starts still cancels its task")
+    func synchronousAndEarly() async throws {
+        try await withInMemoryReporter { sink in
+            let work = Task {
+                try withActivity("Hashing", total: 100, cancellable: true) { activity in
+                    for index in 0..<100 {
+                        if index == 10 { ActivitySystem.cancel(activity.id) }
+                        try activity.checkCancellation()
+                        activity.advance()
+                    }
+                }
+            }
+            await #expect(throws: CancellationError.self) { try await work.value }
+            let reporter = ActivitySystem.reporter
+            let outsideTask = Thread.runAndWait {
+                do {
+                    try ActivitySystem.$taskReporter.withValue(reporter) {
+                        try withActivity("Outside any task", cancellable: true) { activity in
+                        activity.cancel()
+                        #expect(activity.isCancelled)
+                            try activity.checkCancellation()
+                        }
+                    }
+                    return false
+                } catch {
+                    return error is CancellationError
+                }
+            }
+            #expect(outsideTask)
+            #expect(sink.ends.map(\.status) == [.cancelled, .cancelled])
+            #expect(sink.events.compactMap(\.progress).last?.completed == 10)
+        }
+    }
+}
+
+@Suite("Concurrency")
+struct ConcurrencyTests {
+    @Test("Many tasks advancing one activity: the exact final count arrives")
+    func stress() async throws {
+        try await withInMemoryReporter(flushesInBackground: true) { sink in
+            let tasks = 8
+            let perTask = 20_000
+            await withActivity("Stress", total: tasks * perTask) { activity in
+                await withTaskGroup(of: Void.self) { group in
+                    for index in 0..<tasks {
+                        group.addTask {
+                            for step in 0..<perTask {
+                                if step % 4 == 0 { activity.advance(by: 1.0) } else { activity.advance() }
+                                if index == 0, step % 5000 == 0 { activity.update(message: "step \(step)") }
+                            }
+                        }
+                    }
+                }
+            }
+            let progress = sink.events.compactMap(\.progress)
+            #expect(progress.last?.completed == Double(tasks * perTask))
+            let completed = progress.compactMap(\.completed)
+            #expect(completed == completed.sorted(), "progress never goes backwards")
+            #expect(problems(in: sink.events) == [])
+        }
+    }
+
+    @Test("Many threads beginning, logging and ending at once produce a valid stream")
+    func threads() async throws {
+        try await withInMemoryReporter(flushesInBackground: true) { sink in
+            let reporter = ActivitySystem.reporter
+            await withActivity("Parent") { parent in
+                DispatchQueue.concurrentPerform(iterations: 16) { index in
+                    ActivitySystem.$taskReporter.withValue(reporter) {
+                        for step in 0..<50 {
+                            let child = Activity.begin("Job \(index).\(step)", total: 10, parent: parent)
+                            child.advance(by: 10)
+                            child.log("halfway")
+                            child.end()
+                        }
+                    }
+                }
+            }
+            #expect(sink.begins.count == 801)
+            #expect(sink.ends.count == 801)
+            #expect(problems(in: sink.events) == [])
+        }
+    }
+}
+
+extension Thread {
+    /// Runs `body` on a new thread, outside any task, and returns its result.
+    static func runAndWait<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
+        let result = Mutex<R?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let value = body()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0! }
+    }
+}

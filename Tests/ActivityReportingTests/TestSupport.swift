@@ -1,0 +1,93 @@
+import ActivityWire
+import Foundation
+import InMemoryActivity
+import Testing
+
+@testable import ActivityReporting
+
+/// Runs `body` with its own in-memory reporter bound to the task, so tests run in parallel without
+/// touching the process-wide bootstrap.
+func withInMemoryReporter<R>(
+    parent: ActivityID? = nil, flushesInBackground: Bool = false,
+    _ body: (InMemoryActivitySink) async throws -> R
+) async rethrows -> R {
+    let sink = InMemoryActivitySink()
+    let reporter = Reporter(sink: sink, parent: parent, flushesInBackground: flushesInBackground)
+    return try await ActivitySystem.$taskReporter.withValue(reporter) {
+        try await body(sink)
+    }
+}
+
+/// Encodes, decodes and validates a stream of events: the problems a consumer would report.
+func problems(in events: [ActivityEvent], allowOpen: Bool = false) -> [Diagnostic] {
+    var bytes: [UInt8] = []
+    let encoder = ActivityEventEncoder()
+    for event in events { encoder.encode(event, into: &bytes) }
+    return problems(inLines: bytes, allowOpen: allowOpen)
+}
+
+/// Decodes and validates JSON lines: every line must be an event, and the stream must break no
+/// rule across lines.
+func problems(inLines bytes: [UInt8], allowOpen: Bool = false) -> [Diagnostic] {
+    var validator = StreamValidator()
+    var result: [Diagnostic] = []
+    let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+    for (index, line) in lines.enumerated() where !(index == lines.count - 1 && line.isEmpty) {
+        #expect(line.count < WireLimits.maxProducedLineBytes, "line \(index + 1) is \(line.count) bytes")
+        switch ActivityEventDecoder().decode(line, line: index + 1) {
+        case .event(let event): result += validator.check(event, line: index + 1)
+        case let other: result.append(other.diagnostic ?? Diagnostic(line: index + 1, code: .invalidJSON, message: "blank"))
+        }
+    }
+    if !allowOpen { result += validator.finish(atLine: lines.count) }
+    return result
+}
+
+/// Decodes JSON lines into events, recording an issue for any line that is not one.
+func decodeEvents(_ bytes: [UInt8]) -> [ActivityEvent] {
+    bytes.split(separator: 0x0A).enumerated().compactMap { index, line in
+        let decoded = ActivityEventDecoder().decode(line, line: index + 1)
+        #expect(decoded.event != nil, "line \(index + 1): \(String(decoding: line, as: UTF8.self))")
+        return decoded.event
+    }
+}
+
+extension ActivityEvent {
+    var begin: Begin? { if case .begin(let e) = self { e } else { nil } }
+    var progress: Progress? { if case .progress(let e) = self { e } else { nil } }
+    var end: End? { if case .end(let e) = self { e } else { nil } }
+    var log: Log? { if case .log(let e) = self { e } else { nil } }
+}
+
+/// A fresh temporary folder, removed by `body`'s end.
+func withTemporaryFolder<R>(_ body: (URL) async throws -> R) async rethrows -> R {
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+        "activity-sdk-\(UUID().uuidString.prefix(8))")
+    try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try await body(folder)
+}
+
+func readBytes(_ url: URL) -> [UInt8] {
+    (try? [UInt8](Data(contentsOf: url))) ?? []
+}
+
+struct TestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Finds an executable on PATH.
+func executableOnPath(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// The folder holding the package's built products (the test runner sits in it).
+var productsFolder: URL {
+    var url = Bundle.main.bundleURL
+    while url.pathExtension == "xctest" || url.lastPathComponent.hasSuffix(".xctest") {
+        url.deleteLastPathComponent()
+    }
+    return url
+}

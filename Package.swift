@@ -50,7 +50,7 @@ package.targets += [
     .target(name: "ActivityRendering", dependencies: ["ActivityWire"]),
     .testTarget(name: "ActivityRenderingTests", dependencies: ["ActivityRendering", "ActivityWire"]),
     .target(name: "ActivityOverlay", dependencies: ["ActivityWire"]),
-    .testTarget(name: "ActivityOverlayTests", dependencies: ["ActivityOverlay", "ActivityWire"]),
+    .testTarget(name: "ActivityOverlayTests", dependencies: ["ActivityOverlay", "ActivityWire", "ActivityReporting"]),
 ]
 
 // MARK: - Command line

@@ -41,6 +41,8 @@ final class TerminalOverlayPresenter: Sendable {
         var savedInput = termios()
         var lastFrame = ""
         var finished = false
+        /// Whether the wake-up pipe is closed (after the thread has ended).
+        var closed = false
         /// Lines that arrived while the alternate screen hid the session, written when it leaves.
         var heldLines: [[UInt8]] = []
         var heldBytes = 0
@@ -112,11 +114,6 @@ final class TerminalOverlayPresenter: Sendable {
         thread.start()
     }
 
-    deinit {
-        close(wakeRead)
-        close(wakeWrite)
-    }
-
     /// Applies one event. Thread-safe.
     func handle(_ event: ActivityEvent) {
         apply(.event(event))
@@ -131,11 +128,16 @@ final class TerminalOverlayPresenter: Sendable {
             var output: [UInt8] = []
             leave(&core, into: &output)
             write(output, alternateScreen: false)
+            wake(&core)
             return true
         }
         guard first else { return }
-        wake()
         driverDone.wait()
+        core.withLock { core in
+            close(wakeRead)
+            close(wakeWrite)
+            core.closed = true
+        }
         if registeredSignals { TerminalRestore.unregister() }
     }
 
@@ -165,10 +167,10 @@ final class TerminalOverlayPresenter: Sendable {
             guard !core.finished else { return [] }
             let effects = core.model.reduce(input, at: now)
             present(&core)
+            wake(&core)
             return effects.compactMap { if case .cancelRequested(let ids) = $0 { ids } else { nil } }
         }
         for ids in cancels { onCancel(ids) }
-        wake()
     }
 
     /// Sleeps until the next deadline, the next spinner frame, a keystroke or a wake-up, then ticks.
@@ -197,7 +199,9 @@ final class TerminalOverlayPresenter: Sendable {
         }
     }
 
-    private func wake() {
+    /// Makes the thread recompute its timeout. Called with the lock held, so the pipe is open.
+    private func wake(_ core: inout Core) {
+        guard !core.closed else { return }
         var byte: UInt8 = 1
         _ = Glibc.write(wakeWrite, &byte, 1)
     }
@@ -220,6 +224,11 @@ final class TerminalOverlayPresenter: Sendable {
 
     /// Brings the terminal in line with the model's state. Called with the lock held.
     private func present(_ core: inout Core) {
+        if registeredSignals, TerminalRestore.wasInterrupted {  // a signal handler restored the terminal
+            core.inAlternateScreen = false
+            core.rawInput = false
+            return
+        }
         let state = core.model.state
         var output: [UInt8] = []
         setRawInput(state.blocksInput, &core)
@@ -257,11 +266,12 @@ final class TerminalOverlayPresenter: Sendable {
     }
 
     /// Switches the input terminal between its own settings and no-echo, non-canonical reading.
-    /// Only a foreground process touches it (a background one would be stopped by SIGTTOU).
+    /// A background process of that terminal leaves it alone (it would be stopped by SIGTTOU).
     private func setRawInput(_ on: Bool, _ core: inout Core) {
         guard let inputFD, on != core.rawInput else { return }
         if on {
-            guard tcgetpgrp(inputFD) == getpgrp() else { return }
+            let foreground = tcgetpgrp(inputFD)
+            guard foreground == -1 || foreground == getpgrp() else { return }
             var settings = termios()
             guard tcgetattr(inputFD, &settings) == 0 else { return }
             core.savedInput = settings

@@ -11,7 +11,8 @@ import Musl
 ///
 /// One overlay at a time registers here. The signal handler restores the terminal (one `write(2)`
 /// and one `tcsetattr(3)`, both async-signal-safe), then hands the signal to whatever handler was
-/// installed before, or, when that was the default action, lets the signal take its course.
+/// installed before, or, when that was the default action, lets the signal take its course. A
+/// signal the program ignored stays ignored, and the terminal stays as it is.
 enum TerminalRestore {
     /// The sequence that leaves the overlay: end a synchronized update, reset colours, leave the
     /// alternate screen, show the cursor.
@@ -25,6 +26,8 @@ enum TerminalRestore {
     fileprivate static let alternateScreen = Atomic<Int32>(0)
     /// 1 while the input terminal is in raw mode and `savedTermios` holds its previous settings.
     fileprivate static let rawInput = Atomic<Int32>(0)
+    /// 1 once a signal handler has restored the terminal: the presenter draws no more.
+    fileprivate static let interrupted = Atomic<Int32>(0)
     fileprivate static let outputFD = Atomic<Int32>(-1)
     fileprivate static let inputFD = Atomic<Int32>(-1)
 
@@ -54,6 +57,7 @@ enum TerminalRestore {
         guard registered.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else {
             return false
         }
+        interrupted.store(0, ordering: .releasing)
         Self.outputFD.store(outputFD, ordering: .releasing)
         Self.inputFD.store(inputFD ?? -1, ordering: .releasing)
         installHandlers()
@@ -81,6 +85,9 @@ enum TerminalRestore {
             }
         }
     }
+
+    /// Whether a signal handler has restored the terminal since registration.
+    static var wasInterrupted: Bool { interrupted.load(ordering: .acquiring) == 1 }
 
     static func setAlternateScreen(_ on: Bool) { alternateScreen.store(on ? 1 : 0, ordering: .releasing) }
 
@@ -134,16 +141,19 @@ enum TerminalRestore {
     ) {
         let savedErrno = errno
         defer { errno = savedErrno }
-        restoreNow()
         guard let index = signals.firstIndex(of: signal) else { return }
         let previous = previousActions[index]
         if previous.sa_flags & SA_SIGINFO != 0, let handler = previous.__sigaction_handler.sa_sigaction {
+            interrupted.store(1, ordering: .releasing)
+            restoreNow()
             handler(signal, info, context)
             return
         }
         let handler = previous.__sigaction_handler.sa_handler
         let raw = handler.map { unsafeBitCast($0, to: Int.self) } ?? 0
-        if raw == unsafeBitCast(SIG_IGN, to: Int.self) { return }
+        if raw == unsafeBitCast(SIG_IGN, to: Int.self) { return }  // the program ignores it: so do we
+        interrupted.store(1, ordering: .releasing)
+        restoreNow()
         if raw == 0 {  // SIG_DFL: take the default action once we return (the signal is blocked until then)
             var action = previous
             sigaction(signal, &action, nil)

@@ -153,6 +153,7 @@ struct TerminalOverlayPresenterTests {
         ) { _ in }
         defer { presenter.finish() }
         presenter.handle(Self.begin("a", "Quick", cancellable: false))
+        #expect(pty.settings.c_lflag & tcflag_t(ECHO) == 0)  // at once: the next tap is swallowed
         try pty.wait { pty.settings.c_lflag & tcflag_t(ECHO) == 0 }
         presenter.handle(.end(.init(id: ActivityID("a")!)))
         try pty.wait { pty.settings.c_lflag & tcflag_t(ECHO) != 0 }
@@ -177,7 +178,7 @@ struct TerminalOverlayPresenterTests {
         #expect(pty.text.contains("+-----"))  // ASCII box outside UTF-8 locales
         #expect(!pty.text.contains("48;5;236m"))  // NO_COLOR
         presenter.finish()
-        #expect(pty.text.hasSuffix("\u{1B}[?2026l\u{1B}[0m\u{1B}[?1049l\u{1B}[?25h"))
+        try pty.wait { pty.text.hasSuffix("\u{1B}[?2026l\u{1B}[0m\u{1B}[?1049l\u{1B}[?25h") }
         #expect(pty.settings.c_lflag == before.c_lflag)
     }
 

@@ -126,6 +126,7 @@ final class TerminalOverlayPresenter: Sendable {
             guard !core.finished else { return false }
             core.finished = true
             var output: [UInt8] = []
+            setRawInput(false, &core)
             leave(&core, into: &output)
             write(output, alternateScreen: false)
             wake(&core)
@@ -253,9 +254,8 @@ final class TerminalOverlayPresenter: Sendable {
         write(output, alternateScreen: core.inAlternateScreen)
     }
 
-    /// Leaves the alternate screen and the raw mode, and writes the lines held back meanwhile.
+    /// Leaves the alternate screen and writes the lines held back meanwhile.
     private func leave(_ core: inout Core, into output: inout [UInt8]) {
-        setRawInput(false, &core)
         guard core.inAlternateScreen else { return }
         output += TerminalRestore.leaveSequence
         core.inAlternateScreen = false

@@ -50,7 +50,8 @@ extension OverlayModel {
         if state.title != label.title, state.phase == .visible {
             pendingAnnouncement =
                 label.title == announcedTitle
-                ? nil : PendingAnnouncement(title: label.title, due: time + configuration.announcementDebounceMilliseconds)
+                ? nil
+                : PendingAnnouncement(title: label.title, due: time + configuration.announcementDebounceMilliseconds)
         }
         state.title = label.title
         state.message = label.message

@@ -129,7 +129,9 @@ public final class ManualOverlayScheduler: OverlayScheduler {
     public func advance(to time: Int) {
         runQueued()
         while let timer = storage.withLock({ storage -> Pending? in
-            guard let index = storage.timers.indices.min(by: { storage.timers[$0].deadline < storage.timers[$1].deadline }),
+            guard
+                let index = storage.timers.indices.min(by: { storage.timers[$0].deadline < storage.timers[$1].deadline }
+                ),
                 storage.timers[index].deadline <= time
             else { return nil }
             storage.time = max(storage.time, storage.timers[index].deadline)

@@ -105,7 +105,8 @@ public struct OverlayTerminalFrame: Hashable, Sendable {
         let filled = Int((Double(cells) * fraction).rounded(.down))
         let (full, empty) = unicode ? ("█", "░") : ("#", "-")
         let bar = String(repeating: full, count: filled) + String(repeating: empty, count: cells - filled)
-        return unicode ? bar + String(repeating: " ", count: 5 - percent.count) + percent
+        return unicode
+            ? bar + String(repeating: " ", count: 5 - percent.count) + percent
             : "[" + bar.dropFirst().dropLast() + "]" + String(repeating: " ", count: 5 - percent.count) + percent
     }
 

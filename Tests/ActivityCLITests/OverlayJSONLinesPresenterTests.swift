@@ -7,7 +7,7 @@ import Testing
 @testable import ActivityCLI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Overlay JSON-lines presenter")
@@ -22,7 +22,11 @@ struct OverlayJSONLinesPresenterTests {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 while true {
                     let count = read(fd, &buffer, buffer.count)
-                    if count > 0 { bytes.withLock { $0 += buffer[..<count] } } else if count == 0 || errno != EINTR { break }
+                    if count > 0 {
+                        bytes.withLock { $0 += buffer[..<count] }
+                    } else if count == 0 || errno != EINTR {
+                        break
+                    }
                 }
                 done.signal()
             }

@@ -7,7 +7,7 @@ import Testing
 @testable import ActivityCLI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A pseudo-terminal opened by the test: the presenter draws on and reads from its terminal side;
@@ -42,14 +42,14 @@ final class PseudoTerminal: Sendable {
     }
 
     private func readLoop() {
-            defer { stopped.signal() }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while !stop.load(ordering: .acquiring) {
-                var fd = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-                guard poll(&fd, 1, 20) > 0 else { continue }
-                let count = read(master, &buffer, buffer.count)
-                if count > 0 { output.withLock { $0 += buffer[..<count] } } else if count < 0, errno != EINTR { return }
-            }
+        defer { stopped.signal() }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !stop.load(ordering: .acquiring) {
+            var fd = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&fd, 1, 20) > 0 else { continue }
+            let count = read(master, &buffer, buffer.count)
+            if count > 0 { output.withLock { $0 += buffer[..<count] } } else if count < 0, errno != EINTR { return }
+        }
     }
 
     /// Everything drawn so far.
@@ -247,10 +247,13 @@ struct TerminalOverlayPresenterTests {
         }
     }
 
-    @Test("a lone Esc cancels; arrow keys and other sequences do not", arguments: [
-        ([0x1B], true), (Array("\u{1B}[A".utf8), false), (Array("x\u{1B}".utf8), true), (Array("\u{1B}OP".utf8), false),
-        (Array("\u{1B}\u{1B}[B".utf8), true), (Array("abc".utf8), false),
-    ])
+    @Test(
+        "a lone Esc cancels; arrow keys and other sequences do not",
+        arguments: [
+            ([0x1B], true), (Array("\u{1B}[A".utf8), false), (Array("x\u{1B}".utf8), true),
+            (Array("\u{1B}OP".utf8), false),
+            (Array("\u{1B}\u{1B}[B".utf8), true), (Array("abc".utf8), false),
+        ])
     func escape(bytes: [UInt8], cancels: Bool) {
         #expect(TerminalOverlayPresenter.containsEscape(bytes[...]) == cancels)
     }

@@ -56,13 +56,15 @@ struct OverlayControllerTests {
         #expect(controller.state.phase == .idle)
         #expect(scheduler.scheduledCount == 0)
         scheduler.advance(to: 5000)
-        #expect(controller.state == { () -> OverlayState in
-            var model = OverlayModel(configuration: .vectors)
-            _ = model.reduce(E.begin("a"), at: 0)
-            _ = model.reduce(E.end("a"), at: 300)
-            _ = model.reduce(.tick, at: 5000)
-            return model.state
-        }())
+        #expect(
+            controller.state
+                == { () -> OverlayState in
+                    var model = OverlayModel(configuration: .vectors)
+                    _ = model.reduce(E.begin("a"), at: 0)
+                    _ = model.reduce(E.end("a"), at: 300)
+                    _ = model.reduce(.tick, at: 5000)
+                    return model.state
+                }())
     }
 
     @Test("two cancel taps reach the cancel closure once")

@@ -29,7 +29,9 @@ struct OverlayPropertyTests {
         configuration.failureLingerMilliseconds = Int.random(in: 0...2500, using: &rng)
         configuration.announcementDebounceMilliseconds = Int.random(in: 0...1200, using: &rng)
         configuration.successFlash = OverlayConfiguration.SuccessFlash.allCases.randomElement(using: &rng)!
-        if Bool.random(using: &rng) { configuration.activityTimeoutMilliseconds = Int.random(in: 1...6000, using: &rng) }
+        if Bool.random(using: &rng) {
+            configuration.activityTimeoutMilliseconds = Int.random(in: 1...6000, using: &rng)
+        }
         configuration.maximumVisibleMilliseconds = [3000, 20_000, 300_000].randomElement(using: &rng)!
         var checker = InvariantChecker(configuration: configuration, seed: seed)
 
@@ -39,7 +41,8 @@ struct OverlayPropertyTests {
         for _ in 0..<250 {
             clock += [0, 1, 50, 200, 450, 900, 2500].randomElement(using: &rng)!
             var time = clock
-            if Int.random(in: 0..<12, using: &rng) == 0 { time -= Int.random(in: 1...3000, using: &rng) }  // a clock going back
+            // Now and then, a clock that goes back.
+            if Int.random(in: 0..<12, using: &rng) == 0 { time -= Int.random(in: 1...3000, using: &rng) }
             let input: OverlayInput
             switch Int.random(in: 0..<100, using: &rng) {
             case 0..<25:
@@ -104,7 +107,9 @@ struct InvariantChecker {
     }
 
     var lingerBound: Int {
-        max(configuration.minimumShowMilliseconds, configuration.successLingerMilliseconds, configuration.failureLingerMilliseconds)
+        max(
+            configuration.minimumShowMilliseconds, configuration.successLingerMilliseconds,
+            configuration.failureLingerMilliseconds)
     }
 
     mutating func feed(_ input: OverlayInput, at time: Int, openAfter allEnded: Bool) throws {

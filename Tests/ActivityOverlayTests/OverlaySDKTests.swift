@@ -1,7 +1,8 @@
 import ActivityOverlay
-@testable import ActivityReporting
 import ActivityWire
 import Testing
+
+@testable import ActivityReporting
 
 @Suite("Overlay with the SDK in-process")
 @MainActor

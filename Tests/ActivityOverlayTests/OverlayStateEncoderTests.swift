@@ -41,7 +41,10 @@ struct OverlayStateEncoderTests {
         let lines = Self.lines(Self.signIn)
         #expect(lines.allSatisfy { $0.last == UInt8(ascii: "\n") && !$0.dropLast().contains(UInt8(ascii: "\n")) })
         let objects = try Self.objects(lines)
-        #expect(objects.map { $0["phase"] as? String } == ["idle", "pending", "pending", "visible", "visible", "visible", "holding", "idle"])
+        #expect(
+            objects.map { $0["phase"] as? String } == [
+                "idle", "pending", "pending", "visible", "visible", "visible", "holding", "idle",
+            ])
         #expect(objects.map { $0["time"] as? Int } == [0, 0, 100, 500, 700, 800, 900, 1000])
         let shown = objects[3]
         #expect(shown["visible"] as? Bool == true)
@@ -114,7 +117,9 @@ struct OverlayStateEncoderTests {
 
     static let checkerAvailable: Bool = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/check-jsonschema") }
+        return path.split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/check-jsonschema")
+        }
             || ProcessInfo.processInfo.environment["CI"] != nil
     }()
 }

@@ -1,6 +1,7 @@
 import ActivityWire
-@testable import ActivityOverlay
 import Testing
+
+@testable import ActivityOverlay
 
 @Suite("Overlay terminal frame")
 struct OverlayTerminalFrameTests {
@@ -59,7 +60,8 @@ struct OverlayTerminalFrameTests {
         #expect(lines.contains { $0.contains("✖ Saving") })
         #expect(lines.contains { $0.contains("Disk full") })
         let cancelling = state([(0, E.begin("a", "Saving", cancellable: true)), (600, .cancelTapped)], at: 700)
-        #expect(OverlayTerminalFrame(state: cancelling, columns: 40, rows: 9).lines.contains { $0.contains("Cancelling…") })
+        #expect(
+            OverlayTerminalFrame(state: cancelling, columns: 40, rows: 9).lines.contains { $0.contains("Cancelling…") })
     }
 
     @Test("render: synchronized output, a grey background when dimming, nothing when hidden")
@@ -75,7 +77,8 @@ struct OverlayTerminalFrameTests {
         #expect(OverlayTerminalFrame(state: hidden, columns: 20, rows: 5).lines.isEmpty)
     }
 
-    @Test("tiny terminals never crash and never overflow", arguments: [(0, 0), (1, 1), (7, 2), (8, 1), (9, 2), (12, 4)])
+    @Test(
+        "tiny terminals never crash and never overflow", arguments: [(0, 0), (1, 1), (7, 2), (8, 1), (9, 2), (12, 4)])
     func tiny(size: (Int, Int)) {
         let state = state([(0, E.begin("a", "Signing in", total: 2, cancellable: true))], at: 600)
         let frame = OverlayTerminalFrame(state: state, columns: size.0, rows: size.1)

@@ -106,7 +106,9 @@ struct OverlayVectorTests {
 
     @Test("failure at 200 flashes from 200 with the error, announced and with a haptic")
     func failureFlash() {
-        let run = VirtualClockRun([(0, E.begin("a", "Signing in")), (200, E.end("a", .failure, error: "Wrong password"))])
+        let run = VirtualClockRun([
+            (0, E.begin("a", "Signing in")), (200, E.end("a", .failure, error: "Wrong password")),
+        ])
         let state = run.state(at: 200)
         #expect(state.phase == .flashing)
         #expect(state.content == .failure)

@@ -97,7 +97,9 @@ enum E {
                     cancellable: cancellable, blocking: blocking, attrs: attrs)))
     }
 
-    static func progress(_ name: String, _ completed: Double? = nil, total: ActivityEvent.Total? = nil, title: String? = nil)
+    static func progress(
+        _ name: String, _ completed: Double? = nil, total: ActivityEvent.Total? = nil, title: String? = nil
+    )
         -> OverlayInput
     {
         .event(.progress(.init(id: id(name), completed: completed, total: total, title: title)))

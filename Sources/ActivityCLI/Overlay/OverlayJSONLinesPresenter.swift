@@ -4,9 +4,9 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// `--mode overlay-jsonl`: runs the overlay model on the events and writes its state as JSON lines
@@ -109,7 +109,9 @@ final class OverlayJSONLinesPresenter: Sendable {
     private func write(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(outputFD, $0.baseAddress! + offset, bytes.count - offset) }
+            let written = bytes.withUnsafeBytes {
+                Glibc.write(outputFD, $0.baseAddress! + offset, bytes.count - offset)
+            }
             if written > 0 {
                 offset += written
             } else if written < 0, errno == EINTR || errno == EAGAIN {

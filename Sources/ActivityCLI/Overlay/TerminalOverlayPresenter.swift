@@ -4,9 +4,9 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Why the terminal overlay cannot start.
@@ -86,12 +86,14 @@ final class TerminalOverlayPresenter: Sendable {
                 description: "--mode overlay needs a terminal to draw on (use --mode overlay-jsonl to feed a UI)")
         }
         guard environment["TERM"] != "dumb" else {
-            throw TerminalOverlayError(description: "--mode overlay needs a terminal that can move the cursor (TERM=dumb)")
+            throw TerminalOverlayError(
+                description: "--mode overlay needs a terminal that can move the cursor (TERM=dumb)")
         }
         self.outputFD = outputFD
         self.inputFD = inputFD.flatMap { isatty($0) == 1 ? $0 : nil }
         self.onCancel = onCancel
-        let locale = (environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 }
+        let locale =
+            (environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 }
             ?? environment["LC_CTYPE"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"] ?? "").lowercased()
         unicode = locale.contains("utf-8") || locale.contains("utf8")
         color = (environment["NO_COLOR"] ?? "").isEmpty && environment["CLICOLOR"] != "0"
@@ -179,12 +181,15 @@ final class TerminalOverlayPresenter: Sendable {
         defer { driverDone.signal() }
         var buffer = [UInt8](repeating: 0, count: 256)
         while true {
-            let (timeout, reading) = core.withLock { core -> (Int32, Bool)? in
-                guard !core.finished else { return nil }
-                var wait = core.model.nextDeadline.map { max(0, $0 - now) } ?? -1
-                if core.model.state.isVisible { wait = wait < 0 ? Self.frameInterval : min(wait, Self.frameInterval) }
-                return (Int32(clamping: wait), core.rawInput)
-            } ?? (-2, false)
+            let (timeout, reading) =
+                core.withLock { core -> (Int32, Bool)? in
+                    guard !core.finished else { return nil }
+                    var wait = core.model.nextDeadline.map { max(0, $0 - now) } ?? -1
+                    if core.model.state.isVisible {
+                        wait = wait < 0 ? Self.frameInterval : min(wait, Self.frameInterval)
+                    }
+                    return (Int32(clamping: wait), core.rawInput)
+                } ?? (-2, false)
             guard timeout != -2 else { return }
             var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             if reading, let inputFD { fds.append(pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)) }
@@ -302,7 +307,9 @@ final class TerminalOverlayPresenter: Sendable {
         var offset = 0
         var stalls = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(outputFD, $0.baseAddress! + offset, bytes.count - offset) }
+            let written = bytes.withUnsafeBytes {
+                Glibc.write(outputFD, $0.baseAddress! + offset, bytes.count - offset)
+            }
             if written > 0 {
                 offset += written
             } else if written < 0, errno == EINTR {

@@ -232,6 +232,69 @@ struct TerminalOverlayPresenterTests {
         #expect(!pty.text.contains("\u{1B}[?1049l"))
     }
 
+    static let pyteAvailable: Bool = {
+        let check = Process()
+        check.executableURL = URL(filePath: "/usr/bin/env")
+        check.arguments = ["python3", "-c", "import pyte"]
+        check.standardError = FileHandle.nullDevice
+        guard (try? check.run()) != nil else { return false }
+        check.waitUntilExit()
+        return check.terminationStatus == 0 || ProcessInfo.processInfo.environment["CI"] != nil
+    }()
+
+    /// The screen a VT100 emulator (pyte) shows after `bytes`, one string per row.
+    static func emulate(_ bytes: String, columns: Int, rows: Int) throws -> [String] {
+        let script = """
+            import pyte, sys
+            screen = pyte.Screen(\(columns), \(rows))
+            pyte.Stream(screen).feed(sys.stdin.read())
+            print("\\n".join(screen.display))
+            """
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(bytes.utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .prefix(rows).map(String.init)
+    }
+
+    @Test(
+        "a terminal emulator shows exactly the frame's centred box",
+        .enabled(if: TerminalOverlayPresenterTests.pyteAvailable, "pyte is not installed (pip install pyte)")
+    )
+    func emulatedScreen() throws {
+        let pty = try PseudoTerminal(columns: 50, rows: 12)
+        defer { pty.close() }
+        let presenter = try TerminalOverlayPresenter(
+            environment: Self.environment, outputFD: pty.terminal, inputFD: nil, configuration: Self.fast
+        ) { _ in }
+        defer { presenter.finish() }
+        let id = ActivityID("a")!
+        let begin = ActivityEvent.begin(
+            .init(id: id, title: "Uploading photos", total: 8, message: "IMG_0042.HEIC", cancellable: true))
+        let progress = ActivityEvent.progress(.init(id: id, completed: 6))
+        presenter.handle(begin)
+        presenter.handle(progress)
+        try pty.wait { pty.text.contains("Esc to cancel") && pty.text.hasSuffix("\u{1B}[?2026l") }
+
+        var model = OverlayModel(configuration: Self.fast)
+        _ = model.reduce(.event(begin), at: 0)
+        _ = model.reduce(.event(progress), at: 0)
+        _ = model.reduce(.tick, at: 1000)
+        let expected = OverlayTerminalFrame(state: model.state, columns: 50, rows: 12).lines
+        #expect(expected.contains { $0.contains("75%") })
+        #expect(try Self.emulate(pty.text, columns: 50, rows: 12) == expected)
+    }
+
     @Test("not a terminal, or a dumb one: a clear error")
     func refusals() throws {
         var fds: [Int32] = [-1, -1]

@@ -76,6 +76,15 @@ public final class JSONLinesSink: ActivityEventSink {
         current()?.drain(timeout: timeout)
     }
 
+    /// Stops writing: lines already queued are written first, for at most `timeout` seconds; lines
+    /// sent afterwards are dropped. When it returns, the sink no longer touches the descriptor, so
+    /// the caller may close a descriptor it passed as `.fileDescriptor`. A file or socket the sink
+    /// opened is closed.
+    public func close(timeout: Double = 1) {
+        connection.withLock { $0 }.drain(timeout: timeout)
+        connection.withLock { $0 }.close(wait: max(timeout, 0.5))
+    }
+
     /// How many lines were dropped because the reader was slow or gone. For tests and diagnostics.
     public var droppedLines: Int {
         connection.withLock { $0.droppedLines }

@@ -37,6 +37,8 @@ final class LineConnection: Sendable {
         var broken = false
         var stalled = false
         var closed = false
+        /// The writer thread has returned: the descriptor is never touched again.
+        var finished = false
         var dropped = 0
     }
 
@@ -45,7 +47,10 @@ final class LineConnection: Sendable {
         self.pid = getpid()
         self.queueLimit = queueLimit
         if target == nil {
-            queue.withLock { $0.broken = true }
+            queue.withLock {
+                $0.broken = true
+                $0.finished = true
+            }
         } else {
             let thread = Thread { [self] in run() }
             thread.name = "activity-writer"
@@ -107,10 +112,15 @@ final class LineConnection: Sendable {
         }
     }
 
-    /// Stops the writer after what is queued, and closes an owned descriptor.
-    func close() {
+    /// Stops the writer after what is queued, and closes an owned descriptor. With `wait`, returns
+    /// when the writer thread has finished (or after `wait` seconds).
+    func close(wait: Double = 0) {
         queue.withLock { $0.closed = true }
         wake.signal()
+        let deadline = monotonicSeconds() + wait
+        while monotonicSeconds() < deadline, !queue.withLock({ $0.finished }) {
+            usleep(500)
+        }
     }
 
     /// In a child after `fork()`: the writer thread did not survive; close this process's copy of
@@ -126,6 +136,7 @@ final class LineConnection: Sendable {
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        defer { queue.withLock { $0.finished = true } }
         guard let target else { return }
         while true {
             wake.wait()

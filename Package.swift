@@ -29,8 +29,9 @@ package.targets += [
     .target(name: "InMemoryActivity", dependencies: ["ActivityWire"]),
     .testTarget(
         name: "ActivityReportingTests",
-        dependencies: ["ActivityReporting", "InMemoryActivity", "ActivityWire"]
+        dependencies: ["ActivityReporting", "InMemoryActivity", "ActivityWire", "activity-example-downloads"]
     ),
+    .executableTarget(name: "activity-example-downloads", dependencies: ["ActivityReporting"], path: "Examples/swift"),
 ]
 
 // MARK: - C shim (also built standalone by Sources/CActivity/Makefile)

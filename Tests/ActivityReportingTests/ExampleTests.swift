@@ -1,0 +1,61 @@
+import ActivityWire
+import Foundation
+import Testing
+
+@Suite("Examples/swift")
+struct ExampleTests {
+    static let program = productsFolder.appendingPathComponent("activity-example-downloads")
+
+    /// Runs the example with `ACTIVITY_SINK=file:…` and returns its exit status and the stream.
+    func run(_ arguments: [String]) async throws -> (status: Int32, output: String, events: [UInt8]) {
+        try await withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("events.jsonl").path
+            let process = Process()
+            process.executableURL = Self.program
+            process.arguments = arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["ACTIVITY_SINK"] = "file:\(path)"
+            environment["ACTIVITY_PARENT"] = nil
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: text, as: UTF8.self), readBytes(URL(fileURLWithPath: path)))
+        }
+    }
+
+    @Test("The downloads example reports a valid tree: files under the batch, checks under each file")
+    func downloads() async throws {
+        let result = try await run(["--files", "3", "--fast"])
+        #expect(result.status == 0)
+        #expect(result.output == "downloaded 3 files\n")
+        #expect(problems(inLines: result.events) == [])
+        let events = decodeEvents(result.events)
+        let begins = events.compactMap(\.begin)
+        #expect(begins.count == 7)
+        let root = try #require(begins.first)
+        #expect(root.parent == nil)
+        #expect(root.title == "Downloading 3 files")
+        let files = begins.filter { $0.parent == root.id }
+        #expect(files.map(\.unit) == ["bytes", "bytes", "bytes"])
+        let checks = begins.filter { $0.title == "Verifying checksum" }
+        #expect(Set(checks.compactMap(\.parent)) == Set(files.map(\.id)))
+        let lastProgress = Dictionary(
+            events.compactMap(\.progress).filter { $0.completed != nil }.map { ($0.id, $0.completed!) },
+            uniquingKeysWith: { _, new in new })
+        for file in files { #expect(lastProgress[file.id] == file.total) }
+        #expect(events.compactMap(\.end).allSatisfy { $0.status == .success })
+    }
+
+    @Test("A failing download ends as failure with its error; the others finish")
+    func failure() async throws {
+        let result = try await run(["--files", "2", "--fast", "--fail", "archive-2.tar.gz"])
+        #expect(result.status == 1)
+        #expect(problems(inLines: result.events) == [])
+        let ends = decodeEvents(result.events).compactMap(\.end)
+        #expect(ends.filter { $0.status == .failure }.map(\.error) == ["connection reset while downloading archive-2.tar.gz"])
+        #expect(ends.filter { $0.status == .success }.count == 3)
+    }
+}

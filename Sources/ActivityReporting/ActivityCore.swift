@@ -26,6 +26,7 @@ final class ActivityCore: Sendable {
         var total: Double?
         var message: String?
         var sentCompleted: Double
+        var sentTotal: Double?
         var titleChanged = false
         var messageChanged = false
         var totalChanged = false
@@ -44,7 +45,10 @@ final class ActivityCore: Sendable {
         self.reporter = reporter
         self.isCancellable = cancellable
         self.state = Mutex(
-            State(title: title, base: completed, total: total, message: message, sentCompleted: completed)
+            State(
+                title: title, base: completed, total: total, message: message, sentCompleted: completed,
+                sentTotal: total
+            )
         )
     }
 
@@ -96,6 +100,7 @@ final class ActivityCore: Sendable {
         if state.messageChanged { event.message = state.message }
         if state.titleChanged { event.title = state.title }
         state.sentCompleted = completed
+        if state.totalChanged { state.sentTotal = state.total }
         state.totalChanged = false
         state.messageChanged = false
         state.titleChanged = false
@@ -121,24 +126,37 @@ final class ActivityCore: Sendable {
         reporter.sink.send(.progress(event))
     }
 
-    /// Ends the activity: the last progress (when it changed), then `end`. Returns `false` when the
-    /// activity had already ended.
+    /// Ends the activity. The `end` line carries the final count and total, so the latest progress
+    /// always arrives with it (as with the C library); a title or message not yet sent goes first,
+    /// in a `progress` line of its own. Returns `false` when the activity had already ended.
     @discardableResult
     func end(status: ActivityEvent.Status, message: String?, error: String?) -> Bool {
         let didEnd = state.withLock { state -> Bool in
             guard !state.isEnded else { return false }
-            let last = reporter.isEnabled ? pendingProgress(&state) : nil
             state.isEnded = true
-            state.tasks.removeAll()
-            state.tracked = nil
             ended.store(true, ordering: .relaxed)
+            defer {
+                state.tasks.removeAll()
+                state.tracked = nil
+            }
             guard reporter.isEnabled else { return true }
             let now = wallClockTimestamp()
-            if var last {
-                last.timestamp = now
-                reporter.sink.send(.progress(last))
+            state.tracked?.poll(into: &state, core: self)
+            if state.titleChanged || state.messageChanged {
+                var text = ActivityEvent.Progress(id: id, timestamp: now)
+                if state.titleChanged { text.title = state.title }
+                if state.messageChanged { text.message = state.message }
+                reporter.sink.send(.progress(text))
             }
-            reporter.sink.send(.end(.init(id: id, status: status, message: message, error: error, timestamp: now)))
+            var end = ActivityEvent.End(id: id, status: status, message: message, error: error, timestamp: now)
+            let completed = min(completed(state), Numbers.maxCount)
+            if completed > 0 || completed != state.sentCompleted { end.completed = completed }
+            if let total = state.total {
+                end.total = .value(total)
+            } else if state.sentTotal != nil {
+                end.total = .indeterminate
+            }
+            reporter.sink.send(.end(end))
             return true
         }
         if didEnd { Flusher.shared.unregister(self) }

@@ -43,7 +43,11 @@ struct ExampleTests {
         let checks = begins.filter { $0.title == "Verifying checksum" }
         #expect(Set(checks.compactMap(\.parent)) == Set(files.map(\.id)))
         let lastProgress = Dictionary(
-            events.compactMap(\.progress).filter { $0.completed != nil }.map { ($0.id, $0.completed!) },
+            events.compactMap { event -> (ActivityID, Double)? in
+                if case .progress(let p) = event, let c = p.completed { return (p.id, c) }
+                if case .end(let e) = event, let c = e.completed { return (e.id, c) }
+                return nil
+            },
             uniquingKeysWith: { _, new in new })
         for file in files { #expect(lastProgress[file.id] == file.total) }
         #expect(events.compactMap(\.end).allSatisfy { $0.status == .success })

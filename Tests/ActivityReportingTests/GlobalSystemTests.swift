@@ -57,7 +57,8 @@ struct GlobalSystemTests {
             activity.advance()
             #expect(ActivitySystem.environment(for: activity) == ["ACTIVITY_PARENT": activity.id.rawValue])
         }
-        #expect(first.events.map(\.typeName) == ["begin", "progress", "end"])
+        #expect(first.begins.map(\.title) == ["Once"])
+        #expect(first.ends.first?.completed == 1)
         #expect(second.events.isEmpty)
     }
 

@@ -22,7 +22,7 @@ struct SchemaTests {
             let path = folder.appendingPathComponent("events.jsonl").path
             try await runScenario(on: JSONLinesSink(.file(path: path)))
             let lines = readBytes(URL(fileURLWithPath: path)).split(separator: 0x0A)
-            #expect(lines.count >= 13)
+            #expect(lines.count >= 12)
             var files: [String] = []
             for (index, line) in lines.enumerated() {
                 let file = folder.appendingPathComponent("line-\(index + 1).json").path

@@ -91,3 +91,19 @@ var productsFolder: URL {
     }
     return url
 }
+
+/// Every `completed` value the stream gives for `id`, from `progress` and `end` lines, in order.
+func completedValues(_ events: [ActivityEvent], _ id: ActivityID) -> [Double] {
+    events.compactMap { event in
+        switch event {
+        case .progress(let p) where p.id == id: p.completed
+        case .end(let e) where e.id == id: e.completed
+        default: nil
+        }
+    }
+}
+
+/// The last `completed` value the stream gives for `id`.
+func finalCompleted(_ events: [ActivityEvent], _ id: ActivityID) -> Double? {
+    completedValues(events, id).last
+}

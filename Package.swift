@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ActivityOverlay", targets: ["ActivityOverlay"]),
         .library(name: "CActivity", targets: ["CActivity"]),
         .executable(name: "activity", targets: ["ActivityCLI"]),
+        .executable(name: "activity-bench", targets: ["ActivityBench"]),
     ],
     targets: []
 )
@@ -64,13 +65,24 @@ package.targets += [
     .testTarget(name: "ActivityCLITests", dependencies: ["ActivityWire"]),
 ]
 
+// MARK: - Benchmarks
+
+package.targets += [
+    .executableTarget(
+        name: "ActivityBench",
+        dependencies: ["ActivityWire"],
+        path: "Benchmarks/ActivityBench"
+    )
+]
+
 // MARK: - Strict settings for every target
 
 for target in package.targets where target.type != .system && target.type != .binary {
     guard target.name != "CActivity" else { continue }
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .swiftLanguageMode(.v6),
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
 }

@@ -54,8 +54,9 @@ public struct ActivityEventDecoder: Sendable {
             }
         }
         var fields = RawFields()
+        var otherKeys: [String] = []
         do {
-            try fields.scanObject(&scanner)
+            try fields.scanObject(&scanner, otherKeys: &otherKeys)
         } catch let error as JSONScanner.SyntaxError {
             return problem(.invalidJSON, "not JSON: \(error.reason) at byte \(error.offset + 1)")
         } catch let error as RawFields.DuplicateKey {

@@ -148,6 +148,10 @@ struct FieldReader {
     }
 
     private func id(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> ActivityID {
+        if case .string(let range, false) = value {
+            let raw = UnsafeBufferPointer(rebasing: scanner.bytes[range])
+            if ActivityID.isValid(raw) { return ActivityID(unchecked: String(decoding: raw, as: UTF8.self)) }
+        }
         let text = try string(field, value)
         guard ActivityID.isValid(text.utf8) else {
             let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text

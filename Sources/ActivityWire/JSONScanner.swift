@@ -267,24 +267,50 @@ extension JSONScanner {
         return true
     }
 
-    /// The number in `range`, which ``number()`` validated. Short integers are converted
-    /// exactly without a library call.
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+    }
+
+    /// The number in `range`, which ``number()`` validated. Numbers of at most 19 significant
+    /// digits whose mantissa is exact in a double and whose decimal exponent is small are
+    /// converted exactly with one multiplication or division (Clinger's fast path); the rest by
+    /// the standard library's correctly rounded, locale-independent parser.
     func decodeNumber(_ range: Range<Int>) -> Double {
-        if range.count <= 15 {
-            var value: Int64 = 0
-            var integral = true
-            for i in range {
-                let byte = bytes[i]
-                guard Self.isDigit(byte) else {
-                    integral = byte == UInt8(ascii: "-") && i == range.lowerBound
-                    if !integral { break }
-                    continue
-                }
-                value = value &* 10 &+ Int64(byte &- UInt8(ascii: "0"))
+        var i = range.lowerBound
+        let negative = bytes[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        while i < range.upperBound, Self.isDigit(bytes[i]) {
+            if digits < 19 {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- UInt8(ascii: "0"))
+                if mantissa != 0 { digits += 1 }
+            } else {
+                exponent += 1
+                digits += 1
             }
-            if integral { return bytes[range.lowerBound] == UInt8(ascii: "-") ? -Double(value) : Double(value) }
+            i += 1
+        }
+        if i < range.upperBound, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < range.upperBound, Self.isDigit(bytes[i]) {
+                if digits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- UInt8(ascii: "0"))
+                    if mantissa != 0 { digits += 1 }
+                    exponent -= 1
+                } else {
+                    digits += 1  // beyond the mantissa: not exact, leave it to the full parser
+                }
+                i += 1
+            }
+        }
+        if i == range.upperBound, digits <= 19, mantissa <= 1 << 53, (-22...22).contains(exponent) {
+            var value = Double(mantissa)
+            value = exponent < 0 ? value / Self.powersOfTen[-exponent] : value * Self.powersOfTen[exponent]
+            return negative ? -value : value
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-        return Double(text) ?? .nan  // Swift's parser is locale-independent; overflow gives ±inf
+        return Double(text) ?? .nan  // overflow gives ±inf, which callers reject
     }
 }

@@ -40,7 +40,7 @@ package.targets += [
 package.targets += [
     .target(
         name: "CActivity",
-        exclude: ["Makefile", "activity.pc.in"],
+        exclude: ["Makefile", "activity.pc.in", "tests", "bench", "build"],
         linkerSettings: [.linkedLibrary("json-c"), .linkedLibrary("pthread")]
     ),
     .testTarget(name: "CActivityTests", dependencies: ["CActivity", "ActivityWire"]),

@@ -30,7 +30,15 @@ package.targets += [
     .target(name: "InMemoryActivity", dependencies: ["ActivityWire"]),
     .testTarget(
         name: "ActivityReportingTests",
-        dependencies: ["ActivityReporting", "InMemoryActivity", "ActivityWire", "activity-example-downloads"]
+        dependencies: [
+            "ActivityReporting", "InMemoryActivity", "ActivityWire", "activity-example-downloads",
+            "activity-conformance-c",
+        ]
+    ),
+    // The C side of the SDK/C-library conformance test (ActivityReportingTests runs both).
+    .executableTarget(
+        name: "activity-conformance-c", dependencies: ["CActivity"], path: "Tests/Conformance/scenario-c",
+        linkerSettings: [.linkedLibrary("m")]
     ),
     .executableTarget(name: "activity-example-downloads", dependencies: ["ActivityReporting"], path: "Examples/swift"),
 ]

@@ -119,6 +119,18 @@ public enum ActivitySystem {
         Flusher.shared.core(for: id)?.cancel() ?? false
     }
 
+    /// Writes a line of text for the person watching, attached to no activity. Use
+    /// ``Activity/log(_:level:)`` for a line about one activity.
+    ///
+    /// ```swift
+    /// ActivitySystem.log("using the cache in ~/.cache/tool", level: .debug)
+    /// ```
+    public static func log(_ message: String, level: ActivityEvent.Level = .info) {
+        let reporter = self.reporter
+        guard reporter.isEnabled else { return }
+        reporter.sink.send(.log(.init(message: message, level: level, timestamp: wallClockTimestamp())))
+    }
+
     /// Sends every activity's pending progress, then waits, at most `timeout` seconds, for the
     /// sink to write what it holds. Called automatically when the process exits normally (with a
     /// short timeout); call it yourself before `exit` from a signal handler or `_exit`.

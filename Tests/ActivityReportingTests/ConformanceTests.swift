@@ -85,6 +85,31 @@ struct ConformanceTests {
         }
     }
 
+    @Test("A child process using the C library nests its activities under ours through childEnvironment")
+    func cChild() async throws {
+        try await withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("events.jsonl").path
+            let sink = try JSONLinesSink(.file(path: path))
+            let parentID = try ActivitySystem.$taskReporter.withValue(Reporter(sink: sink, parent: nil)) {
+                try withActivity("Running the C tool") { activity -> ActivityID in
+                    let process = Process()
+                    process.executableURL = productsFolder.appendingPathComponent("activity-conformance-c")
+                    process.environment = activity.childEnvironment
+                    try process.run()
+                    process.waitUntilExit()
+                    #expect(process.terminationStatus == 0)
+                    return activity.id
+                }
+            }
+            sink.close(timeout: 5)
+            let bytes = readBytes(URL(fileURLWithPath: path))
+            #expect(problems(inLines: bytes) == [])
+            let begins = decodeEvents(bytes).compactMap(\.begin)
+            #expect(begins.count == 7)
+            #expect(begins.filter { $0.title == "Build" || $0.title == "Upload" }.map(\.parent) == [parentID, parentID])
+        }
+    }
+
     /// Replaces ids by their order of appearance, drops times, merges adjacent progress lines of
     /// one activity, and folds the numbers of a progress line just before an end into that end:
     /// what a consumer sees, independent of when a background flusher happened to run.

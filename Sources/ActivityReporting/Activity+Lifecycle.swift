@@ -45,7 +45,8 @@ extension Activity {
         if reporter.isEnabled {
             let begin = ActivityEvent.Begin(
                 id: id, title: title, parent: parentID, total: total, unit: unit, message: message,
-                cancellable: cancellable, blocking: blocking, attrs: Self.checked(attrs), timestamp: wallClockTimestamp()
+                cancellable: cancellable, blocking: blocking, attrs: Self.checked(attrs),
+                timestamp: wallClockTimestamp()
             )
             reporter.sink.send(.begin(begin))
         }

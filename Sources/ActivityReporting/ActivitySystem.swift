@@ -53,8 +53,7 @@ public enum ActivitySystem {
     /// Reports as `environment` says: `ACTIVITY_SINK` and `ACTIVITY_PARENT`. This is what a program
     /// that never bootstraps gets. A bad setting or an unreachable sink turns reporting off, with
     /// one warning on standard error; it never stops the program.
-    public static func bootstrapFromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
-    {
+    public static func bootstrapFromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
         install(Environment.reporter(from: environment), explicitly: true)
     }
 

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One-time warnings about bad input, written to standard error.
 ///
@@ -39,7 +40,7 @@ enum Warnings {
     static func write(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buffer in
-            _ = unsafe_write(2, buffer.baseAddress, buffer.count)
+            _ = System.write(2, buffer.baseAddress, buffer.count)
         }
     }
 
@@ -49,15 +50,50 @@ enum Warnings {
     }
 }
 
-@inline(__always)
-func unsafe_write(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(fd, pointer, count)
-    #elseif canImport(Musl)
-    Musl.write(fd, pointer, count)
-    #else
-    Darwin.write(fd, pointer, count)
-    #endif
+/// The C library calls whose Swift names clash with methods of ours (`close`, `write`, `open`,
+/// `connect`), spelled once for every platform.
+enum System {
+    @inline(__always)
+    static func write(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Darwin)
+            Darwin.write(fd, pointer, count)
+        #elseif canImport(Glibc)
+            Glibc.write(fd, pointer, count)
+        #else
+            Musl.write(fd, pointer, count)
+        #endif
+    }
+
+    @discardableResult
+    static func close(_ fd: Int32) -> Int32 {
+        #if canImport(Darwin)
+            Darwin.close(fd)
+        #elseif canImport(Glibc)
+            Glibc.close(fd)
+        #else
+            Musl.close(fd)
+        #endif
+    }
+
+    static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+        #if canImport(Darwin)
+            Darwin.open(path, flags, mode)
+        #elseif canImport(Glibc)
+            Glibc.open(path, flags, mode)
+        #else
+            Musl.open(path, flags, mode)
+        #endif
+    }
+
+    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        #if canImport(Darwin)
+            Darwin.connect(fd, address, length)
+        #elseif canImport(Glibc)
+            Glibc.connect(fd, address, length)
+        #else
+            Musl.connect(fd, address, length)
+        #endif
+    }
 }
 
 /// Numbers as the protocol allows them: finite, ≥ 0, ≤ 2^53.

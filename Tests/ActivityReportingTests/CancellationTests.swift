@@ -37,7 +37,8 @@ struct CancellationTests {
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         for index in 0..<3 {
                             group.addTask {
-                                try await withActivity("Folder \(index)") { _ in try await Task.sleep(for: .seconds(60)) }
+                                try await withActivity("Folder \(index)") { _ in try await Task.sleep(for: .seconds(60))
+                                }
                             }
                         }
                         group.addTask { activity.cancel() }
@@ -86,8 +87,8 @@ struct CancellationTests {
                 do {
                     try ActivitySystem.$taskReporter.withValue(reporter) {
                         try withActivity("Outside any task", cancellable: true) { activity in
-                        activity.cancel()
-                        #expect(activity.isCancelled)
+                            activity.cancel()
+                            #expect(activity.isCancelled)
                             try activity.checkCancellation()
                         }
                     }

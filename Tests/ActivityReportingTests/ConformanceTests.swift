@@ -106,7 +106,8 @@ struct ConformanceTests {
             #expect(problems(inLines: bytes) == [])
             let begins = decodeEvents(bytes).compactMap(\.begin)
             #expect(begins.count == 7)
-            #expect(begins.filter { $0.title == "Build" || $0.title == "Upload" }.map(\.parent) == [parentID, parentID])
+            #expect(
+                begins.filter { $0.title == "Build" || $0.title == "Upload" }.map(\.parent) == [parentID, parentID])
         }
     }
 

@@ -22,7 +22,9 @@ struct ExampleTests {
             try process.run()
             let text = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: text, as: UTF8.self), readBytes(URL(fileURLWithPath: path)))
+            return (
+                process.terminationStatus, String(decoding: text, as: UTF8.self), readBytes(URL(fileURLWithPath: path))
+            )
         }
     }
 
@@ -59,7 +61,10 @@ struct ExampleTests {
         #expect(result.status == 1)
         #expect(problems(inLines: result.events) == [])
         let ends = decodeEvents(result.events).compactMap(\.end)
-        #expect(ends.filter { $0.status == .failure }.map(\.error) == ["connection reset while downloading archive-2.tar.gz"])
+        #expect(
+            ends.filter { $0.status == .failure }.map(\.error) == [
+                "connection reset while downloading archive-2.tar.gz"
+            ])
         #expect(ends.filter { $0.status == .success }.count == 3)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 @testable import ActivityReporting
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A scripted run through a reporter: nested activities, progress, logs, every status.

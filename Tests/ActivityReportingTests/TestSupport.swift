@@ -36,7 +36,8 @@ func problems(inLines bytes: [UInt8], allowOpen: Bool = false) -> [Diagnostic] {
         #expect(line.count < WireLimits.maxProducedLineBytes, "line \(index + 1) is \(line.count) bytes")
         switch ActivityEventDecoder().decode(line, line: index + 1) {
         case .event(let event): result += validator.check(event, line: index + 1)
-        case let other: result.append(other.diagnostic ?? Diagnostic(line: index + 1, code: .invalidJSON, message: "blank"))
+        case let other:
+            result.append(other.diagnostic ?? Diagnostic(line: index + 1, code: .invalidJSON, message: "blank"))
         }
     }
     if !allowOpen { result += validator.finish(atLine: lines.count) }

@@ -2,11 +2,11 @@ import ActivityWire
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes events as protocol v1 JSON lines to a file descriptor, a file, a Unix socket, standard

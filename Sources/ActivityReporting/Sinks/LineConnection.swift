@@ -3,11 +3,11 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One process's stream of lines to one destination: a queue and the thread that writes it.
@@ -126,7 +126,7 @@ final class LineConnection: Sendable {
     /// In a child after `fork()`: the writer thread did not survive; close this process's copy of
     /// an owned descriptor, so the parent's connection is the parent's alone.
     func abandonAfterFork() {
-        if let target, target.owned { _ = Glibc.close(target.fd) }
+        if let target, target.owned { System.close(target.fd) }
     }
 
     // MARK: Writer thread
@@ -156,7 +156,7 @@ final class LineConnection: Sendable {
                     }
                 }
                 if closed {
-                    if target.owned { _ = Glibc.close(target.fd) }
+                    if target.owned { System.close(target.fd) }
                     return
                 }
                 if batch.isEmpty { break }
@@ -185,7 +185,7 @@ final class LineConnection: Sendable {
                 let written =
                     target.isSocket
                     ? send(target.fd, start, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                    : unsafe_write(target.fd, start, bytes.count - offset)
+                    : System.write(target.fd, start, bytes.count - offset)
                 if written < 0 {
                     switch errno {
                     case EINTR, EAGAIN, EWOULDBLOCK:
@@ -219,7 +219,7 @@ final class LineConnection: Sendable {
             guard fcntl(fd, F_GETFL) >= 0 else { throw ActivitySinkError("fd:\(fd) is not an open file descriptor") }
             return Target(fd: fd, owned: false, isSocket: isSocket(fd))
         case .file(let path):
-            let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            let fd = System.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw ActivitySinkError("cannot open \(path): \(String(cString: strerror(errno)))") }
             return Target(fd: fd, owned: true, isSocket: false)
         case .unixSocket(let path):
@@ -239,7 +239,7 @@ final class LineConnection: Sendable {
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            _ = Glibc.close(fd)
+            System.close(fd)
             throw ActivitySinkError("the socket path \(path) is too long")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
@@ -248,12 +248,12 @@ final class LineConnection: Sendable {
         }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                System.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         guard result == 0 else {
             let reason = String(cString: strerror(errno))
-            _ = Glibc.close(fd)
+            System.close(fd)
             throw ActivitySinkError("cannot connect to unix:\(path): \(reason)")
         }
         return Target(fd: fd, owned: true, isSocket: true)

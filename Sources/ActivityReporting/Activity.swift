@@ -91,8 +91,15 @@ public final class Activity: Sendable {
         if delta >= 0 {
             core.units.wrappingAdd(delta, ordering: .relaxed)
         } else {
-            Warnings.once(.negativeAdvance, "advance(by: \(delta)) ignored: counts never go down through advance")
+            Self.ignoreNegative(delta)
         }
+    }
+
+    /// The cold path of ``advance(by:)-(Int)``, kept out of line so the hot path stays a few
+    /// instructions with no register spills.
+    @inline(never)
+    private static func ignoreNegative(_ delta: Int) {
+        Warnings.once(.negativeAdvance, "advance(by: \(delta)) ignored: counts never go down through advance")
     }
 
     /// Adds a fractional `delta` to the amount of work done. Whole numbers take the lock-free path

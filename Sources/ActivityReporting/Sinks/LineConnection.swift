@@ -106,7 +106,8 @@ final class LineConnection: Sendable {
     func drain(timeout: Double) {
         let deadline = monotonicSeconds() + timeout
         while true {
-            let done = queue.withLock { $0.broken || ($0.lines.isEmpty && $0.inFlight == 0) }
+            // A reader known to be stalled is not waited for again: that wait was already spent.
+            let done = queue.withLock { $0.broken || $0.stalled || ($0.lines.isEmpty && $0.inFlight == 0) }
             if done || monotonicSeconds() >= deadline { return }
             usleep(500)
         }

@@ -32,13 +32,16 @@ package.targets += [
         name: "ActivityReportingTests",
         dependencies: [
             "ActivityReporting", "InMemoryActivity", "ActivityWire", "activity-example-downloads",
-            "activity-conformance-c",
+            "activity-conformance-c", "activity-sdk-fork-helper",
         ]
     ),
     // The C side of the SDK/C-library conformance test (ActivityReportingTests runs both).
     .executableTarget(
         name: "activity-conformance-c", dependencies: ["CActivity"], path: "Tests/Conformance/scenario-c",
         linkerSettings: [.linkedLibrary("m")]
+    ),
+    .executableTarget(
+        name: "activity-sdk-fork-helper", dependencies: ["ActivityReporting"], path: "Tests/Conformance/fork-helper"
     ),
     .executableTarget(name: "activity-example-downloads", dependencies: ["ActivityReporting"], path: "Examples/swift"),
 ]

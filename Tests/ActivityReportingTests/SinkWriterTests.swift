@@ -116,6 +116,41 @@ struct SinkWriterTests {
         }
     }
 
+    @Test("After fork() the child opens its own connection and makes its own ids")
+    func fork() async throws {
+        try await withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("sink").path
+            let listener = try UnixListener(path: path)
+            defer { listener.close() }
+            let first = listener.acceptAndReadAll()
+            let second = listener.acceptAndReadAll()
+            let process = Process()
+            process.executableURL = productsFolder.appendingPathComponent("activity-sdk-fork-helper")
+            var environment = ProcessInfo.processInfo.environment
+            environment["ACTIVITY_SINK"] = "unix:\(path)"
+            environment["ACTIVITY_PARENT"] = nil
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let printed = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let parentID = try #require(
+                ActivityID(String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+            let streams = [try #require(await first.value), try #require(await second.value)].map(decodeEvents)
+            let parentStream = try #require(streams.first { $0.first?.begin?.id == parentID })
+            let childStream = try #require(streams.first { $0.first?.begin?.id != parentID })
+            #expect(parentStream.compactMap(\.begin).map(\.title) == ["Parent process"])
+            #expect(parentStream.last?.end?.completed == 2)
+            let child = try #require(childStream.first?.begin)
+            #expect(child.title == "Forked child")
+            #expect(child.parent == parentID)
+            #expect(child.id.rawValue.split(separator: ".").first != parentID.rawValue.split(separator: ".").first)
+            #expect(childStream.last?.end?.completed == 5)
+        }
+    }
+
     @Test("Lines longer than 4096 bytes are shortened, never split", arguments: [5000, 70_000])
     func longLines(length: Int) async throws {
         try await withTemporaryFolder { folder in
@@ -171,6 +206,9 @@ final class UnixListener: Sendable {
     func acceptAndReadAll() -> Task<[UInt8]?, Never> {
         let fd = self.fd
         return Task.detached {
+            // Bounded: a producer that never connects fails the test instead of hanging it.
+            var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&request, 1, 10_000) == 1 else { return nil }
             let connection = accept(fd, nil, nil)
             guard connection >= 0 else { return nil }
             defer { Glibc.close(connection) }

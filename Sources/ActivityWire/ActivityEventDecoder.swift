@@ -70,8 +70,7 @@ public struct ActivityEventDecoder: Sendable {
                     line: number, code: .missingField, message: "not an event: the object has no \"v\" or \"type\"")
             )
         }
-        var reader = FieldReader(scanner: scanner, fields: fields, line: number)
-        return reader.event()
+        return withUnsafePointer(to: fields) { FieldReader(scanner: scanner, fields: $0, line: number).event() }
     }
 }
 

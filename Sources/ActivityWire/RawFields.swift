@@ -88,20 +88,29 @@ struct RawFields {
         if escaped {
             return FieldName.allCases.first { scanner.stringEquals(key, escaped: true, $0.name) }
         }
-        func match(_ names: FieldName...) -> FieldName? {
-            names.first { scanner.stringEquals(key, escaped: false, $0.name) }
+        // Dispatch on length and first byte, then confirm with one comparison: no allocation.
+        let first = scanner.bytes[key.lowerBound]
+        let candidate: FieldName?
+        switch (key.count, first) {
+        case (1, UInt8(ascii: "v")): candidate = .v
+        case (2, UInt8(ascii: "i")): candidate = .id
+        case (2, UInt8(ascii: "t")): candidate = .ts
+        case (4, UInt8(ascii: "t")): candidate = .type
+        case (4, UInt8(ascii: "u")): candidate = .unit
+        case (5, UInt8(ascii: "t")):
+            candidate = scanner.bytes[key.lowerBound + 1] == UInt8(ascii: "i") ? .title : .total
+        case (5, UInt8(ascii: "l")): candidate = .level
+        case (5, UInt8(ascii: "e")): candidate = .error
+        case (5, UInt8(ascii: "a")): candidate = .attrs
+        case (6, UInt8(ascii: "p")): candidate = .parent
+        case (6, UInt8(ascii: "s")): candidate = .status
+        case (7, UInt8(ascii: "m")): candidate = .message
+        case (8, UInt8(ascii: "b")): candidate = .blocking
+        case (9, UInt8(ascii: "c")): candidate = .completed
+        case (11, UInt8(ascii: "c")): candidate = .cancellable
+        default: candidate = nil
         }
-        switch key.count {
-        case 1: return match(.v)
-        case 2: return match(.id, .ts)
-        case 4: return match(.type, .unit)
-        case 5: return match(.title, .total, .level, .error, .attrs)
-        case 6: return match(.parent, .status)
-        case 7: return match(.message)
-        case 8: return match(.blocking)
-        case 9: return match(.completed)
-        case 11: return match(.cancellable)
-        default: return nil
-        }
+        guard let candidate, scanner.stringEquals(key, escaped: false, candidate.name) else { return nil }
+        return candidate
     }
 }

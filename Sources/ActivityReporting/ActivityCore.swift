@@ -4,9 +4,9 @@ import Synchronization
 /// The shared state of one activity: what ``Activity`` handles point to, and what the flusher and
 /// ``ActivitySystem/cancel(_:)`` find in the table of live activities.
 ///
-/// The hot path (``Activity/advance(by:)-(Int)``) touches one relaxed atomic add and nothing else.
+/// The hot path (`advance(by:)`) touches one relaxed atomic add and nothing else.
 /// Everything that sends an event holds `state`'s lock while it does, so the events of one activity
-/// reach the sink in order: `begin`, coalesced `progress`, the last `progress`, `end`, and nothing
+/// reach the sink in order: `begin`, coalesced `progress`, `end` with the final numbers, and nothing
 /// after `end`.
 final class ActivityCore: Sendable {
     let id: ActivityID

@@ -22,7 +22,6 @@ enum Warnings {
         case badSinkSetting
         case badParentSetting
         case bootstrapTwice
-        case sinkUnreachable
         case invalidAttribute
     }
 
@@ -42,11 +41,6 @@ enum Warnings {
         bytes.withUnsafeMutableBytes { buffer in
             _ = System.write(2, buffer.baseAddress, buffer.count)
         }
-    }
-
-    /// Forgets which warnings were issued. For tests.
-    static func reset() {
-        issued.store(0, ordering: .relaxed)
     }
 }
 

@@ -70,8 +70,9 @@ enum ActivityIDGenerator {
 
 /// The table of live activities and the background thread that sends their coalesced progress.
 ///
-/// The thread sleeps while no activity is live and otherwise wakes ``interval`` apart (15 Hz), so
-/// each activity sends at most 15 `progress` events a second however often it advances. After
+/// The thread starts with the first activity that reports, sleeps while none is live, and otherwise
+/// wakes ``interval`` apart (15 Hz), so each activity sends at most 15 `progress` events a second
+/// however often it advances. A program that reports nowhere never starts it. After
 /// `fork()` the child starts its own thread and an empty table (its parent's activities are not
 /// its own).
 final class Flusher: Sendable {
@@ -82,29 +83,37 @@ final class Flusher: Sendable {
 
     private struct State {
         var live: [ActivityID: ActivityCore] = [:]
+        /// How many live activities the thread flushes (reporting on, background flushing on).
+        var flushable = 0
         var pid: pid_t = 0
+        var threadStarted = false
         var wake = DispatchSemaphore(value: 0)
     }
 
     private let state = Mutex(State())
 
     func register(_ core: ActivityCore) {
+        let flushable = core.reporter.isEnabled && core.reporter.flushesInBackground
         let wake = state.withLock { state -> DispatchSemaphore? in
             let pid = getpid()
-            if state.pid != pid {
-                state = State(live: [:], pid: pid, wake: DispatchSemaphore(value: 0))
+            if state.pid != pid { state = State(pid: pid) }
+            state.live[core.id] = core
+            guard flushable else { return nil }
+            state.flushable += 1
+            if !state.threadStarted {
+                state.threadStarted = true
                 startThread(wake: state.wake)
             }
-            let wasIdle = state.live.isEmpty
-            state.live[core.id] = core
-            return wasIdle ? state.wake : nil
+            return state.flushable == 1 ? state.wake : nil
         }
         wake?.signal()
     }
 
     func unregister(_ core: ActivityCore) {
         state.withLock { state in
-            if state.live[core.id] === core { state.live[core.id] = nil }
+            guard state.live[core.id] === core else { return }
+            state.live[core.id] = nil
+            if core.reporter.isEnabled && core.reporter.flushesInBackground { state.flushable -= 1 }
         }
     }
 
@@ -125,7 +134,7 @@ final class Flusher: Sendable {
     private func startThread(wake: DispatchSemaphore) {
         let thread = Thread { [self] in
             while true {
-                let idle = state.withLock { $0.live.isEmpty }
+                let idle = state.withLock { $0.flushable == 0 }
                 if idle {
                     wake.wait()
                 } else {

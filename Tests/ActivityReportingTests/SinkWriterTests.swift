@@ -116,6 +116,40 @@ struct SinkWriterTests {
         }
     }
 
+    @Test("Many writers on one pipe: every line arrives whole")
+    func sharedPipe() async throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let reader = fds[0]
+        let collected = Task.detached { () -> [UInt8] in
+            var result: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(reader, &buffer, buffer.count)
+                if count <= 0 { return result }
+                result += buffer[..<count]
+            }
+        }
+        let writers = 4
+        let threads = 4
+        let lines = 300
+        let sinks = try (0..<writers).map { _ in try JSONLinesSink(.fileDescriptor(fds[1]), waitLimit: 5) }
+        DispatchQueue.concurrentPerform(iterations: writers * threads) { index in
+            let sink = sinks[index % writers]
+            let padding = String(repeating: "p", count: 200 + index * 150)
+            for line in 0..<lines {
+                sink.send(.log(.init(message: "\(index) \(line) \(padding)")))
+            }
+        }
+        for sink in sinks { sink.close(timeout: 10) }
+        close(fds[1])
+        let bytes = await collected.value
+        close(reader)
+        let events = decodeEvents(bytes)
+        #expect(events.count == writers * threads * lines)
+        #expect(sinks.map(\.droppedLines) == Array(repeating: 0, count: writers))
+    }
+
     @Test("After fork() the child opens its own connection and makes its own ids")
     func fork() async throws {
         try await withTemporaryFolder { folder in

@@ -197,6 +197,11 @@ struct WithActivityTests {
             activity.update(total: 1e300)
             activity.advance(by: 2.5)
             activity.end()
+            var attrs: [String: AttributeValue] = ["x-nan": .number(.nan), String(repeating: "k", count: 65): 1]
+            for index in 0..<40 { attrs["x-\(index)"] = .bool(true) }
+            withActivity("Too many attributes", attrs: attrs) { _ in }
+            #expect(sink.begins.last?.attrs.count == 32)
+            #expect(sink.begins.last?.attrs["x-nan"] == nil)
             #expect(sink.begins.first?.total == 0)
             #expect(sink.ends.first?.total == .value(9_007_199_254_740_992))
             #expect(sink.ends.first?.completed == 2.5)

@@ -19,6 +19,16 @@ final class ActivityCore: Sendable {
     let cancelRequested = Atomic<Bool>(false)
     let ended = Atomic<Bool>(false)
     let state: Mutex<State>
+    /// The tasks running the body of a cancellable activity. A lock of its own, so that
+    /// ``cancel()`` never waits for `state`: a consumer may cancel from inside its sink's `send`,
+    /// which runs under `state`'s lock.
+    let tasks = Mutex(Tasks())
+
+    struct Tasks {
+        var running: [Int: TaskHandle] = [:]
+        var nextKey = 0
+        var closed = false
+    }
 
     struct State {
         var title: String
@@ -31,8 +41,6 @@ final class ActivityCore: Sendable {
         var messageChanged = false
         var totalChanged = false
         var isEnded = false
-        var tasks: [Int: TaskHandle] = [:]
-        var nextTaskKey = 0
         var tracked: TrackedProgress?
     }
 
@@ -135,10 +143,7 @@ final class ActivityCore: Sendable {
             guard !state.isEnded else { return false }
             state.isEnded = true
             ended.store(true, ordering: .relaxed)
-            defer {
-                state.tasks.removeAll()
-                state.tracked = nil
-            }
+            defer { state.tracked = nil }
             guard reporter.isEnabled else { return true }
             let now = wallClockTimestamp()
             state.tracked?.poll(into: &state, core: self)
@@ -159,7 +164,13 @@ final class ActivityCore: Sendable {
             reporter.sink.send(.end(end))
             return true
         }
-        if didEnd { Flusher.shared.unregister(self) }
+        if didEnd {
+            tasks.withLock { tasks in
+                tasks.closed = true
+                tasks.running.removeAll()
+            }
+            Flusher.shared.unregister(self)
+        }
         return didEnd
     }
 
@@ -177,15 +188,15 @@ final class ActivityCore: Sendable {
     // MARK: Cancellation
 
     /// Marks the activity cancelled and cancels every task running its `withActivity` body.
-    /// Returns `false` when the activity is not cancellable or has ended.
+    /// Returns `false` when the activity is not cancellable or has ended. Never takes `state`'s
+    /// lock, so it may be called from a sink while an event of this activity is being sent.
     func cancel() -> Bool {
-        guard isCancellable else { return false }
-        return state.withLock { state in
-            guard !state.isEnded else { return false }
-            cancelRequested.store(true, ordering: .relaxed)
-            for handle in state.tasks.values { handle.task.cancel() }
-            return true
+        guard isCancellable, !ended.load(ordering: .relaxed) else { return false }
+        cancelRequested.store(true, ordering: .relaxed)
+        tasks.withLock { tasks in
+            for handle in tasks.running.values { handle.task.cancel() }
         }
+        return true
     }
 
     /// Registers the task that runs the current code, so that ``cancel()`` can cancel it. Returns a
@@ -194,12 +205,12 @@ final class ActivityCore: Sendable {
         guard isCancellable else { return nil }
         return withUnsafeCurrentTask { task -> Int? in
             guard let task else { return nil }
-            return state.withLock { state -> Int? in
-                guard !state.isEnded else { return nil }
+            return tasks.withLock { tasks -> Int? in
+                guard !tasks.closed else { return nil }
                 if cancelRequested.load(ordering: .relaxed) { task.cancel() }
-                let key = state.nextTaskKey
-                state.nextTaskKey += 1
-                state.tasks[key] = TaskHandle(task: task)
+                let key = tasks.nextKey
+                tasks.nextKey += 1
+                tasks.running[key] = TaskHandle(task: task)
                 return key
             }
         }
@@ -208,7 +219,7 @@ final class ActivityCore: Sendable {
     /// Forgets a task registered by ``attachCurrentTask()``; called before that task's body returns.
     func detach(_ key: Int?) {
         guard let key else { return }
-        state.withLock { _ = $0.tasks.removeValue(forKey: key) }
+        tasks.withLock { _ = $0.running.removeValue(forKey: key) }
     }
 
     func track(_ progress: TrackedProgress) {

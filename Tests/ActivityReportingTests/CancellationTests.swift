@@ -29,6 +29,30 @@ struct CancellationTests {
         }
     }
 
+    @Test("A sink may cancel from inside send, as an overlay's reducer does, without a deadlock")
+    func cancelFromSink() async throws {
+        /// Cancels an activity as soon as it reports any progress.
+        final class CancellingSink: ActivityEventSink {
+            let events = InMemoryActivitySink()
+            func send(_ event: ActivityEvent) {
+                events.send(event)
+                if case .progress(let progress) = event { ActivitySystem.cancel(progress.id) }
+            }
+        }
+        let sink = CancellingSink()
+        let work = Task {
+            try await ActivitySystem.$taskReporter.withValue(Reporter(sink: sink, parent: nil)) {
+                try await withActivity("Uploading", total: 10, cancellable: true) { activity in
+                    activity.advance()
+                    Flusher.shared.flushAll(waiting: true)
+                    try await Task.sleep(for: .seconds(60))
+                }
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await work.value }
+        #expect(sink.events.ends.map(\.status) == [.cancelled])
+    }
+
     @Test("Cancelling reaches child tasks of the body")
     func childTasks() async throws {
         try await withInMemoryReporter { sink in

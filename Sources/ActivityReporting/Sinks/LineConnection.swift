@@ -185,15 +185,14 @@ final class LineConnection: Sendable {
                 let start = bytes.baseAddress! + offset
                 let written =
                     target.isSocket
-                    ? send(target.fd, start, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                    ? send(target.fd, start, bytes.count - offset, System.sendFlags)
                     : System.write(target.fd, start, bytes.count - offset)
                 if written < 0 {
                     switch errno {
                     case EINTR, EAGAIN, EWOULDBLOCK:
                         continue
                     case EPIPE:
-                        var none = timespec()
-                        _ = sigtimedwait(&signals, nil, &none)  // the SIGPIPE this write raised
+                        System.consumePendingSIGPIPE(&signals)  // the SIGPIPE this write raised
                         return false
                     default:
                         return false
@@ -234,10 +233,13 @@ final class LineConnection: Sendable {
     }
 
     private static func connect(_ path: String) throws(ActivitySinkError) -> Target {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = System.streamSocket()
         guard fd >= 0 else { throw ActivitySinkError("cannot create a socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
+        #if canImport(Darwin)
+            address.sun_len = UInt8(MemoryLayout<sockaddr_un>.size)
+        #endif
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
             System.close(fd)

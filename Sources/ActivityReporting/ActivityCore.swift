@@ -1,6 +1,14 @@
 import ActivityWire
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The shared state of one activity: what ``Activity`` handles point to, and what the flusher and
 /// ``ActivitySystem/cancel(_:)`` find in the table of live activities.
 ///
@@ -13,16 +21,20 @@ final class ActivityCore: Sendable {
     let parent: ActivityID?
     let reporter: Reporter
     let isCancellable: Bool
+    /// The process that began the activity. In a child made by `fork()` every call on an inherited
+    /// activity does nothing: its locks may be held by threads that do not exist there, and its
+    /// lines belong to the parent's stream.
+    let pid = getpid()
 
     /// Whole units added by `advance(by:)` since `State.base` was last set.
     let units = Atomic<Int>(0)
     let cancelRequested = Atomic<Bool>(false)
     let ended = Atomic<Bool>(false)
-    let state: Mutex<State>
+    let state: Lock<State>
     /// The tasks running the body of a cancellable activity. A lock of its own, so that
     /// ``cancel()`` never waits for `state`: a consumer may cancel from inside its sink's `send`,
     /// which runs under `state`'s lock.
-    let tasks = Mutex(Tasks())
+    let tasks = Lock(Tasks())
 
     struct Tasks {
         var running: [Int: TaskHandle] = [:]
@@ -52,7 +64,7 @@ final class ActivityCore: Sendable {
         self.parent = parent
         self.reporter = reporter
         self.isCancellable = cancellable
-        self.state = Mutex(
+        self.state = Lock(
             State(
                 title: title, base: completed, total: total, message: message, sentCompleted: completed,
                 sentTotal: total
@@ -68,6 +80,7 @@ final class ActivityCore: Sendable {
     }
 
     func set(completed: Double?, total: Double??, message: String?, title: String?) {
+        guard pid == getpid() else { return }
         state.withLock { state in
             guard !state.isEnded else { return }
             if let completed {
@@ -90,6 +103,7 @@ final class ActivityCore: Sendable {
     }
 
     func add(_ amount: Double) {
+        guard pid == getpid() else { return }
         state.withLock { state in
             guard !state.isEnded else { return }
             state.base += amount
@@ -139,6 +153,7 @@ final class ActivityCore: Sendable {
     /// in a `progress` line of its own. Returns `false` when the activity had already ended.
     @discardableResult
     func end(status: ActivityEvent.Status, message: String?, error: String?) -> Bool {
+        guard pid == getpid() else { return false }
         let didEnd = state.withLock { state -> Bool in
             guard !state.isEnded else { return false }
             state.isEnded = true
@@ -175,7 +190,7 @@ final class ActivityCore: Sendable {
     }
 
     func log(_ message: String, level: ActivityEvent.Level) {
-        guard reporter.isEnabled else { return }
+        guard reporter.isEnabled, pid == getpid() else { return }
         state.withLock { state in
             // A line for an activity that has ended is still worth showing, but not under its id.
             let event = ActivityEvent.Log(
@@ -223,6 +238,7 @@ final class ActivityCore: Sendable {
     }
 
     func track(_ progress: TrackedProgress) {
+        guard pid == getpid() else { return }
         state.withLock { state in
             guard !state.isEnded else { return }
             state.tracked = progress

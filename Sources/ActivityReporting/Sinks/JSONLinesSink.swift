@@ -39,7 +39,8 @@ public final class JSONLinesSink: ActivityEventSink {
     public let queueLimit: Int
 
     private let encoder = ActivityEventEncoder()
-    private let connection: Mutex<LineConnection>
+    /// This process's connection; a child made by `fork()` opens its own on first use.
+    private let connection: PerProcess<LineConnection>
 
     /// Opens `destination`.
     ///
@@ -55,25 +56,31 @@ public final class JSONLinesSink: ActivityEventSink {
         self.destination = destination
         self.waitLimit = max(0, waitLimit)
         self.queueLimit = max(1, queueLimit)
-        let target = try LineConnection.open(destination)
-        connection = Mutex(LineConnection(target: target, queueLimit: self.queueLimit))
+        let queueLimit = self.queueLimit
+        let first = LineConnection(target: try LineConnection.open(destination), queueLimit: queueLimit)
+        connection = PerProcess(discard: { $0.close() }) { inherited in
+            guard let inherited else { return first }
+            inherited.abandonAfterFork()
+            return LineConnection(target: try? LineConnection.open(destination), queueLimit: queueLimit)
+        }
+        _ = connection.value
     }
 
     deinit {
-        connection.withLock { $0.close() }
+        connection.existing?.close()
     }
 
     public func send(_ event: ActivityEvent) {
         let line = encoder.encode(event)
         let waits: Bool
         if case .progress = event { waits = false } else { waits = true }
-        current()?.enqueue(line, waitLimit: waits ? waitLimit : 0, mayDrop: !waits)
+        connection.value.enqueue(line, waitLimit: waits ? waitLimit : 0, mayDrop: !waits)
     }
 
     /// Waits, at most `timeout` seconds, until every queued line has been written (or the reader
     /// has gone away).
     public func flush(timeout: Double) {
-        current()?.drain(timeout: timeout)
+        connection.value.drain(timeout: timeout)
     }
 
     /// Stops writing: lines already queued are written first, for at most `timeout` seconds; lines
@@ -81,24 +88,13 @@ public final class JSONLinesSink: ActivityEventSink {
     /// the caller may close a descriptor it passed as `.fileDescriptor`. A file or socket the sink
     /// opened is closed.
     public func close(timeout: Double = 1) {
-        connection.withLock { $0 }.drain(timeout: timeout)
-        connection.withLock { $0 }.close(wait: max(timeout, 0.5))
+        let connection = connection.value
+        connection.drain(timeout: timeout)
+        connection.close(wait: max(timeout, 0.5))
     }
 
     /// How many lines were dropped because the reader was slow or gone. For tests and diagnostics.
     public var droppedLines: Int {
-        connection.withLock { $0.droppedLines }
-    }
-
-    /// The connection of this process, opened anew after `fork()`.
-    private func current() -> LineConnection? {
-        let pid = getpid()
-        return connection.withLock { connection -> LineConnection? in
-            if connection.pid == pid { return connection }
-            connection.abandonAfterFork()
-            guard let target = try? LineConnection.open(destination) else { return nil }
-            connection = LineConnection(target: target, queueLimit: queueLimit)
-            return connection
-        }
+        connection.value.droppedLines
     }
 }

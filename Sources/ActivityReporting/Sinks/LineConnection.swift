@@ -25,10 +25,9 @@ final class LineConnection: Sendable {
     }
 
     let target: Target?
-    let pid: pid_t
     private let queueLimit: Int
     private let wake = DispatchSemaphore(value: 0)
-    private let queue = Mutex(Queue())
+    private let queue = Lock(Queue())
 
     private struct Queue {
         var lines: [[UInt8]] = []
@@ -44,7 +43,6 @@ final class LineConnection: Sendable {
 
     init(target: Target?, queueLimit: Int) {
         self.target = target
-        self.pid = getpid()
         self.queueLimit = queueLimit
         if target == nil {
             queue.withLock {

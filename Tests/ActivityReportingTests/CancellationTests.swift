@@ -1,7 +1,6 @@
 import ActivityWire
 import Foundation
 import InMemoryActivity
-import Synchronization
 import Testing
 
 @testable import ActivityReporting
@@ -107,7 +106,7 @@ struct CancellationTests {
             }
             await #expect(throws: CancellationError.self) { try await work.value }
             let reporter = ActivitySystem.reporter
-            let outsideTask = Thread.runAndWait {
+            let outsideTask = await onThread {
                 do {
                     try ActivitySystem.$taskReporter.withValue(reporter) {
                         try withActivity("Outside any task", cancellable: true) { activity in
@@ -160,13 +159,15 @@ struct ConcurrencyTests {
         try await withInMemoryReporter(flushesInBackground: true) { sink in
             let reporter = ActivitySystem.reporter
             await withActivity("Parent") { parent in
-                DispatchQueue.concurrentPerform(iterations: 16) { index in
-                    ActivitySystem.$taskReporter.withValue(reporter) {
-                        for step in 0..<50 {
-                            let child = Activity.begin("Job \(index).\(step)", total: 10, parent: parent)
-                            child.advance(by: 10)
-                            child.log("halfway")
-                            child.end()
+                await onThread {
+                    DispatchQueue.concurrentPerform(iterations: 16) { index in
+                        ActivitySystem.$taskReporter.withValue(reporter) {
+                            for step in 0..<50 {
+                                let child = Activity.begin("Job \(index).\(step)", total: 10, parent: parent)
+                                child.advance(by: 10)
+                                child.log("halfway")
+                                child.end()
+                            }
                         }
                     }
                 }
@@ -175,20 +176,5 @@ struct ConcurrencyTests {
             #expect(sink.ends.count == 801)
             #expect(problems(in: sink.events) == [])
         }
-    }
-}
-
-extension Thread {
-    /// Runs `body` on a new thread, outside any task, and returns its result.
-    static func runAndWait<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
-        let result = Mutex<R?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let value = body()
-            result.withLock { $0 = value }
-            done.signal()
-        }
-        done.wait()
-        return result.withLock { $0! }
     }
 }

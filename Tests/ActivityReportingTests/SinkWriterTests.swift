@@ -121,24 +121,18 @@ struct SinkWriterTests {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         let reader = fds[0]
-        let collected = Task.detached { () -> [UInt8] in
-            var result: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = read(reader, &buffer, buffer.count)
-                if count <= 0 { return result }
-                result += buffer[..<count]
-            }
-        }
+        let collected = readToEnd(reader)
         let writers = 4
         let threads = 4
         let lines = 300
         let sinks = try (0..<writers).map { _ in try JSONLinesSink(.fileDescriptor(fds[1]), waitLimit: 5) }
-        DispatchQueue.concurrentPerform(iterations: writers * threads) { index in
-            let sink = sinks[index % writers]
-            let padding = String(repeating: "p", count: 200 + index * 150)
-            for line in 0..<lines {
-                sink.send(.log(.init(message: "\(index) \(line) \(padding)")))
+        await onThread {
+            DispatchQueue.concurrentPerform(iterations: writers * threads) { index in
+                let sink = sinks[index % writers]
+                let padding = String(repeating: "p", count: 200 + index * 150)
+                for line in 0..<lines {
+                    sink.send(.log(.init(message: "\(index) \(line) \(padding)")))
+                }
             }
         }
         for sink in sinks { sink.close(timeout: 10) }
@@ -239,19 +233,21 @@ final class UnixListener: Sendable {
 
     func acceptAndReadAll() -> Task<[UInt8]?, Never> {
         let fd = self.fd
-        return Task.detached {
-            // Bounded: a producer that never connects fails the test instead of hanging it.
-            var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&request, 1, 10_000) == 1 else { return nil }
-            let connection = accept(fd, nil, nil)
-            guard connection >= 0 else { return nil }
-            defer { Glibc.close(connection) }
-            var result: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = read(connection, &buffer, buffer.count)
-                if count <= 0 { return result }
-                result += buffer[..<count]
+        return Task {
+            await onThread {
+                // Bounded: a producer that never connects fails the test instead of hanging it.
+                var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&request, 1, 10_000) == 1 else { return nil }
+                let connection = accept(fd, nil, nil)
+                guard connection >= 0 else { return nil }
+                defer { Glibc.close(connection) }
+                var result: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let count = read(connection, &buffer, buffer.count)
+                    if count <= 0 { return result }
+                    result += buffer[..<count]
+                }
             }
         }
     }

@@ -108,3 +108,26 @@ func completedValues(_ events: [ActivityEvent], _ id: ActivityID) -> [Double] {
 func finalCompleted(_ events: [ActivityEvent], _ id: ActivityID) -> Double? {
     completedValues(events, id).last
 }
+
+/// Runs blocking `body` (reads, waits, `concurrentPerform`) on a thread of its own, so that it
+/// never holds one of the few threads that run tasks.
+func onThread<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
+
+/// Reads `fd` to its end on a thread of its own.
+func readToEnd(_ fd: Int32) -> Task<[UInt8], Never> {
+    Task {
+        await onThread {
+            var result: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(fd, &buffer, buffer.count)
+                if count <= 0 { return result }
+                result += buffer[..<count]
+            }
+        }
+    }
+}

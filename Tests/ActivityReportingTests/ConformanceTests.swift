@@ -48,16 +48,13 @@ struct ConformanceTests {
         sink.close(timeout: 5)
     }
 
-    static func cScenario(path: String) throws {
-        let process = Process()
-        process.executableURL = productsFolder.appendingPathComponent("activity-conformance-c")
+    static let cProgram = productsFolder.appendingPathComponent("activity-conformance-c")
+
+    static func cScenario(path: String) async throws {
         var environment = ProcessInfo.processInfo.environment
         environment["ACTIVITY_SINK"] = "file:\(path)"
         environment["ACTIVITY_PARENT"] = nil
-        process.environment = environment
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(try await runProcess(cProgram, environment: environment).status == 0)
     }
 
     @Test("The SDK and the C library write the same stream for the same scenario")
@@ -66,7 +63,7 @@ struct ConformanceTests {
             let swiftPath = folder.appendingPathComponent("swift.jsonl").path
             let cPath = folder.appendingPathComponent("c.jsonl").path
             try Self.swiftScenario(path: swiftPath)
-            try Self.cScenario(path: cPath)
+            try await Self.cScenario(path: cPath)
             let swiftBytes = readBytes(URL(fileURLWithPath: swiftPath))
             let cBytes = readBytes(URL(fileURLWithPath: cPath))
             #expect(problems(inLines: swiftBytes) == [])
@@ -90,14 +87,10 @@ struct ConformanceTests {
         try await withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("events.jsonl").path
             let sink = try JSONLinesSink(.file(path: path))
-            let parentID = try ActivitySystem.$taskReporter.withValue(Reporter(sink: sink, parent: nil)) {
-                try withActivity("Running the C tool") { activity -> ActivityID in
-                    let process = Process()
-                    process.executableURL = productsFolder.appendingPathComponent("activity-conformance-c")
-                    process.environment = activity.childEnvironment
-                    try process.run()
-                    process.waitUntilExit()
-                    #expect(process.terminationStatus == 0)
+            let parentID = try await ActivitySystem.$taskReporter.withValue(Reporter(sink: sink, parent: nil)) {
+                try await withActivity("Running the C tool") { activity -> ActivityID in
+                    let result = try await runProcess(Self.cProgram, environment: activity.childEnvironment)
+                    #expect(result.status == 0)
                     return activity.id
                 }
             }

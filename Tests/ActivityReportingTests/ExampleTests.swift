@@ -10,21 +10,11 @@ struct ExampleTests {
     func run(_ arguments: [String]) async throws -> (status: Int32, output: String, events: [UInt8]) {
         try await withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("events.jsonl").path
-            let process = Process()
-            process.executableURL = Self.program
-            process.arguments = arguments
             var environment = ProcessInfo.processInfo.environment
             environment["ACTIVITY_SINK"] = "file:\(path)"
             environment["ACTIVITY_PARENT"] = nil
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: text, as: UTF8.self), readBytes(URL(fileURLWithPath: path))
-            )
+            let result = try await runProcess(Self.program, arguments, environment: environment)
+            return (result.status, result.text, readBytes(URL(fileURLWithPath: path)))
         }
     }
 

@@ -20,20 +20,15 @@ struct GlobalSystemTests {
             let parentID = try await withActivity("Running a script") { activity -> ActivityID in
                 let variables = ActivitySystem.environment(for: activity)
                 #expect(variables == ["ACTIVITY_SINK": "file:\(path)", "ACTIVITY_PARENT": activity.id.rawValue])
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = [
-                    "-c",
-                    #"""
+                let script = #"""
                     out="${ACTIVITY_SINK#file:}"
                     printf '{"v":1,"type":"begin","id":"sh.%s","parent":"%s","title":"child"}\n' $$ "$ACTIVITY_PARENT" >> "$out"
                     printf '{"v":1,"type":"end","id":"sh.%s","status":"success"}\n' $$ >> "$out"
-                    """#,
-                ]
-                process.environment = activity.childEnvironment
-                try process.run()
-                process.waitUntilExit()
-                #expect(process.terminationStatus == 0)
+                    """#
+                let result = try await runProcess(
+                    URL(fileURLWithPath: "/bin/sh"), ["-c", script], environment: activity.childEnvironment
+                )
+                #expect(result.status == 0)
                 return activity.id
             }
             ActivitySystem.flush(timeout: 5)

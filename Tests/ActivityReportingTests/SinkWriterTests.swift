@@ -152,18 +152,14 @@ struct SinkWriterTests {
             defer { listener.close() }
             let first = listener.acceptAndReadAll()
             let second = listener.acceptAndReadAll()
-            let process = Process()
-            process.executableURL = productsFolder.appendingPathComponent("activity-sdk-fork-helper")
             var environment = ProcessInfo.processInfo.environment
             environment["ACTIVITY_SINK"] = "unix:\(path)"
             environment["ACTIVITY_PARENT"] = nil
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let printed = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            let result = try await runProcess(
+                productsFolder.appendingPathComponent("activity-sdk-fork-helper"), environment: environment
+            )
+            #expect(result.status == 0)
+            let printed = result.output
             let parentID = try #require(
                 ActivityID(String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
             let streams = [try #require(await first.value), try #require(await second.value)].map(decodeEvents)
@@ -231,10 +227,10 @@ final class UnixListener: Sendable {
         guard bound == 0, listen(fd, 8) == 0 else { throw TestError("cannot listen on \(path)") }
     }
 
-    func acceptAndReadAll() -> Task<[UInt8]?, Never> {
+    func acceptAndReadAll() -> ThreadFuture<[UInt8]?> {
         let fd = self.fd
-        return Task {
-            await onThread {
+        return ThreadFuture {
+            do {
                 // Bounded: a producer that never connects fails the test instead of hanging it.
                 var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 guard poll(&request, 1, 10_000) == 1 else { return nil }

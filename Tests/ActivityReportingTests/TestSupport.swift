@@ -1,6 +1,7 @@
 import ActivityWire
 import Foundation
 import InMemoryActivity
+import Synchronization
 import Testing
 
 @testable import ActivityReporting
@@ -117,17 +118,80 @@ func onThread<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R {
     }
 }
 
-/// Reads `fd` to its end on a thread of its own.
-func readToEnd(_ fd: Int32) -> Task<[UInt8], Never> {
-    Task {
-        await onThread {
-            var result: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = read(fd, &buffer, buffer.count)
-                if count <= 0 { return result }
-                result += buffer[..<count]
+/// The result of work started on a thread of its own at once (not when a task gets to run it).
+final class ThreadFuture<R: Sendable>: Sendable {
+    private struct State {
+        var result: R?
+        var waiter: CheckedContinuation<R, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    init(_ body: @escaping @Sendable () -> R) {
+        Thread.detachNewThread { [self] in
+            let result = body()
+            let waiter = state.withLock { state in
+                state.result = result
+                return state.waiter.take()
+            }
+            waiter?.resume(returning: result)
+        }
+    }
+
+    var value: R {
+        get async {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> R? in
+                    if state.result == nil { state.waiter = continuation }
+                    return state.result
+                }
+                if let ready { continuation.resume(returning: ready) }
             }
         }
     }
+}
+
+/// Reads `fd` to its end on a thread of its own, started now.
+func readToEnd(_ fd: Int32) -> ThreadFuture<[UInt8]> {
+    ThreadFuture {
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { return result }
+            result += buffer[..<count]
+        }
+    }
+}
+
+/// What a child process printed and how it ended.
+struct ProcessResult: Sendable {
+    var status: Int32
+    var output: Data
+    var text: String { String(decoding: output, as: UTF8.self) }
+}
+
+/// Runs a program to its end on a thread of its own and returns its status and standard output.
+func runProcess(
+    _ executable: URL, _ arguments: [String] = [], environment: [String: String]
+) async throws
+    -> ProcessResult
+{
+    let result: Result<ProcessResult, any Error> = await onThread {
+        do {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return .success(ProcessResult(status: process.terminationStatus, output: data))
+        } catch {
+            return .failure(error)
+        }
+    }
+    return try result.get()
 }

@@ -45,6 +45,21 @@ struct ExampleTests {
         #expect(events.compactMap(\.end).allSatisfy { $0.status == .success })
     }
 
+    @Test("A bad ACTIVITY_SINK prints one warning and changes nothing else")
+    func badSetting() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["ACTIVITY_SINK"] = "carrier-pigeon:coop-3"
+        environment["ACTIVITY_PARENT"] = "not an id!"
+        let result = try await runProcess(Self.program, ["--files", "2", "--fast"], environment: environment)
+        #expect(result.status == 0)
+        #expect(result.text == "downloaded 2 files\n")
+        let warnings = String(decoding: result.errors, as: UTF8.self).split(separator: "\n")
+        #expect(warnings.count == 2)
+        #expect(warnings.allSatisfy { $0.hasPrefix("swift-activity: warning: ") && $0.hasSuffix("(shown once)") })
+        #expect(warnings.contains { $0.contains("ACTIVITY_SINK=\"carrier-pigeon:coop-3\"") })
+        #expect(warnings.contains { $0.contains("ACTIVITY_PARENT=\"not an id!\"") })
+    }
+
     @Test("A failing download ends as failure with its error; the others finish")
     func failure() async throws {
         let result = try await run(["--files", "2", "--fast", "--fail", "archive-2.tar.gz"])

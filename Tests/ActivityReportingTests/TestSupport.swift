@@ -126,6 +126,7 @@ final class ThreadFuture<R: Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
+    private let done = DispatchSemaphore(value: 0)
 
     init(_ body: @escaping @Sendable () -> R) {
         Thread.detachNewThread { [self] in
@@ -134,8 +135,16 @@ final class ThreadFuture<R: Sendable>: Sendable {
                 state.result = result
                 return state.waiter.take()
             }
+            done.signal()
             waiter?.resume(returning: result)
         }
+    }
+
+    /// Blocks the calling thread (never a task's) until the result is there.
+    func wait() -> R {
+        done.wait()
+        done.signal()
+        return state.withLock { $0.result! }
     }
 
     var value: R {
@@ -168,6 +177,7 @@ func readToEnd(_ fd: Int32) -> ThreadFuture<[UInt8]> {
 struct ProcessResult: Sendable {
     var status: Int32
     var output: Data
+    var errors = Data()
     var text: String { String(decoding: output, as: UTF8.self) }
 }
 
@@ -184,11 +194,14 @@ func runProcess(
             process.arguments = arguments
             process.environment = environment
             let output = Pipe()
+            let errors = Pipe()
             process.standardOutput = output
+            process.standardError = errors
             try process.run()
+            let errorText = ThreadFuture { errors.fileHandleForReading.readDataToEndOfFile() }
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            return .success(ProcessResult(status: process.terminationStatus, output: data))
+            return .success(ProcessResult(status: process.terminationStatus, output: data, errors: errorText.wait()))
         } catch {
             return .failure(error)
         }

@@ -90,7 +90,8 @@ do {
 }
 
 let files = RemoteFile.catalog(count: options.files)
-let failures = await withActivity("Downloading \(files.count) files", total: files.count, unit: "files") {
+let noun = files.count == 1 ? "file" : "files"
+let failures = await withActivity("Downloading \(files.count) \(noun)", total: files.count, unit: "files") {
     downloads -> Int in
     await withTaskGroup(of: Bool.self) { group in
         for file in files {
@@ -113,5 +114,5 @@ let failures = await withActivity("Downloading \(files.count) files", total: fil
         return failed
     }
 }
-print(failures == 0 ? "downloaded \(files.count) files" : "\(failures) of \(files.count) downloads failed")
+print(failures == 0 ? "downloaded \(files.count) \(noun)" : "\(failures) of \(files.count) downloads failed")
 exit(failures == 0 ? 0 : 1)

@@ -81,7 +81,7 @@ package.targets += [
 package.targets += [
     .executableTarget(
         name: "ActivityBench",
-        dependencies: ["ActivityWire"],
+        dependencies: ["ActivityWire", "ActivityReporting"],
         path: "Benchmarks/ActivityBench"
     )
 ]

@@ -7,7 +7,7 @@ extension Activity {
     /// ends in another (a delegate callback, a state machine). End it with
     /// ``end(_:message:error:)`` or ``end(throwing:)``.
     ///
-    /// Prefer ``withActivity(_:total:unit:message:cancellable:blocking:attrs:_:)-(_,Double?,_,_,_,_,_,_)``:
+    /// Prefer `withActivity(_:total:…)`:
     /// it binds ``current`` for its body and never forgets to end. An activity begun here is not
     /// bound as ``current``; pass it as `parent` to nest others under it. If its last handle is
     /// released without an end, it ends with status `failure` and the error "never ended".
@@ -45,7 +45,8 @@ extension Activity {
         if reporter.isEnabled {
             let begin = ActivityEvent.Begin(
                 id: id, title: title, parent: parentID, total: total, unit: unit, message: message,
-                cancellable: cancellable, blocking: blocking, attrs: Self.checked(attrs), timestamp: wallClockTimestamp()
+                cancellable: cancellable, blocking: blocking, attrs: Self.checked(attrs),
+                timestamp: wallClockTimestamp()
             )
             reporter.sink.send(.begin(begin))
         }

@@ -4,7 +4,7 @@ import Synchronization
 
 /// A piece of work that reports its progress: downloading files, compiling a target, signing in.
 ///
-/// Most code never creates an `Activity` itself: ``withActivity(_:total:unit:message:cancellable:blocking:attrs:_:)-(_,Double?,_,_,_,_,_,_)``
+/// Most code never creates an `Activity` itself: `withActivity(_:total:…)`
 /// begins one, hands it to its body, and ends it with the body's outcome. Inside the body the
 /// activity is ``current``, and activities begun there nest under it, also in `async let` child
 /// tasks and task groups.
@@ -19,9 +19,9 @@ import Synchronization
 /// ```
 ///
 /// An `Activity` is a handle: share it freely between threads and tasks, and call its methods from
-/// any of them. ``advance(by:)-(Int)`` is cheap enough for a tight loop (one relaxed atomic add);
+/// any of them. `advance(by:)` is cheap enough for a tight loop (one relaxed atomic add);
 /// progress is coalesced and sent by a background thread about 15 times a second, and the latest
-/// value always reaches the sink before `end`.
+/// value always reaches the sink with `end`.
 ///
 /// ## Never ended
 /// An activity whose last handle is released without ``end(_:message:error:)`` is ended with
@@ -82,7 +82,7 @@ public final class Activity: Sendable {
     /// allocation, no event; the background flusher sends the new value.
     ///
     /// A negative delta is ignored, with a one-time warning on standard error (counts never go
-    /// down through `advance`; use ``update(completed:total:message:title:)-(Double?,_,_,_)``).
+    /// down through `advance`; use `update(completed:total:message:title:)`).
     ///
     /// ```swift
     /// for chunk in chunks { write(chunk); activity.advance(by: chunk.count) }
@@ -91,12 +91,19 @@ public final class Activity: Sendable {
         if delta >= 0 {
             core.units.wrappingAdd(delta, ordering: .relaxed)
         } else {
-            Warnings.once(.negativeAdvance, "advance(by: \(delta)) ignored: counts never go down through advance")
+            Self.ignoreNegative(delta)
         }
     }
 
+    /// The cold path of `advance(by:)`, kept out of line so the hot path stays a few
+    /// instructions with no register spills.
+    @inline(never)
+    private static func ignoreNegative(_ delta: Int) {
+        Warnings.once(.negativeAdvance, "advance(by: \(delta)) ignored: counts never go down through advance")
+    }
+
     /// Adds a fractional `delta` to the amount of work done. Whole numbers take the lock-free path
-    /// of ``advance(by:)-(Int)``; negative and non-finite deltas are ignored with a one-time warning.
+    /// of `advance(by:)`; negative and non-finite deltas are ignored with a one-time warning.
     public func advance(by delta: Double) {
         guard delta.isFinite, delta >= 0 else {
             Warnings.once(.negativeAdvance, "advance(by: \(delta)) ignored: deltas are finite and never negative")

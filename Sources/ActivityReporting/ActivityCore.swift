@@ -1,24 +1,46 @@
 import ActivityWire
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The shared state of one activity: what ``Activity`` handles point to, and what the flusher and
 /// ``ActivitySystem/cancel(_:)`` find in the table of live activities.
 ///
-/// The hot path (``Activity/advance(by:)-(Int)``) touches one relaxed atomic add and nothing else.
+/// The hot path (`advance(by:)`) touches one relaxed atomic add and nothing else.
 /// Everything that sends an event holds `state`'s lock while it does, so the events of one activity
-/// reach the sink in order: `begin`, coalesced `progress`, the last `progress`, `end`, and nothing
+/// reach the sink in order: `begin`, coalesced `progress`, `end` with the final numbers, and nothing
 /// after `end`.
 final class ActivityCore: Sendable {
     let id: ActivityID
     let parent: ActivityID?
     let reporter: Reporter
     let isCancellable: Bool
+    /// The process that began the activity. In a child made by `fork()` every call on an inherited
+    /// activity does nothing: its locks may be held by threads that do not exist there, and its
+    /// lines belong to the parent's stream.
+    let pid = getpid()
 
     /// Whole units added by `advance(by:)` since `State.base` was last set.
     let units = Atomic<Int>(0)
     let cancelRequested = Atomic<Bool>(false)
     let ended = Atomic<Bool>(false)
-    let state: Mutex<State>
+    let state: Lock<State>
+    /// The tasks running the body of a cancellable activity. A lock of its own, so that
+    /// ``cancel()`` never waits for `state`: a consumer may cancel from inside its sink's `send`,
+    /// which runs under `state`'s lock.
+    let tasks = Lock(Tasks())
+
+    struct Tasks {
+        var running: [Int: TaskHandle] = [:]
+        var nextKey = 0
+        var closed = false
+    }
 
     struct State {
         var title: String
@@ -26,12 +48,11 @@ final class ActivityCore: Sendable {
         var total: Double?
         var message: String?
         var sentCompleted: Double
+        var sentTotal: Double?
         var titleChanged = false
         var messageChanged = false
         var totalChanged = false
         var isEnded = false
-        var tasks: [Int: TaskHandle] = [:]
-        var nextTaskKey = 0
         var tracked: TrackedProgress?
     }
 
@@ -43,8 +64,11 @@ final class ActivityCore: Sendable {
         self.parent = parent
         self.reporter = reporter
         self.isCancellable = cancellable
-        self.state = Mutex(
-            State(title: title, base: completed, total: total, message: message, sentCompleted: completed)
+        self.state = Lock(
+            State(
+                title: title, base: completed, total: total, message: message, sentCompleted: completed,
+                sentTotal: total
+            )
         )
     }
 
@@ -56,6 +80,7 @@ final class ActivityCore: Sendable {
     }
 
     func set(completed: Double?, total: Double??, message: String?, title: String?) {
+        guard pid == getpid() else { return }
         state.withLock { state in
             guard !state.isEnded else { return }
             if let completed {
@@ -78,6 +103,7 @@ final class ActivityCore: Sendable {
     }
 
     func add(_ amount: Double) {
+        guard pid == getpid() else { return }
         state.withLock { state in
             guard !state.isEnded else { return }
             state.base += amount
@@ -96,6 +122,7 @@ final class ActivityCore: Sendable {
         if state.messageChanged { event.message = state.message }
         if state.titleChanged { event.title = state.title }
         state.sentCompleted = completed
+        if state.totalChanged { state.sentTotal = state.total }
         state.totalChanged = false
         state.messageChanged = false
         state.titleChanged = false
@@ -121,32 +148,49 @@ final class ActivityCore: Sendable {
         reporter.sink.send(.progress(event))
     }
 
-    /// Ends the activity: the last progress (when it changed), then `end`. Returns `false` when the
-    /// activity had already ended.
+    /// Ends the activity. The `end` line carries the final count and total, so the latest progress
+    /// always arrives with it (as with the C library); a title or message not yet sent goes first,
+    /// in a `progress` line of its own. Returns `false` when the activity had already ended.
     @discardableResult
     func end(status: ActivityEvent.Status, message: String?, error: String?) -> Bool {
+        guard pid == getpid() else { return false }
         let didEnd = state.withLock { state -> Bool in
             guard !state.isEnded else { return false }
-            let last = reporter.isEnabled ? pendingProgress(&state) : nil
             state.isEnded = true
-            state.tasks.removeAll()
-            state.tracked = nil
             ended.store(true, ordering: .relaxed)
+            defer { state.tracked = nil }
             guard reporter.isEnabled else { return true }
             let now = wallClockTimestamp()
-            if var last {
-                last.timestamp = now
-                reporter.sink.send(.progress(last))
+            state.tracked?.poll(into: &state, core: self)
+            if state.titleChanged || state.messageChanged {
+                var text = ActivityEvent.Progress(id: id, timestamp: now)
+                if state.titleChanged { text.title = state.title }
+                if state.messageChanged { text.message = state.message }
+                reporter.sink.send(.progress(text))
             }
-            reporter.sink.send(.end(.init(id: id, status: status, message: message, error: error, timestamp: now)))
+            var end = ActivityEvent.End(id: id, status: status, message: message, error: error, timestamp: now)
+            let completed = min(completed(state), Numbers.maxCount)
+            if completed > 0 || completed != state.sentCompleted { end.completed = completed }
+            if let total = state.total {
+                end.total = .value(total)
+            } else if state.sentTotal != nil {
+                end.total = .indeterminate
+            }
+            reporter.sink.send(.end(end))
             return true
         }
-        if didEnd { Flusher.shared.unregister(self) }
+        if didEnd {
+            tasks.withLock { tasks in
+                tasks.closed = true
+                tasks.running.removeAll()
+            }
+            Flusher.shared.unregister(self)
+        }
         return didEnd
     }
 
     func log(_ message: String, level: ActivityEvent.Level) {
-        guard reporter.isEnabled else { return }
+        guard reporter.isEnabled, pid == getpid() else { return }
         state.withLock { state in
             // A line for an activity that has ended is still worth showing, but not under its id.
             let event = ActivityEvent.Log(
@@ -159,15 +203,15 @@ final class ActivityCore: Sendable {
     // MARK: Cancellation
 
     /// Marks the activity cancelled and cancels every task running its `withActivity` body.
-    /// Returns `false` when the activity is not cancellable or has ended.
+    /// Returns `false` when the activity is not cancellable or has ended. Never takes `state`'s
+    /// lock, so it may be called from a sink while an event of this activity is being sent.
     func cancel() -> Bool {
-        guard isCancellable else { return false }
-        return state.withLock { state in
-            guard !state.isEnded else { return false }
-            cancelRequested.store(true, ordering: .relaxed)
-            for handle in state.tasks.values { handle.task.cancel() }
-            return true
+        guard isCancellable, !ended.load(ordering: .relaxed) else { return false }
+        cancelRequested.store(true, ordering: .relaxed)
+        tasks.withLock { tasks in
+            for handle in tasks.running.values { handle.task.cancel() }
         }
+        return true
     }
 
     /// Registers the task that runs the current code, so that ``cancel()`` can cancel it. Returns a
@@ -176,12 +220,12 @@ final class ActivityCore: Sendable {
         guard isCancellable else { return nil }
         return withUnsafeCurrentTask { task -> Int? in
             guard let task else { return nil }
-            return state.withLock { state -> Int? in
-                guard !state.isEnded else { return nil }
+            return tasks.withLock { tasks -> Int? in
+                guard !tasks.closed else { return nil }
                 if cancelRequested.load(ordering: .relaxed) { task.cancel() }
-                let key = state.nextTaskKey
-                state.nextTaskKey += 1
-                state.tasks[key] = TaskHandle(task: task)
+                let key = tasks.nextKey
+                tasks.nextKey += 1
+                tasks.running[key] = TaskHandle(task: task)
                 return key
             }
         }
@@ -190,10 +234,11 @@ final class ActivityCore: Sendable {
     /// Forgets a task registered by ``attachCurrentTask()``; called before that task's body returns.
     func detach(_ key: Int?) {
         guard let key else { return }
-        state.withLock { _ = $0.tasks.removeValue(forKey: key) }
+        tasks.withLock { _ = $0.running.removeValue(forKey: key) }
     }
 
     func track(_ progress: TrackedProgress) {
+        guard pid == getpid() else { return }
         state.withLock { state in
             guard !state.isEnded else { return }
             state.tracked = progress

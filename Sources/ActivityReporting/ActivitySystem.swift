@@ -18,13 +18,12 @@ import Synchronization
 /// Bootstrapping twice is a mistake; the second call is ignored with a warning on standard error.
 /// Activities already running keep the sink they began with.
 public enum ActivitySystem {
-    private struct State {
-        var reporter: Reporter?
-        var bootstrapped = false
-        var exitHookInstalled = false
-    }
-
-    private static let state = Mutex(State())
+    // Atomics, not locks: a child made by `fork()` reads them whatever the parent's threads were
+    // doing. A replaced reporter is never freed, since another thread may still be using it;
+    // replacing happens once in a program (and a few times in tests).
+    private static let installed = Atomic<Unmanaged<Reporter>?>(nil)
+    private static let bootstrapped = Atomic<Bool>(false)
+    private static let exitHookInstalled = Atomic<Bool>(false)
 
     /// Reports to `sink`, in this process: a renderer's store, an overlay, a multiplex of several.
     ///
@@ -53,32 +52,25 @@ public enum ActivitySystem {
     /// Reports as `environment` says: `ACTIVITY_SINK` and `ACTIVITY_PARENT`. This is what a program
     /// that never bootstraps gets. A bad setting or an unreachable sink turns reporting off, with
     /// one warning on standard error; it never stops the program.
-    public static func bootstrapFromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
-    {
+    public static func bootstrapFromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
         install(Environment.reporter(from: environment), explicitly: true)
     }
 
     /// Replaces the reporter whatever came before. Only for tests: exactly one serialized suite
     /// uses it.
     static func bootstrapInternal(_ reporter: Reporter?) {
-        state.withLock { state in
-            state.reporter = reporter
-            state.bootstrapped = reporter != nil
-        }
+        _ = installed.exchange(reporter.map { Unmanaged.passRetained($0) }, ordering: .acquiringAndReleasing)
+        bootstrapped.store(reporter != nil, ordering: .releasing)
     }
 
     private static func install(_ reporter: Reporter, explicitly: Bool) {
-        let accepted = state.withLock { state -> Bool in
-            guard !state.bootstrapped else { return false }
-            state.reporter = reporter
-            state.bootstrapped = explicitly
-            return true
-        }
-        if accepted {
-            installExitHook()
-        } else {
+        guard bootstrapped.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else {
             Warnings.once(.bootstrapTwice, "ActivitySystem.bootstrap called twice; the second call is ignored")
+            return
         }
+        _ = installed.exchange(Unmanaged.passRetained(reporter), ordering: .acquiringAndReleasing)
+        installExitHook()
     }
 
     /// A reporter bound by tests for the current task, instead of the global one.
@@ -87,15 +79,17 @@ public enum ActivitySystem {
     /// The reporter new top-level activities use: the bootstrapped one, or the environment's.
     static var reporter: Reporter {
         if let reporter = taskReporter { return reporter }
-        if let reporter = state.withLock({ $0.reporter }) { return reporter }
-        let fromEnvironment = Environment.reporter(from: ProcessInfo.processInfo.environment)
-        let chosen = state.withLock { state -> Reporter in
-            if let reporter = state.reporter { return reporter }
-            state.reporter = fromEnvironment
-            return fromEnvironment
+        if let reporter = installed.load(ordering: .acquiring) { return reporter.takeUnretainedValue() }
+        let fresh = Unmanaged.passRetained(Environment.reporter(from: ProcessInfo.processInfo.environment))
+        let (exchanged, winner) = installed.compareExchange(
+            expected: nil, desired: fresh, ordering: .acquiringAndReleasing
+        )
+        if exchanged {
+            installExitHook()
+            return fresh.takeUnretainedValue()
         }
-        installExitHook()
-        return chosen
+        fresh.release()
+        return winner!.takeUnretainedValue()
     }
 
     /// Whether activities are written anywhere.
@@ -119,20 +113,28 @@ public enum ActivitySystem {
         Flusher.shared.core(for: id)?.cancel() ?? false
     }
 
+    /// Writes a line of text for the person watching, attached to no activity. Use
+    /// ``Activity/log(_:level:)`` for a line about one activity.
+    ///
+    /// ```swift
+    /// ActivitySystem.log("using the cache in ~/.cache/tool", level: .debug)
+    /// ```
+    public static func log(_ message: String, level: ActivityEvent.Level = .info) {
+        let reporter = self.reporter
+        guard reporter.isEnabled else { return }
+        reporter.sink.send(.log(.init(message: message, level: level, timestamp: wallClockTimestamp())))
+    }
+
     /// Sends every activity's pending progress, then waits, at most `timeout` seconds, for the
     /// sink to write what it holds. Called automatically when the process exits normally (with a
     /// short timeout); call it yourself before `exit` from a signal handler or `_exit`.
     public static func flush(timeout: Double = 1) {
         Flusher.shared.flushAll(waiting: true)
-        state.withLock { $0.reporter }?.sink.flush(timeout: timeout)
+        installed.load(ordering: .acquiring)?.takeUnretainedValue().sink.flush(timeout: timeout)
     }
 
     private static func installExitHook() {
-        let install = state.withLock { state -> Bool in
-            defer { state.exitHookInstalled = true }
-            return !state.exitHookInstalled
-        }
-        guard install else { return }
+        guard !exitHookInstalled.exchange(true, ordering: .relaxed) else { return }
         atexit {
             ActivitySystem.flush(timeout: 0.5)
         }

@@ -57,6 +57,10 @@ extension ActivitySystem {
     /// }
     /// ```
     ///
+    /// Lines already queued (the activity's `begin` among them) are written first, waiting at most
+    /// a quarter of a second, so that on a shared file or pipe the child's lines never come before
+    /// the `begin` they nest under.
+    ///
     /// - Parameter activity: The parent of the child's activities; by default the current one.
     ///   With `nil`, the child nests under this process's own `ACTIVITY_PARENT`, if any.
     /// - Returns: Zero, one or two variables.
@@ -64,6 +68,7 @@ extension ActivitySystem {
         let reporter = activity?.core.reporter ?? self.reporter
         var result: [String: String] = [:]
         if let destination = reporter.childDestination {
+            reporter.sink.flush(timeout: 0.25)
             result[Environment.sinkVariable] = destination.description
         } else if !reporter.isEnabled {
             result[Environment.sinkVariable] = ActivitySinkDestination.none.description

@@ -4,11 +4,11 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where the activities begun under one bootstrap go: a sink, the parent of top-level activities,
@@ -50,61 +50,69 @@ final class Reporter: Sendable {
 /// Makes activity ids unique without coordination: a random 64-bit prefix per process, renewed
 /// after `fork()`, and a counter (`3f9c2a71d04be815.12`).
 enum ActivityIDGenerator {
-    private static let prefix = Mutex<(pid: pid_t, text: String)>((0, ""))
+    final class Prefix: Sendable {
+        let text: String
+
+        init() {
+            let hex = String(UInt64.random(in: .min ... .max), radix: 16)
+            text = String(repeating: "0", count: 16 - hex.count) + hex
+        }
+    }
+
+    private static let prefix = PerProcess<Prefix> { _ in Prefix() }
     private static let counter = Atomic<Int>(0)
 
     static func next() -> ActivityID {
-        let text = prefix.withLock { prefix -> String in
-            let pid = getpid()
-            if prefix.pid != pid {
-                let random = UInt64.random(in: .min ... .max)
-                let hex = String(random, radix: 16)
-                prefix = (pid, String(repeating: "0", count: 16 - hex.count) + hex)
-            }
-            return prefix.text
-        }
         let number = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        return ActivityID(unchecked: "\(text).\(number)")
+        return ActivityID(unchecked: "\(prefix.value.text).\(number)")
     }
 }
 
 /// The table of live activities and the background thread that sends their coalesced progress.
 ///
-/// The thread sleeps while no activity is live and otherwise wakes ``interval`` apart (15 Hz), so
-/// each activity sends at most 15 `progress` events a second however often it advances. After
-/// `fork()` the child starts its own thread and an empty table (its parent's activities are not
-/// its own).
+/// The thread starts with the first activity that reports, sleeps while none is live, and otherwise
+/// wakes ``interval`` apart (15 Hz), so each activity sends at most 15 `progress` events a second
+/// however often it advances. A program that reports nowhere never starts it. After `fork()` the
+/// child has a flusher of its own, with an empty table: its parent's activities are not its own.
 final class Flusher: Sendable {
-    static let shared = Flusher()
+    /// The flusher of this process; a child made by `fork()` gets its own.
+    static var shared: Flusher { perProcess.value }
+
+    private static let perProcess = PerProcess<Flusher> { _ in Flusher() }
 
     /// The time between two flushes: about 15 per second.
     static let interval = 1.0 / 15
 
     private struct State {
         var live: [ActivityID: ActivityCore] = [:]
-        var pid: pid_t = 0
+        /// How many live activities the thread flushes (reporting on, background flushing on).
+        var flushable = 0
+        var threadStarted = false
         var wake = DispatchSemaphore(value: 0)
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     func register(_ core: ActivityCore) {
+        let flushable = core.reporter.isEnabled && core.reporter.flushesInBackground
         let wake = state.withLock { state -> DispatchSemaphore? in
-            let pid = getpid()
-            if state.pid != pid {
-                state = State(live: [:], pid: pid, wake: DispatchSemaphore(value: 0))
+            state.live[core.id] = core
+            guard flushable else { return nil }
+            state.flushable += 1
+            if !state.threadStarted {
+                state.threadStarted = true
                 startThread(wake: state.wake)
             }
-            let wasIdle = state.live.isEmpty
-            state.live[core.id] = core
-            return wasIdle ? state.wake : nil
+            return state.flushable == 1 ? state.wake : nil
         }
         wake?.signal()
     }
 
     func unregister(_ core: ActivityCore) {
         state.withLock { state in
-            if state.live[core.id] === core { state.live[core.id] = nil }
+            guard state.live[core.id] === core else { return }
+            state.live[core.id] = nil
+            if core.reporter.isEnabled && core.reporter.flushesInBackground { state.flushable -= 1 }
         }
     }
 
@@ -116,16 +124,14 @@ final class Flusher: Sendable {
     /// Sends every live activity's pending progress now. `waiting` also flushes activities whose
     /// lock is busy, waiting for it.
     func flushAll(waiting: Bool) {
-        let cores = state.withLock { state in
-            state.pid == getpid() ? Array(state.live.values) : []
-        }
+        let cores = state.withLock { Array($0.live.values) }
         for core in cores { core.flushProgress(waiting: waiting) }
     }
 
     private func startThread(wake: DispatchSemaphore) {
         let thread = Thread { [self] in
             while true {
-                let idle = state.withLock { $0.live.isEmpty }
+                let idle = state.withLock { $0.flushable == 0 }
                 if idle {
                     wake.wait()
                 } else {

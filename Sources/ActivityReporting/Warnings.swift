@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One-time warnings about bad input, written to standard error.
 ///
@@ -21,7 +22,6 @@ enum Warnings {
         case badSinkSetting
         case badParentSetting
         case bootstrapTwice
-        case sinkUnreachable
         case invalidAttribute
     }
 
@@ -39,25 +39,9 @@ enum Warnings {
     static func write(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buffer in
-            _ = unsafe_write(2, buffer.baseAddress, buffer.count)
+            _ = System.write(2, buffer.baseAddress, buffer.count)
         }
     }
-
-    /// Forgets which warnings were issued. For tests.
-    static func reset() {
-        issued.store(0, ordering: .relaxed)
-    }
-}
-
-@inline(__always)
-func unsafe_write(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(fd, pointer, count)
-    #elseif canImport(Musl)
-    Musl.write(fd, pointer, count)
-    #else
-    Darwin.write(fd, pointer, count)
-    #endif
 }
 
 /// Numbers as the protocol allows them: finite, ≥ 0, ≤ 2^53.
@@ -80,18 +64,4 @@ enum Numbers {
     }
 
     static let maxCount: Double = 9_007_199_254_740_992
-}
-
-/// The wall clock as the protocol's `ts`: Unix seconds with microsecond precision.
-func wallClockTimestamp() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec / 1000) / 1_000_000
-}
-
-/// The monotonic clock in seconds, for deadlines.
-func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
 }

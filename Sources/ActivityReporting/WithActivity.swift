@@ -70,7 +70,7 @@ public func withActivity<Result, Failure: Error>(
 }
 
 /// Runs `body` as an activity counting `total` items; see
-/// ``withActivity(_:total:unit:message:cancellable:blocking:attrs:isolation:_:)-(_,Double?,_,_,_,_,_,_,_)``.
+/// `withActivity(_:total:…)`.
 ///
 /// ```swift
 /// try await withActivity("Resizing", total: images.count) { activity in … }
@@ -131,7 +131,7 @@ public func withActivity<Result, Failure: Error>(
 }
 
 /// Runs synchronous `body` as an activity counting `total` items; see
-/// ``withActivity(_:total:unit:message:cancellable:blocking:attrs:_:)-(_,Double?,_,_,_,_,_,_)``.
+/// `withActivity(_:total:…)`.
 @discardableResult
 public func withActivity<Result, Failure: Error>(
     _ title: String, total: Int, unit: String? = nil, message: String? = nil, cancellable: Bool = false,

@@ -1,7 +1,6 @@
 import ActivityWire
 import Foundation
 import InMemoryActivity
-import Synchronization
 import Testing
 
 @testable import ActivityReporting
@@ -29,6 +28,30 @@ struct CancellationTests {
         }
     }
 
+    @Test("A sink may cancel from inside send, as an overlay's reducer does, without a deadlock")
+    func cancelFromSink() async throws {
+        /// Cancels an activity as soon as it reports any progress.
+        final class CancellingSink: ActivityEventSink {
+            let events = InMemoryActivitySink()
+            func send(_ event: ActivityEvent) {
+                events.send(event)
+                if case .progress(let progress) = event { ActivitySystem.cancel(progress.id) }
+            }
+        }
+        let sink = CancellingSink()
+        let work = Task {
+            try await ActivitySystem.$taskReporter.withValue(Reporter(sink: sink, parent: nil)) {
+                try await withActivity("Uploading", total: 10, cancellable: true) { activity in
+                    activity.advance()
+                    Flusher.shared.flushAll(waiting: true)
+                    try await Task.sleep(for: .seconds(60))
+                }
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await work.value }
+        #expect(sink.events.ends.map(\.status) == [.cancelled])
+    }
+
     @Test("Cancelling reaches child tasks of the body")
     func childTasks() async throws {
         try await withInMemoryReporter { sink in
@@ -37,7 +60,8 @@ struct CancellationTests {
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         for index in 0..<3 {
                             group.addTask {
-                                try await withActivity("Folder \(index)") { _ in try await Task.sleep(for: .seconds(60)) }
+                                try await withActivity("Folder \(index)") { _ in try await Task.sleep(for: .seconds(60))
+                                }
                             }
                         }
                         group.addTask { activity.cancel() }
@@ -82,12 +106,12 @@ struct CancellationTests {
             }
             await #expect(throws: CancellationError.self) { try await work.value }
             let reporter = ActivitySystem.reporter
-            let outsideTask = Thread.runAndWait {
+            let outsideTask = await onThread {
                 do {
                     try ActivitySystem.$taskReporter.withValue(reporter) {
                         try withActivity("Outside any task", cancellable: true) { activity in
-                        activity.cancel()
-                        #expect(activity.isCancelled)
+                            activity.cancel()
+                            #expect(activity.isCancelled)
                             try activity.checkCancellation()
                         }
                     }
@@ -98,7 +122,7 @@ struct CancellationTests {
             }
             #expect(outsideTask)
             #expect(sink.ends.map(\.status) == [.cancelled, .cancelled])
-            #expect(sink.events.compactMap(\.progress).last?.completed == 10)
+            #expect(sink.ends.first?.completed == 10)
         }
     }
 }
@@ -122,9 +146,9 @@ struct ConcurrencyTests {
                     }
                 }
             }
-            let progress = sink.events.compactMap(\.progress)
-            #expect(progress.last?.completed == Double(tasks * perTask))
-            let completed = progress.compactMap(\.completed)
+            let id = try #require(sink.begins.first?.id)
+            let completed = completedValues(sink.events, id)
+            #expect(completed.last == Double(tasks * perTask))
             #expect(completed == completed.sorted(), "progress never goes backwards")
             #expect(problems(in: sink.events) == [])
         }
@@ -135,13 +159,15 @@ struct ConcurrencyTests {
         try await withInMemoryReporter(flushesInBackground: true) { sink in
             let reporter = ActivitySystem.reporter
             await withActivity("Parent") { parent in
-                DispatchQueue.concurrentPerform(iterations: 16) { index in
-                    ActivitySystem.$taskReporter.withValue(reporter) {
-                        for step in 0..<50 {
-                            let child = Activity.begin("Job \(index).\(step)", total: 10, parent: parent)
-                            child.advance(by: 10)
-                            child.log("halfway")
-                            child.end()
+                await onThread {
+                    DispatchQueue.concurrentPerform(iterations: 16) { index in
+                        ActivitySystem.$taskReporter.withValue(reporter) {
+                            for step in 0..<50 {
+                                let child = Activity.begin("Job \(index).\(step)", total: 10, parent: parent)
+                                child.advance(by: 10)
+                                child.log("halfway")
+                                child.end()
+                            }
                         }
                     }
                 }
@@ -150,20 +176,5 @@ struct ConcurrencyTests {
             #expect(sink.ends.count == 801)
             #expect(problems(in: sink.events) == [])
         }
-    }
-}
-
-extension Thread {
-    /// Runs `body` on a new thread, outside any task, and returns its result.
-    static func runAndWait<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
-        let result = Mutex<R?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let value = body()
-            result.withLock { $0 = value }
-            done.signal()
-        }
-        done.wait()
-        return result.withLock { $0! }
     }
 }

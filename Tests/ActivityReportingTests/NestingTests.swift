@@ -106,3 +106,27 @@ struct NestingTests {
         }
     }
 }
+
+@Suite("Isolation")
+struct IsolationTests {
+    @MainActor final class Model {
+        var titles: [String] = []
+    }
+
+    @Test("withActivity runs its body on the caller's actor, with non-Sendable state")
+    @MainActor
+    func mainActor() async throws {
+        let model = Model()
+        let sink = InMemoryActivitySink()
+        let count = await ActivitySystem.$taskReporter.withValue(Reporter(sink: sink, parent: nil)) {
+            await withActivity("Refreshing") { activity in
+                MainActor.assertIsolated()
+                model.titles.append(activity.title)
+                return model.titles.count
+            }
+        }
+        #expect(count == 1)
+        #expect(sink.ends.count == 1)
+        #expect(model.titles == ["Refreshing"])
+    }
+}

@@ -1,6 +1,7 @@
 import ActivityWire
 import Foundation
 import InMemoryActivity
+import Synchronization
 import Testing
 
 @testable import ActivityReporting
@@ -36,7 +37,8 @@ func problems(inLines bytes: [UInt8], allowOpen: Bool = false) -> [Diagnostic] {
         #expect(line.count < WireLimits.maxProducedLineBytes, "line \(index + 1) is \(line.count) bytes")
         switch ActivityEventDecoder().decode(line, line: index + 1) {
         case .event(let event): result += validator.check(event, line: index + 1)
-        case let other: result.append(other.diagnostic ?? Diagnostic(line: index + 1, code: .invalidJSON, message: "blank"))
+        case let other:
+            result.append(other.diagnostic ?? Diagnostic(line: index + 1, code: .invalidJSON, message: "blank"))
         }
     }
     if !allowOpen { result += validator.finish(atLine: lines.count) }
@@ -90,4 +92,119 @@ var productsFolder: URL {
         url.deleteLastPathComponent()
     }
     return url
+}
+
+/// Every `completed` value the stream gives for `id`, from `progress` and `end` lines, in order.
+func completedValues(_ events: [ActivityEvent], _ id: ActivityID) -> [Double] {
+    events.compactMap { event in
+        switch event {
+        case .progress(let p) where p.id == id: p.completed
+        case .end(let e) where e.id == id: e.completed
+        default: nil
+        }
+    }
+}
+
+/// The last `completed` value the stream gives for `id`.
+func finalCompleted(_ events: [ActivityEvent], _ id: ActivityID) -> Double? {
+    completedValues(events, id).last
+}
+
+/// Runs blocking `body` (reads, waits, `concurrentPerform`) on a thread of its own, so that it
+/// never holds one of the few threads that run tasks.
+func onThread<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
+
+/// The result of work started on a thread of its own at once (not when a task gets to run it).
+final class ThreadFuture<R: Sendable>: Sendable {
+    private struct State {
+        var result: R?
+        var waiter: CheckedContinuation<R, Never>?
+    }
+
+    private let state = Mutex(State())
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ body: @escaping @Sendable () -> R) {
+        Thread.detachNewThread { [self] in
+            let result = body()
+            let waiter = state.withLock { state in
+                state.result = result
+                return state.waiter.take()
+            }
+            done.signal()
+            waiter?.resume(returning: result)
+        }
+    }
+
+    /// Blocks the calling thread (never a task's) until the result is there.
+    func wait() -> R {
+        done.wait()
+        done.signal()
+        return state.withLock { $0.result! }
+    }
+
+    var value: R {
+        get async {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> R? in
+                    if state.result == nil { state.waiter = continuation }
+                    return state.result
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
+}
+
+/// Reads `fd` to its end on a thread of its own, started now.
+func readToEnd(_ fd: Int32) -> ThreadFuture<[UInt8]> {
+    ThreadFuture {
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { return result }
+            result += buffer[..<count]
+        }
+    }
+}
+
+/// What a child process printed and how it ended.
+struct ProcessResult: Sendable {
+    var status: Int32
+    var output: Data
+    var errors = Data()
+    var text: String { String(decoding: output, as: UTF8.self) }
+}
+
+/// Runs a program to its end on a thread of its own and returns its status and standard output.
+func runProcess(
+    _ executable: URL, _ arguments: [String] = [], environment: [String: String]
+) async throws
+    -> ProcessResult
+{
+    let result: Result<ProcessResult, any Error> = await onThread {
+        do {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            process.environment = environment
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            let errorText = ThreadFuture { errors.fileHandleForReading.readDataToEndOfFile() }
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return .success(ProcessResult(status: process.terminationStatus, output: data, errors: errorText.wait()))
+        } catch {
+            return .failure(error)
+        }
+    }
+    return try result.get()
 }

@@ -39,7 +39,8 @@ public enum ActivitySinkDestination: Hashable, Sendable, CustomStringConvertible
                 self = .file(path: path)
             } else if let number = spec.dropPrefix("fd:") {
                 guard let fd = Int32(number), fd >= 0 else {
-                    throw ActivitySinkError("fd: needs a non-negative descriptor number, not \(number.debugDescription)")
+                    throw ActivitySinkError(
+                        "fd: needs a non-negative descriptor number, not \(number.debugDescription)")
                 }
                 self = .fileDescriptor(fd)
             } else {

@@ -2,11 +2,11 @@ import ActivityWire
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes events as protocol v1 JSON lines to a file descriptor, a file, a Unix socket, standard
@@ -39,7 +39,8 @@ public final class JSONLinesSink: ActivityEventSink {
     public let queueLimit: Int
 
     private let encoder = ActivityEventEncoder()
-    private let connection: Mutex<LineConnection>
+    /// This process's connection; a child made by `fork()` opens its own on first use.
+    private let connection: PerProcess<LineConnection>
 
     /// Opens `destination`.
     ///
@@ -55,41 +56,45 @@ public final class JSONLinesSink: ActivityEventSink {
         self.destination = destination
         self.waitLimit = max(0, waitLimit)
         self.queueLimit = max(1, queueLimit)
-        let target = try LineConnection.open(destination)
-        connection = Mutex(LineConnection(target: target, queueLimit: self.queueLimit))
+        let queueLimit = self.queueLimit
+        let first = LineConnection(target: try LineConnection.open(destination), queueLimit: queueLimit)
+        connection = PerProcess(discard: { $0.close() }) { inherited in
+            guard let inherited else { return first }
+            inherited.abandonAfterFork()
+            return LineConnection(target: try? LineConnection.open(destination), queueLimit: queueLimit)
+        }
+        _ = connection.value
     }
 
     deinit {
-        connection.withLock { $0.close() }
+        connection.existing?.close()
     }
 
     public func send(_ event: ActivityEvent) {
         let line = encoder.encode(event)
         let waits: Bool
         if case .progress = event { waits = false } else { waits = true }
-        current()?.enqueue(line, waitLimit: waits ? waitLimit : 0, mayDrop: !waits)
+        connection.value.enqueue(line, waitLimit: waits ? waitLimit : 0, mayDrop: !waits)
     }
 
     /// Waits, at most `timeout` seconds, until every queued line has been written (or the reader
     /// has gone away).
     public func flush(timeout: Double) {
-        current()?.drain(timeout: timeout)
+        connection.value.drain(timeout: timeout)
+    }
+
+    /// Stops writing: lines already queued are written first, for at most `timeout` seconds; lines
+    /// sent afterwards are dropped. When it returns, the sink no longer touches the descriptor, so
+    /// the caller may close a descriptor it passed as `.fileDescriptor`. A file or socket the sink
+    /// opened is closed.
+    public func close(timeout: Double = 1) {
+        let connection = connection.value
+        connection.drain(timeout: timeout)
+        connection.close(wait: max(timeout, 0.5))
     }
 
     /// How many lines were dropped because the reader was slow or gone. For tests and diagnostics.
     public var droppedLines: Int {
-        connection.withLock { $0.droppedLines }
-    }
-
-    /// The connection of this process, opened anew after `fork()`.
-    private func current() -> LineConnection? {
-        let pid = getpid()
-        return connection.withLock { connection -> LineConnection? in
-            if connection.pid == pid { return connection }
-            connection.abandonAfterFork()
-            guard let target = try? LineConnection.open(destination) else { return nil }
-            connection = LineConnection(target: target, queueLimit: queueLimit)
-            return connection
-        }
+        connection.value.droppedLines
     }
 }

@@ -3,11 +3,11 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One process's stream of lines to one destination: a queue and the thread that writes it.
@@ -25,10 +25,9 @@ final class LineConnection: Sendable {
     }
 
     let target: Target?
-    let pid: pid_t
     private let queueLimit: Int
     private let wake = DispatchSemaphore(value: 0)
-    private let queue = Mutex(Queue())
+    private let queue = Lock(Queue())
 
     private struct Queue {
         var lines: [[UInt8]] = []
@@ -37,15 +36,19 @@ final class LineConnection: Sendable {
         var broken = false
         var stalled = false
         var closed = false
+        /// The writer thread has returned: the descriptor is never touched again.
+        var finished = false
         var dropped = 0
     }
 
     init(target: Target?, queueLimit: Int) {
         self.target = target
-        self.pid = getpid()
         self.queueLimit = queueLimit
         if target == nil {
-            queue.withLock { $0.broken = true }
+            queue.withLock {
+                $0.broken = true
+                $0.finished = true
+            }
         } else {
             let thread = Thread { [self] in run() }
             thread.name = "activity-writer"
@@ -101,22 +104,28 @@ final class LineConnection: Sendable {
     func drain(timeout: Double) {
         let deadline = monotonicSeconds() + timeout
         while true {
-            let done = queue.withLock { $0.broken || ($0.lines.isEmpty && $0.inFlight == 0) }
+            // A reader known to be stalled is not waited for again: that wait was already spent.
+            let done = queue.withLock { $0.broken || $0.stalled || ($0.lines.isEmpty && $0.inFlight == 0) }
             if done || monotonicSeconds() >= deadline { return }
             usleep(500)
         }
     }
 
-    /// Stops the writer after what is queued, and closes an owned descriptor.
-    func close() {
+    /// Stops the writer after what is queued, and closes an owned descriptor. With `wait`, returns
+    /// when the writer thread has finished (or after `wait` seconds).
+    func close(wait: Double = 0) {
         queue.withLock { $0.closed = true }
         wake.signal()
+        let deadline = monotonicSeconds() + wait
+        while monotonicSeconds() < deadline, !queue.withLock({ $0.finished }) {
+            usleep(500)
+        }
     }
 
     /// In a child after `fork()`: the writer thread did not survive; close this process's copy of
     /// an owned descriptor, so the parent's connection is the parent's alone.
     func abandonAfterFork() {
-        if let target, target.owned { _ = Glibc.close(target.fd) }
+        if let target, target.owned { System.close(target.fd) }
     }
 
     // MARK: Writer thread
@@ -126,6 +135,7 @@ final class LineConnection: Sendable {
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        defer { queue.withLock { $0.finished = true } }
         guard let target else { return }
         while true {
             wake.wait()
@@ -145,7 +155,7 @@ final class LineConnection: Sendable {
                     }
                 }
                 if closed {
-                    if target.owned { _ = Glibc.close(target.fd) }
+                    if target.owned { System.close(target.fd) }
                     return
                 }
                 if batch.isEmpty { break }
@@ -173,15 +183,14 @@ final class LineConnection: Sendable {
                 let start = bytes.baseAddress! + offset
                 let written =
                     target.isSocket
-                    ? send(target.fd, start, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                    : unsafe_write(target.fd, start, bytes.count - offset)
+                    ? send(target.fd, start, bytes.count - offset, System.sendFlags)
+                    : System.write(target.fd, start, bytes.count - offset)
                 if written < 0 {
                     switch errno {
                     case EINTR, EAGAIN, EWOULDBLOCK:
                         continue
                     case EPIPE:
-                        var none = timespec()
-                        _ = sigtimedwait(&signals, nil, &none)  // the SIGPIPE this write raised
+                        System.consumePendingSIGPIPE(&signals)  // the SIGPIPE this write raised
                         return false
                     default:
                         return false
@@ -208,7 +217,7 @@ final class LineConnection: Sendable {
             guard fcntl(fd, F_GETFL) >= 0 else { throw ActivitySinkError("fd:\(fd) is not an open file descriptor") }
             return Target(fd: fd, owned: false, isSocket: isSocket(fd))
         case .file(let path):
-            let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            let fd = System.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw ActivitySinkError("cannot open \(path): \(String(cString: strerror(errno)))") }
             return Target(fd: fd, owned: true, isSocket: false)
         case .unixSocket(let path):
@@ -222,13 +231,16 @@ final class LineConnection: Sendable {
     }
 
     private static func connect(_ path: String) throws(ActivitySinkError) -> Target {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = System.streamSocket()
         guard fd >= 0 else { throw ActivitySinkError("cannot create a socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
+        #if canImport(Darwin)
+            address.sun_len = UInt8(MemoryLayout<sockaddr_un>.size)
+        #endif
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            _ = Glibc.close(fd)
+            System.close(fd)
             throw ActivitySinkError("the socket path \(path) is too long")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
@@ -237,12 +249,12 @@ final class LineConnection: Sendable {
         }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                System.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         guard result == 0 else {
             let reason = String(cString: strerror(errno))
-            _ = Glibc.close(fd)
+            System.close(fd)
             throw ActivitySinkError("cannot connect to unix:\(path): \(reason)")
         }
         return Target(fd: fd, owned: true, isSocket: true)

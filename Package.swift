@@ -61,7 +61,10 @@ package.targets += [
 
 package.targets += [
     .target(name: "ActivityRendering", dependencies: ["ActivityWire"]),
-    .testTarget(name: "ActivityRenderingTests", dependencies: ["ActivityRendering", "ActivityWire"]),
+    .testTarget(
+        name: "ActivityRenderingTests", dependencies: ["ActivityRendering", "ActivityWire"],
+        exclude: ["Golden", "Fixtures"]
+    ),
     .target(name: "ActivityOverlay", dependencies: ["ActivityWire"]),
     .testTarget(name: "ActivityOverlayTests", dependencies: ["ActivityOverlay", "ActivityWire", "ActivityReporting"]),
 ]

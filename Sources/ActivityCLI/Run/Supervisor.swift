@@ -120,6 +120,7 @@ struct IOLoop {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }
         var deadline: Double?
+        var nextReap = 0.0
         while true {
             if deadline != nil && output < 0 && errors < 0 && tracker.isEmpty { break }
             if let deadline, POSIX.monotonicSeconds() >= deadline { break }
@@ -145,22 +146,20 @@ struct IOLoop {
             if fds[1].revents & readable != 0 {
                 deadline = POSIX.monotonicSeconds() + grace
             }
-            if fds[2].revents & readable != 0 {
-                while let fd = server.accept(refused: { uid in
-                    let message = "refused a reporter of another user (uid \(uid))"
-                    display.handle(.log(.init(message: message, level: .warning, timestamp: POSIX.unixSeconds())))
-                }) {
-                    tracker.open(fd)
-                }
-            }
+            if fds[2].revents & readable != 0 { acceptPending() }
             if fds[3].revents & readable != 0 { pump(&output, &outputLines, to: .standardOutput, buffer) }
             if fds[4].revents & readable != 0 { pump(&errors, &errorLines, to: .standardError, buffer) }
             for index in 5..<fds.count where fds[index].revents & readable != 0 {
                 receive(fds[index].fd, buffer)
             }
-            if tracker.watchesProcesses { emit(tracker.reapProcesses(isAlive: Self.isAlive)) }
+            if tracker.watchesProcesses && POSIX.monotonicSeconds() >= nextReap {
+                reapProcesses(buffer)
+                nextReap = POSIX.monotonicSeconds() + 0.1
+            }
         }
-        // The grace is over: whatever is still open is closed, and its activities abandoned.
+        // The grace is over: what is queued is read, whatever is still open is closed, and its
+        // activities abandoned.
+        reapProcesses(buffer)
         for fd in tracker.descriptors {
             emit(tracker.close(fd))
             close(fd)
@@ -173,6 +172,41 @@ struct IOLoop {
     /// Whether a process exists (a zombie of ours counts as gone once the child has exited).
     static func isAlive(_ pid: Int32) -> Bool {
         kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    private mutating func acceptPending() {
+        let display = self.display
+        while let fd = server.accept(refused: { uid in
+            let message = "refused a reporter of another user (uid \(uid))"
+            display.handle(.log(.init(message: message, level: .warning, timestamp: POSIX.unixSeconds())))
+        }) {
+            tracker.open(fd)
+        }
+    }
+
+    /// Abandons the activities of `activity emit` callers that have exited. Whatever such a
+    /// process sent before it exited is already queued on the socket, so everything queued is
+    /// read first: its `end` events are never mistaken for a death.
+    private mutating func reapProcesses(_ buffer: UnsafeMutableRawBufferPointer) {
+        acceptPending()
+        for fd in tracker.descriptors {
+            var rounds = 0
+            while rounds < 64 {
+                rounds += 1
+                let count = read(fd, buffer.baseAddress, buffer.count)
+                if count > 0 {
+                    emit(tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd))
+                    continue
+                }
+                if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    emit(tracker.close(fd))
+                    close(fd)
+                }
+                if count < 0 && errno == EINTR { continue }
+                break
+            }
+        }
+        emit(tracker.reapProcesses(isAlive: Self.isAlive))
     }
 
     private mutating func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) {

@@ -40,6 +40,11 @@ enum SignalPipe {
             sigaction(signal, &action, &old)
             previous[signal] = old
         }
+        // A parent may have started us with these signals blocked; they must reach the handler.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in handled { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         return true
     }
 

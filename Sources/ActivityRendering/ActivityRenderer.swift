@@ -1,0 +1,76 @@
+public import ActivityWire
+
+/// Something that draws an activity stream: a terminal display, a log file, a plugin process.
+///
+/// A ``RenderSession`` owns one ``ActivityStore`` and hands every change to its renderers, one
+/// call at a time: calls never overlap, so a renderer needs no locking of its own, and `store`
+/// is the state *after* the change.
+///
+/// Conforming types must guarantee:
+/// - **Never throw, never crash, never block for long** on the hot path. Fallible set-up (opening
+///   a file, starting a process) belongs in a throwing `init`. A renderer whose output goes away
+///   (a closed pipe, a full disk) stops writing and carries on; it never kills the process with
+///   SIGPIPE.
+/// - **Sanitize** every text field before it reaches a terminal or a log (``TextSanitizer``).
+/// - **Keep up**: ``render(_:in:)`` is called for every event, at up to millions per second;
+///   expensive drawing belongs in ``tick(_:now:)``, which the session calls at most
+///   ``preferredTickInterval`` apart.
+/// - **Restore** whatever it changed (a hidden cursor, a terminal mode) in ``finish(_:now:)``,
+///   which is called once.
+///
+/// ```swift
+/// final class CountingRenderer: ActivityRenderer {
+///     var ended = 0
+///     func render(_ update: ActivityUpdate, in store: ActivityStore) {
+///         if case .end = update.event { ended += 1 }
+///     }
+///     func finish(_ store: ActivityStore, now: Double) { print("\(ended) activities") }
+/// }
+/// ```
+public protocol ActivityRenderer: AnyObject {
+    /// How often the renderer wants ``tick(_:now:)``, in seconds; `nil` for never.
+    var preferredTickInterval: Double? { get }
+
+    /// The store has applied an event: `update` holds the normalized event and the activity.
+    func render(_ update: ActivityUpdate, in store: ActivityStore)
+
+    /// A line of the producer's output that is not an event, without its newline, for `stream`.
+    func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore)
+
+    /// A problem with the input: a malformed line, a broken protocol rule. Already counted in
+    /// `store.summary`.
+    func report(_ diagnostic: Diagnostic, in store: ActivityStore)
+
+    /// A message about the rendering itself (a plugin that died), for the person watching.
+    func notice(_ message: String, in store: ActivityStore)
+
+    /// The timer fired: time to redraw. `now` is Unix seconds.
+    func tick(_ store: ActivityStore, now: Double)
+
+    /// The stream is over; every activity has ended. Draw the final state and restore what the
+    /// renderer changed.
+    func finish(_ store: ActivityStore, now: Double)
+}
+
+extension ActivityRenderer {
+    public var preferredTickInterval: Double? { nil }
+    public func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore) {}
+    public func report(_ diagnostic: Diagnostic, in store: ActivityStore) {}
+    public func notice(_ message: String, in store: ActivityStore) {}
+    public func tick(_ store: ActivityStore, now: Double) {}
+    public func finish(_ store: ActivityStore, now: Double) {}
+}
+
+/// The standard output or error stream of the process being rendered.
+public enum OutputStream: Sendable, Hashable {
+    case stdout, stderr
+
+    /// The file descriptor of this process's stream: 1 or 2.
+    public var fileDescriptor: Int32 { self == .stdout ? 1 : 2 }
+}
+
+/// A renderer that does nothing.
+public final class NoOpRenderer: ActivityRenderer {
+    public init() {}
+    public func render(_ update: ActivityUpdate, in store: ActivityStore) {}
+}

@@ -1,1 +1,0 @@
-// The ActivityRendering module: see the issue that builds it.

@@ -1,0 +1,91 @@
+public import ActivityWire
+
+/// One activity as the store knows it: what it is, how far it got, and how it ended.
+///
+/// Text fields hold what the producer sent, unsanitized; renderers pass them through
+/// ``TextSanitizer`` before showing them.
+public struct ActivityState: Sendable, Hashable {
+    public let id: ActivityID
+    public var title: String
+    public var message: String?
+    /// The enclosing activity, `nil` at top level (also when the producer named a parent that was
+    /// not open).
+    public var parent: ActivityID?
+    /// The children still running, in the order they began.
+    public internal(set) var children: [ActivityID] = []
+    /// How deep in the tree: 0 at top level.
+    public var depth: Int
+    public var completed: Double
+    /// The amount of work; `nil` when indeterminate.
+    public var total: Double?
+    /// What is counted: `nil` for items; `bytes` is shown in binary units.
+    public var unit: String?
+    public var cancellable: Bool
+    public var blocking: ActivityEvent.Blocking
+    public var attrs: [String: AttributeValue]
+    /// When it began, Unix seconds.
+    public var startTime: Double
+    /// When it ended, Unix seconds; `nil` while it runs.
+    public var endTime: Double?
+    /// How it ended; `nil` while it runs.
+    public var status: ActivityEvent.Status?
+    /// What went wrong, from the `end` event.
+    public var error: String?
+    /// The rate and ETA estimate.
+    public var estimator = RateEstimator()
+    /// The order of the activity's begin in the stream, from 0.
+    public let sequence: Int
+
+    /// Whether the activity is still running.
+    public var isRunning: Bool { status == nil }
+
+    /// The completed fraction in 0...1, `nil` when indeterminate. A total of 0 counts as done.
+    public var fraction: Double? {
+        guard let total else { return nil }
+        guard total > 0 else { return 1 }
+        return min(1, max(0, completed / total))
+    }
+
+    /// How long the activity ran, or has run by `now`.
+    public func duration(at now: Double) -> Double {
+        max(0, (endTime ?? now) - startTime)
+    }
+
+    /// The estimated rate in units per second at `now`.
+    public func rate(at now: Double) -> Double? { estimator.rate(at: now) }
+
+    /// The estimated seconds left at `now`; `nil` when unknown or stalled.
+    public func eta(at now: Double) -> Double? { estimator.eta(total: total, at: now) }
+}
+
+/// What the store has seen so far: totals that survive the eviction of finished activities.
+public struct ActivitySummary: Sendable, Hashable {
+    /// Activities begun (accepted by the store).
+    public var begun = 0
+    /// Activities ended, by status.
+    public var ended: [ActivityEvent.Status: Int] = [:]
+    /// `begin` events ignored because too many activities were open at once.
+    public var dropped = 0
+    /// Diagnostics counted, by code.
+    public var diagnostics: [Diagnostic.Code: Int] = [:]
+    /// The first and last event times seen, Unix seconds.
+    public var firstTime: Double?
+    public var lastTime: Double?
+
+    public init() {}
+
+    /// Activities ended with `status`.
+    public func count(_ status: ActivityEvent.Status) -> Int { ended[status, default: 0] }
+
+    /// Activities ended, whatever their status.
+    public var finished: Int { ended.values.reduce(0, +) }
+
+    /// Diagnostics counted, whatever their code.
+    public var diagnosticCount: Int { diagnostics.values.reduce(0, +) }
+
+    /// The time from the first event to the last.
+    public var duration: Double {
+        guard let firstTime, let lastTime else { return 0 }
+        return max(0, lastTime - firstTime)
+    }
+}

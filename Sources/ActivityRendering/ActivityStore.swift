@@ -1,0 +1,293 @@
+public import ActivityWire
+
+/// Folds an event stream into a tree of activities, applying every consumer rule of the protocol.
+///
+/// The store is a value: apply events in stream order and read the tree. Every event that
+/// changes something comes back as an ``ActivityUpdate`` holding the *normalized* event (a `ts`
+/// filled in, an unknown parent removed, `abandoned` ends made up for children left open) and the
+/// activity after the change; renderers draw from those.
+///
+/// Consumer rules: `progress` and `end` for an id never begun, or already ended, are ignored and
+/// counted (a `log` is still shown, without its id); a second `begin` is ignored; a `begin` naming
+/// a parent that is not open is attached at the top; children still open when their parent ends
+/// end first, as `abandoned`; ``finish(at:)`` ends everything still open as `abandoned`.
+/// Diagnostics are counted in ``summary``, never fatal.
+///
+/// Memory is bounded by the activities open at once: a finished activity is kept for late events
+/// and then evicted, oldest first, once more than ``Limits/retainedFinished`` have finished; its
+/// outcome lives on in ``summary``. At most ``Limits/maxOpen`` activities are open at once; a
+/// `begin` past that is dropped and counted.
+///
+/// ```swift
+/// var store = ActivityStore()
+/// for update in store.apply(.begin(.init(id: ActivityID("a")!, title: "Build", timestamp: 0))) {
+///     print(update.event.typeName, update.activity?.title ?? "")
+/// }
+/// ```
+///
+/// The store is not synchronized; ``RenderSession`` serializes access to it.
+public struct ActivityStore: Sendable {
+    /// The store's memory bounds.
+    public struct Limits: Sendable, Hashable {
+        /// Activities open at once; further `begin`s are dropped and counted.
+        public var maxOpen: Int
+        /// Finished activities kept (for late events and for renderers); older ones are evicted.
+        public var retainedFinished: Int
+
+        public init(maxOpen: Int = 10_000, retainedFinished: Int = 1_000) {
+            self.maxOpen = max(1, maxOpen)
+            self.retainedFinished = max(0, retainedFinished)
+        }
+    }
+
+    public let limits: Limits
+    /// Totals over the whole stream.
+    public private(set) var summary = ActivitySummary()
+    /// The open top-level activities, in the order they began.
+    public private(set) var roots: [ActivityID] = []
+    /// How many activities are open.
+    public private(set) var openCount = 0
+
+    private var nodes: [ActivityID: ActivityState] = [:]
+    private var finishedQueue: [ActivityID] = []
+    private var finishedHead = 0
+    private var sequence = 0
+
+    public init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    /// The activity with `id`, open or recently finished.
+    public subscript(id: ActivityID) -> ActivityState? { nodes[id] }
+
+    /// How many activities the store holds, open and finished (bounded by the limits).
+    public var retainedCount: Int { nodes.count }
+
+    /// The open activities in display order: depth first, each parent before its children.
+    public func forEachOpen(_ body: (ActivityState) -> Bool) {
+        var stack: [ActivityID] = roots.reversed()
+        while let id = stack.popLast() {
+            guard let node = nodes[id] else { continue }
+            if !body(node) { return }
+            stack.append(contentsOf: node.children.reversed())
+        }
+    }
+
+    /// The titles from the top-level activity down to `id`.
+    public func path(of id: ActivityID) -> [String] {
+        var titles: [String] = []
+        var current: ActivityID? = id
+        while let next = current, let node = nodes[next], titles.count < 64 {
+            titles.append(node.title)
+            current = node.parent
+        }
+        return titles.reversed()
+    }
+
+    /// Counts a diagnostic found outside the store (a line the decoder rejected).
+    public mutating func count(_ diagnostic: Diagnostic) {
+        summary.diagnostics[diagnostic.code, default: 0] += 1
+    }
+
+    /// Applies one event and returns what changed.
+    public mutating func apply(_ event: ActivityEvent, line: Int = 0) -> [ActivityUpdate] {
+        var updates: [ActivityUpdate] = []
+        _ = apply(event, line: line) { updates.append($0) }
+        return updates
+    }
+
+    /// Applies one event; `body` receives each change in order. Returns the diagnostics the event
+    /// raised (already counted in ``summary``).
+    @discardableResult
+    public mutating func apply(
+        _ event: ActivityEvent, line: Int, _ body: (ActivityUpdate) -> Void
+    ) -> [Diagnostic] {
+        var event = event
+        let time = event.timestamp ?? summary.lastTime ?? 0
+        event.timestamp = time
+        if summary.firstTime == nil { summary.firstTime = time }
+        summary.lastTime = max(summary.lastTime ?? time, time)
+        switch event {
+        case .begin(let begin): return applyBegin(begin, time: time, line: line, body)
+        case .progress(let progress): return applyProgress(progress, time: time, line: line, body)
+        case .log(var log):
+            var diagnostics: [Diagnostic] = []
+            if let id = log.id, nodes[id]?.isRunning != true {
+                diagnostics = problem(unknown: id, doing: "log", line: line)
+                log.id = nil
+            }
+            body(ActivityUpdate(event: .log(log), activity: log.id.flatMap { nodes[$0] }))
+            return diagnostics
+        case .end(let end): return applyEnd(end, time: time, line: line, body)
+        }
+    }
+
+    /// Ends every open activity as `abandoned` (children first), as at the end of a stream.
+    public mutating func finish(at time: Double, _ body: (ActivityUpdate) -> Void) {
+        summary.lastTime = max(summary.lastTime ?? time, time)
+        while let root = roots.first {
+            end(root, status: .abandoned, time: time, body)
+        }
+    }
+
+    /// Ends every open activity as `abandoned` and returns the changes.
+    public mutating func finish(at time: Double) -> [ActivityUpdate] {
+        var updates: [ActivityUpdate] = []
+        finish(at: time) { updates.append($0) }
+        return updates
+    }
+
+    // MARK: - Rules
+
+    private mutating func applyBegin(
+        _ begin: ActivityEvent.Begin, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
+    ) -> [Diagnostic] {
+        var begin = begin
+        if nodes[begin.id] != nil {
+            return record(line, .duplicateBegin, "\"\(begin.id)\" has already begun")
+        }
+        guard openCount < limits.maxOpen else {
+            summary.dropped += 1
+            return []
+        }
+        var diagnostics: [Diagnostic] = []
+        var depth = 0
+        if let parentID = begin.parent {
+            if let parent = nodes[parentID], parent.isRunning {
+                depth = parent.depth + 1
+                nodes[parentID]!.children.append(begin.id)
+            } else {
+                let state = nodes[parentID] == nil ? "is not open" : "has already ended"
+                diagnostics = record(line, .unknownParent, "the parent \"\(parentID)\" \(state); attached at the top")
+                begin.parent = nil
+            }
+        }
+        if begin.parent == nil { roots.append(begin.id) }
+        var node = ActivityState(
+            id: begin.id, title: begin.title, message: begin.message, parent: begin.parent, depth: depth,
+            completed: begin.completed, total: begin.total, unit: begin.unit, cancellable: begin.cancellable,
+            blocking: begin.blocking, attrs: begin.attrs, startTime: time, sequence: sequence)
+        node.estimator.record(completed: begin.completed, at: time)
+        sequence += 1
+        openCount += 1
+        summary.begun += 1
+        nodes[begin.id] = node
+        body(ActivityUpdate(event: .begin(begin), activity: node))
+        return diagnostics
+    }
+
+    private mutating func applyProgress(
+        _ progress: ActivityEvent.Progress, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
+    ) -> [Diagnostic] {
+        guard nodes[progress.id]?.isRunning == true else {
+            return problem(unknown: progress.id, doing: "progress", line: line)
+        }
+        let node = update(progress.id) { node in
+            if let title = progress.title { node.title = title }
+            if let message = progress.message { node.message = message }
+            if let total = progress.total { node.total = total.value }
+            if let completed = progress.completed {
+                node.completed = completed
+                node.estimator.record(completed: completed, at: time)
+            }
+        }
+        body(ActivityUpdate(event: .progress(progress), activity: node))
+        return []
+    }
+
+    private mutating func applyEnd(
+        _ end: ActivityEvent.End, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
+    ) -> [Diagnostic] {
+        guard let node = nodes[end.id], node.isRunning else {
+            return problem(unknown: end.id, doing: "end", line: line)
+        }
+        var diagnostics: [Diagnostic] = []
+        if !node.children.isEmpty {
+            let names = node.children.map { "\"\($0)\"" }.joined(separator: ", ")
+            diagnostics = record(line, .childrenOpen, "\"\(end.id)\" ended while \(names) still open")
+        }
+        _ = update(end.id) { node in
+            if let message = end.message { node.message = message }
+            if let total = end.total { node.total = total.value }
+            if let completed = end.completed {
+                node.completed = completed
+                node.estimator.record(completed: completed, at: time)
+            }
+            node.error = end.error
+        }
+        self.end(end.id, status: end.status, time: time, event: end, body)
+        return diagnostics
+    }
+
+    /// Ends `id` and its open descendants (as `abandoned`, deepest first).
+    private mutating func end(
+        _ id: ActivityID, status: ActivityEvent.Status, time: Double, event: ActivityEvent.End? = nil,
+        _ body: (ActivityUpdate) -> Void
+    ) {
+        guard let node = nodes[id] else { return }
+        while let child = nodes[id]?.children.first {
+            end(child, status: .abandoned, time: time, body)
+        }
+        var normalized = event ?? ActivityEvent.End(id: id, status: status)
+        normalized.timestamp = time
+        let ended = update(id) { node in
+            node.status = status
+            node.endTime = max(time, node.startTime)
+        }
+        if let parent = node.parent, let index = nodes[parent]?.children.firstIndex(of: id) {
+            nodes[parent]!.children.remove(at: index)
+        } else if let index = roots.firstIndex(of: id) {
+            roots.remove(at: index)
+        }
+        openCount -= 1
+        summary.ended[status, default: 0] += 1
+        body(ActivityUpdate(event: .end(normalized), activity: ended))
+        retire(id)
+    }
+
+    /// Keeps a finished activity for a while, evicting the oldest past the cap.
+    private mutating func retire(_ id: ActivityID) {
+        finishedQueue.append(id)
+        while finishedQueue.count - finishedHead > limits.retainedFinished {
+            nodes[finishedQueue[finishedHead]] = nil
+            finishedHead += 1
+        }
+        if finishedHead > 1024, finishedHead * 2 > finishedQueue.count {
+            finishedQueue.removeFirst(finishedHead)
+            finishedHead = 0
+        }
+    }
+
+    @inline(__always)
+    private mutating func update(_ id: ActivityID, _ change: (inout ActivityState) -> Void) -> ActivityState {
+        change(&nodes[id]!)
+        return nodes[id]!
+    }
+
+    private mutating func problem(unknown id: ActivityID, doing what: String, line: Int) -> [Diagnostic] {
+        if nodes[id] != nil {
+            return record(line, .alreadyEnded, "\(what) for \"\(id)\", which has already ended")
+        }
+        return record(line, .unknownActivity, "\(what) for \"\(id)\", which is not open")
+    }
+
+    private mutating func record(_ line: Int, _ code: Diagnostic.Code, _ message: String) -> [Diagnostic] {
+        let diagnostic = Diagnostic(line: line, code: code, message: message)
+        count(diagnostic)
+        return [diagnostic]
+    }
+}
+
+/// One change to the store: the normalized event and the activity after it.
+public struct ActivityUpdate: Sendable, Hashable {
+    /// The event as applied: `ts` filled in, an unknown parent removed, a `log` for an unknown id
+    /// without its id, and `end` events with status `abandoned` made up for activities left open.
+    public var event: ActivityEvent
+    /// The activity the event changed, after the change; `nil` for a `log` without an id.
+    public var activity: ActivityState?
+
+    public init(event: ActivityEvent, activity: ActivityState?) {
+        self.event = event
+        self.activity = activity
+    }
+}

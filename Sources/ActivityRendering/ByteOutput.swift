@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where a renderer's bytes go. One call to ``write(_:)`` is one `write(2)` (or one append to a
+/// buffer), so a frame written in one call reaches the terminal in one piece.
+public protocol ByteOutput: AnyObject {
+    /// Writes all of `bytes`; returns `false` once the destination has gone away.
+    @discardableResult
+    func write(_ bytes: [UInt8]) -> Bool
+}
+
+/// Bytes kept in memory, each ``write(_:)`` as one chunk: for tests and for custom renderers.
+///
+/// ```swift
+/// let buffer = BufferOutput()
+/// buffer.write(Array("hello\n".utf8))
+/// buffer.text   // "hello\n"
+/// ```
+public final class BufferOutput: ByteOutput {
+    /// Every write, in order.
+    public private(set) var writes: [[UInt8]] = []
+
+    public init() {}
+
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        if !bytes.isEmpty { writes.append(bytes) }
+        return true
+    }
+
+    /// Everything written, as one byte array.
+    public var bytes: [UInt8] { writes.flatMap { $0 } }
+
+    /// Everything written, decoded as UTF-8.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Forgets what was written.
+    public func removeAll() { writes.removeAll() }
+}
+
+/// Writes to a file descriptor the caller owns, without changing its flags or closing it.
+///
+/// Each ``write(_:)`` loops until every byte is written (`EINTR` retried, a non-blocking
+/// descriptor waited for with `poll`). A reader that has gone away never raises SIGPIPE in this
+/// process: sockets are written with `MSG_NOSIGNAL`, and for pipes the signal is blocked in the
+/// writing thread and a pending one consumed. After the first `EPIPE` (or another hard error)
+/// the output is ``isBroken`` and later writes are dropped.
+public final class FileDescriptorOutput: ByteOutput {
+    public let fileDescriptor: Int32
+    /// Whether the destination has failed; nothing more is written.
+    public private(set) var isBroken = false
+    private let kind: Kind
+
+    enum Kind { case socket, pipe, other }
+
+    public init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+        var info = stat()
+        if fstat(fileDescriptor, &info) == 0 {
+            let type = info.st_mode & S_IFMT
+            kind = type == S_IFSOCK ? .socket : type == S_IFIFO ? .pipe : .other
+        } else {
+            kind = .other
+        }
+    }
+
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        guard !isBroken else { return false }
+        guard !bytes.isEmpty else { return true }
+        let ok = bytes.withUnsafeBytes { raw in
+            kind == .pipe ? FileDescriptorOutput.withSIGPIPEBlocked { writeAll(raw) } : writeAll(raw)
+        }
+        if !ok { isBroken = true }
+        return ok
+    }
+
+    private func writeAll(_ raw: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < raw.count {
+            let pointer = raw.baseAddress! + offset
+            let remaining = raw.count - offset
+            let count: Int
+            if kind == .socket {
+                count = send(fileDescriptor, pointer, remaining, Int32(MSG_NOSIGNAL))
+            } else {
+                #if canImport(Glibc)
+                    count = Glibc.write(fileDescriptor, pointer, remaining)
+                #elseif canImport(Musl)
+                    count = Musl.write(fileDescriptor, pointer, remaining)
+                #else
+                    count = Darwin.write(fileDescriptor, pointer, remaining)
+                #endif
+            }
+            if count > 0 {
+                offset += count
+                continue
+            }
+            let error = count < 0 ? errno : EIO
+            if error == EINTR { continue }
+            if error == EAGAIN || error == EWOULDBLOCK {
+                var poller = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+                if poll(&poller, 1, 5000) <= 0 { return false }
+                continue
+            }
+            return false
+        }
+        return true
+    }
+
+    /// Runs `body` with SIGPIPE blocked in this thread; a SIGPIPE it raised is consumed.
+    static func withSIGPIPEBlocked(_ body: () -> Bool) -> Bool {
+        var block = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGPIPE)
+        var pendingBefore = sigset_t()
+        sigpending(&pendingBefore)
+        let wasPending = sigismember(&pendingBefore, SIGPIPE) == 1
+        pthread_sigmask(SIG_BLOCK, &block, &previous)
+        let result = body()
+        if !result && !wasPending {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var zero = timespec(tv_sec: 0, tv_nsec: 0)
+                _ = sigtimedwait(&block, nil, &zero)
+            }
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        return result
+    }
+}

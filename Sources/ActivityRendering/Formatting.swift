@@ -1,0 +1,125 @@
+/// Number, size, rate, duration and timestamp formats shared by the renderers. No Foundation:
+/// the module formats its own numbers, so output never depends on `LC_NUMERIC`.
+public enum Formatting {
+    /// `value` with exactly `decimals` digits after the point, rounded half away from zero.
+    public static func fixed(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return value.isNaN ? "?" : (value < 0 ? "-∞" : "∞") }
+        let scale = (0..<decimals).reduce(1.0) { r, _ in r * 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9.0e18 else { return String(Int64(value)) }
+        let integer = Int64(scaled)
+        let sign = value < 0 && integer != 0 ? "-" : ""
+        guard decimals > 0 else { return sign + String(integer) }
+        let whole = integer / Int64(scale)
+        var fraction = String(integer % Int64(scale))
+        while fraction.count < decimals { fraction = "0" + fraction }
+        return "\(sign)\(whole).\(fraction)"
+    }
+
+    /// A count: an integer when integral, else with one decimal; SI-abbreviated from ten million.
+    public static func count(_ value: Double) -> String {
+        if value >= 10_000_000 {
+            let units: [(Double, String)] = [(1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M")]
+            for (size, suffix) in units where value >= size {
+                return significant(value / size) + suffix
+            }
+        }
+        if value == value.rounded() { return fixed(value, decimals: 0) }
+        return fixed(value, decimals: value < 10 ? 2 : 1)
+    }
+
+    /// Bytes in binary units: `512 B`, `1.5 KiB`, `12.3 MiB`, `4.00 GiB`.
+    public static func bytes(_ value: Double) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]
+        var amount = max(0, value)
+        var index = 0
+        while amount >= 1024, index < units.count - 1 {
+            amount /= 1024
+            index += 1
+        }
+        if index == 0 { return fixed(amount, decimals: 0) + " B" }
+        return significant(amount) + " " + units[index]
+    }
+
+    /// Three significant digits: `1.23`, `12.3`, `123`.
+    static func significant(_ value: Double) -> String {
+        if value < 9.995 { return fixed(value, decimals: 2) }
+        if value < 99.95 { return fixed(value, decimals: 1) }
+        return fixed(value, decimals: 0)
+    }
+
+    /// A rate per second: `1.5 MiB/s` for bytes, `3.6/s` or `3.6 files/s` otherwise.
+    public static func rate(_ perSecond: Double, unit: String?) -> String {
+        if unit == "bytes" { return bytes(perSecond) + "/s" }
+        let number: String
+        if perSecond >= 100 {
+            number = count(perSecond.rounded())
+        } else if perSecond >= 10 {
+            number = fixed(perSecond, decimals: 1)
+        } else {
+            number = fixed(perSecond, decimals: 2)
+        }
+        guard let unit, !unit.isEmpty else { return number + "/s" }
+        return "\(number) \(unit)/s"
+    }
+
+    /// `completed/total` with the unit: `45/100 files`, `1.50 MiB/3.00 MiB`, or `45 files`.
+    public static func progress(completed: Double, total: Double?, unit: String?) -> String {
+        if unit == "bytes" {
+            guard let total else { return bytes(completed) }
+            return bytes(completed) + "/" + bytes(total)
+        }
+        let numbers = total.map { count(completed) + "/" + count($0) } ?? count(completed)
+        guard let unit, !unit.isEmpty else { return numbers }
+        return numbers + " " + unit
+    }
+
+    /// A duration: `0.4s`, `12.3s`, `1m05s`, `2h03m`.
+    public static func duration(_ seconds: Double) -> String {
+        let seconds = seconds.isFinite ? max(0, seconds) : 0
+        if seconds < 59.95 { return fixed(seconds, decimals: 1) + "s" }
+        let whole = Int(seconds.rounded(.down))
+        if whole < 3600 { return "\(whole / 60)m" + twoDigits(whole % 60) + "s" }
+        if whole < 360_000 { return "\(whole / 3600)h" + twoDigits(whole % 3600 / 60) + "m" }
+        return "\(whole / 86400)d"
+    }
+
+    /// A coarse duration for an ETA: whole seconds below a minute.
+    public static func eta(_ seconds: Double) -> String {
+        let seconds = seconds.isFinite ? max(0, seconds) : 0
+        if seconds < 60 { return "\(Int(seconds.rounded(.up)))s" }
+        return duration(seconds)
+    }
+
+    /// A percentage of a fraction in 0...1, right-aligned in four columns: `  7%`, `100%`.
+    public static func percent(_ fraction: Double) -> String {
+        let value = Int((min(1, max(0, fraction)) * 100).rounded(.down))
+        let text = "\(value)%"
+        return String(repeating: " ", count: max(0, 4 - text.count)) + text
+    }
+
+    /// An RFC 3339 UTC timestamp with milliseconds: `2026-11-29T12:03:27.123Z`.
+    public static func timestamp(_ unixSeconds: Double) -> String {
+        let millisecondsTotal = Int64((unixSeconds * 1000).rounded(.down))
+        var days =
+            millisecondsTotal >= 0 ? millisecondsTotal / 86_400_000 : (millisecondsTotal - 86_399_999) / 86_400_000
+        let millisecondsOfDay = millisecondsTotal - days * 86_400_000
+        // Civil from days (Howard Hinnant's algorithm).
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let ms = millisecondsOfDay % 1000
+        let secondOfDay = millisecondsOfDay / 1000
+        let msText = ms < 10 ? "00\(ms)" : ms < 100 ? "0\(ms)" : "\(ms)"
+        return "\(year)-\(twoDigits(Int(month)))-\(twoDigits(Int(day)))T\(twoDigits(Int(secondOfDay / 3600))):"
+            + "\(twoDigits(Int(secondOfDay % 3600 / 60))):\(twoDigits(Int(secondOfDay % 60))).\(msText)Z"
+    }
+
+    static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}

@@ -1,0 +1,251 @@
+import ActivityWire
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs an external renderer, `activity-render-NAME` from `PATH`, and feeds it the normalized
+/// JSON lines on its standard input.
+///
+/// Any program can render: it reads protocol v1 lines (every event with `ts`, parents resolved,
+/// `abandoned` ends made up) from standard input until end of file, then exits. Its standard
+/// output and error are the session's own. Its standard input is a Unix stream socket rather
+/// than a pipe, so that a plugin that has gone away never raises SIGPIPE here.
+///
+/// The host never lets a plugin hurt the display: writes do not block for long (progress events
+/// are dropped while the plugin is slow, other events wait at most two seconds), and a plugin
+/// that dies is noticed, reported once through ``takeNotices()``, and left out from then on.
+/// ``finish(_:now:)`` closes the plugin's input and waits up to ``exitTimeout`` seconds for it
+/// to exit, then terminates it.
+///
+/// ```swift
+/// let plugin = try PluginHost(name: "notify", environment: ["PATH": "/usr/local/bin:/usr/bin"])
+/// ```
+public final class PluginHost: ActivityRenderer {
+    /// The plugin's name, as in `--plugin NAME`.
+    public let name: String
+    /// The executable that runs.
+    public let executablePath: String
+    /// Whether the plugin is still being fed.
+    public private(set) var isRunning = true
+    /// How long ``finish(_:now:)`` waits for the plugin to exit after its input is closed, before
+    /// it is sent SIGTERM (and, a second later, SIGKILL).
+    public var exitTimeout: Double = 5
+    /// Progress events dropped because the plugin read too slowly.
+    public private(set) var droppedEvents = 0
+
+    private var pid: pid_t
+    private var socket: Int32
+    private var exitDescription: String?
+    private var notices: [String] = []
+    private let encoder = ActivityEventEncoder()
+    private var line: [UInt8] = []
+
+    /// Finds `activity-render-NAME` on `environment["PATH"]` and starts it.
+    ///
+    /// - Throws: ``RenderError`` when the name is not a plain word, no such executable is on
+    ///   `PATH`, or it cannot be started.
+    public init(name: String, environment: [String: String]) throws(RenderError) {
+        guard !name.isEmpty,
+            name.utf8.allSatisfy({ ActivityID.isValid(CollectionOfOne($0)) && $0 != UInt8(ascii: "/") })
+        else {
+            throw RenderError(
+                "invalid plugin name \"\(TextSanitizer.escaped(name))\": use letters, digits, '.', '_' and '-'")
+        }
+        let program = "activity-render-" + name
+        guard let path = Self.find(program, path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
+            throw RenderError("plugin \"\(name)\" not found: no executable \(program) on PATH")
+        }
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw RenderError("cannot start plugin \"\(name)\": socketpair: \(String(cString: strerror(errno)))")
+        }
+        // The plugin only reads; it must not be able to write events back.
+        shutdown(pair[1], Int32(SHUT_WR))
+        shutdown(pair[0], Int32(SHUT_RD))
+        var bufferSize: Int32 = 1 << 20
+        setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &bufferSize, socklen_t(MemoryLayout<Int32>.size))
+        let flags = fcntl(pair[0], F_GETFL)
+        _ = fcntl(pair[0], F_SETFL, flags | O_NONBLOCK)
+
+        var child: pid_t = 0
+        let status = Self.spawn(path, stdin: pair[1], environment: environment, pid: &child)
+        close(pair[1])
+        guard status == 0 else {
+            close(pair[0])
+            throw RenderError("cannot start plugin \"\(name)\" (\(path)): \(String(cString: strerror(status)))")
+        }
+        self.name = name
+        self.executablePath = path
+        self.pid = child
+        self.socket = pair[0]
+    }
+
+    deinit {
+        stop(wait: 0.5)
+    }
+
+    /// The messages about the plugin's death not yet shown; each is returned once.
+    public func takeNotices() -> [String] {
+        defer { notices.removeAll() }
+        return notices
+    }
+
+    public var preferredTickInterval: Double? { isRunning ? 0.5 : nil }
+
+    public func render(_ update: ActivityUpdate, in store: ActivityStore) {
+        guard isRunning else { return }
+        line.removeAll(keepingCapacity: true)
+        encoder.encode(update.event, into: &line)
+        let isProgress = if case .progress = update.event { true } else { false }
+        deliver(line, mayDrop: isProgress)
+    }
+
+    public func tick(_ store: ActivityStore, now: Double) {
+        guard isRunning else { return }
+        if reap(block: false) { died() }
+    }
+
+    public func finish(_ store: ActivityStore, now: Double) {
+        guard pid > 0 else { return }
+        if isRunning, reap(block: false) {
+            died()
+            return
+        }
+        let wasRunning = isRunning
+        stop(wait: exitTimeout)
+        if wasRunning, let how = exitDescription, how != "exited with status 0" {
+            notices.append("plugin \"\(name)\" \(how) at the end of the stream")
+        }
+    }
+
+    // MARK: - Process
+
+    private func deliver(_ bytes: [UInt8], mayDrop: Bool) {
+        var offset = 0
+        var waited = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                send(socket, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                offset += count
+                continue
+            }
+            let error = errno
+            if error == EINTR { continue }
+            if error == EAGAIN || error == EWOULDBLOCK {
+                if mayDrop && offset == 0 {
+                    droppedEvents += 1
+                    return
+                }
+                var poller = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+                if poll(&poller, 1, 100) == 0 {
+                    waited += 100
+                    if waited >= 2000 {
+                        notices.append("plugin \"\(name)\" is not reading its input; rendering goes on without it")
+                        stop(wait: 0)
+                        return
+                    }
+                }
+                continue
+            }
+            _ = reap(block: false) || reap(wait: 0.2)
+            died()
+            return
+        }
+    }
+
+    private func died() {
+        guard isRunning else { return }
+        isRunning = false
+        close(socket)
+        socket = -1
+        let how = exitDescription ?? "stopped reading its input"
+        notices.append("plugin \"\(name)\" \(how); rendering goes on without it")
+    }
+
+    /// Closes the plugin's input and waits up to `wait` seconds before terminating it.
+    private func stop(wait: Double) {
+        if socket >= 0 {
+            close(socket)
+            socket = -1
+        }
+        isRunning = false
+        guard pid > 0 else { return }
+        if reap(wait: wait) { return }
+        kill(pid, SIGTERM)
+        if reap(wait: 1) { return }
+        kill(pid, SIGKILL)
+        _ = reap(block: true)
+    }
+
+    /// Collects the child's exit status if it has exited; `true` when it is gone.
+    private func reap(block: Bool) -> Bool {
+        guard pid > 0 else { return true }
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, block ? 0 : WNOHANG)
+        guard result == pid || (result < 0 && errno == ECHILD) else { return false }
+        if result == pid {
+            let signal = status & 0x7F
+            exitDescription =
+                signal == 0 ? "exited with status \((status >> 8) & 0xFF)" : "was killed by signal \(signal)"
+        }
+        pid = -1
+        return true
+    }
+
+    private func reap(wait seconds: Double) -> Bool {
+        var left = Int(seconds * 100)
+        while !reap(block: false) {
+            if left <= 0 { return false }
+            usleep(10_000)
+            left -= 1
+        }
+        return true
+    }
+
+    static func find(_ program: String, path: String) -> String? {
+        for directory in path.split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + program
+            var info = stat()
+            guard stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0
+            else { continue }
+            return candidate
+        }
+        return nil
+    }
+
+    /// `posix_spawn`s `path` with `stdin` as its standard input, default signal dispositions and
+    /// an empty signal mask. Returns 0 or an errno value.
+    static func spawn(_ path: String, stdin: Int32, environment: [String: String], pid: inout pid_t) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGWINCH, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = [strdup(path)]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
+        defer { (argv + envp).forEach { free($0) } }
+        return (argv + [nil]).withUnsafeBufferPointer { args in
+            (envp + [nil]).withUnsafeBufferPointer { env in
+                posix_spawn(&pid, path, &actions, &attributes, args.baseAddress!, env.baseAddress!)
+            }
+        }
+    }
+}

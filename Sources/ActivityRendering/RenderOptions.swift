@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How a ``RenderSession`` shows the stream on its display descriptor.
+public enum RenderMode: String, Sendable, CaseIterable {
+    /// `tty` when the display is a terminal, `TERM` is set and not `dumb`, and `CI` is unset;
+    /// `plain` otherwise.
+    case auto
+    /// The live, redrawn display (``TerminalRenderer/Mode/tty``), even on a non-terminal.
+    case tty
+    /// Plain lines (``TerminalRenderer/Mode/plain``).
+    case plain
+    /// The text log format (``LogFileRenderer``) on the display.
+    case log
+    /// The normalized JSON-lines stream (``JSONLinesRenderer``) on the display.
+    case jsonl
+}
+
+/// What a ``RenderSession`` draws, and where.
+///
+/// ```swift
+/// var options = RenderOptions()
+/// options.logFile = "build.log"
+/// options.plugins = ["notify"]
+/// let session = try RenderSession(options: options)
+/// ```
+public struct RenderOptions: Sendable {
+    /// The display: `auto` (the default) picks `tty` or `plain`.
+    public var mode: RenderMode
+    /// A log file to append to (`--log-file PATH`).
+    public var logFile: String?
+    /// The log file's format (`--log-format`); `text` by default.
+    public var logFormat: LogFormat
+    /// External renderers: each NAME runs `activity-render-NAME` from `PATH` (`--plugin NAME`).
+    public var plugins: [String]
+    /// The descriptor the display is drawn on; 2 (standard error) by default.
+    public var displayFileDescriptor: Int32
+    /// The environment consulted: `TERM`, `CI`, `NO_COLOR`, `CLICOLOR`, `CLICOLOR_FORCE`,
+    /// `LC_ALL`/`LC_CTYPE`/`LANG`, `COLUMNS`/`LINES`, and `PATH` (for plugins, which also get it
+    /// as their environment). The process's environment by default.
+    public var environment: [String: String]
+    /// Whether the session installs its SIGINT, SIGTERM and SIGWINCH handlers in TTY mode (see
+    /// ``RenderSession``); `true` by default.
+    public var handlesSignals: Bool
+
+    public init(
+        mode: RenderMode = .auto, logFile: String? = nil, logFormat: LogFormat = .text, plugins: [String] = [],
+        displayFileDescriptor: Int32 = 2, environment: [String: String] = RenderOptions.processEnvironment(),
+        handlesSignals: Bool = true
+    ) {
+        self.mode = mode
+        self.logFile = logFile
+        self.logFormat = logFormat
+        self.plugins = plugins
+        self.displayFileDescriptor = displayFileDescriptor
+        self.environment = environment
+        self.handlesSignals = handlesSignals
+    }
+
+    /// This process's environment variables.
+    public static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+
+    /// The mode `auto` stands for here: `tty` or `plain`. Other modes are returned unchanged.
+    public func resolvedMode() -> RenderMode {
+        guard mode == .auto else { return mode }
+        let term = environment["TERM"] ?? ""
+        let ci = environment["CI"].map { !$0.isEmpty && $0 != "0" && $0.lowercased() != "false" } ?? false
+        let terminal = TerminalDevice.isTerminal(displayFileDescriptor)
+        return terminal && !term.isEmpty && term != "dumb" && !ci ? .tty : .plain
+    }
+}

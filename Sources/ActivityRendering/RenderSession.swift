@@ -1,0 +1,300 @@
+public import ActivityWire
+import Synchronization
+
+/// Renders one event stream: owns the store, the renderers the options ask for, the redraw
+/// timer and, in TTY mode, the terminal.
+///
+/// Feed it events with ``handle(_:)``, non-event lines with ``passthrough(_:to:)`` and input
+/// problems with ``report(_:)``, from any thread, then call ``finish()``: it ends what is still
+/// open as `abandoned`, draws the final state, stops the timer and restores the terminal.
+///
+/// ```swift
+/// let session = try RenderSession(options: RenderOptions(logFile: "build.log"))
+/// defer { session.finish() }
+/// var reader = EventStreamReader(source: FileDescriptorSource(fileDescriptor: 0))
+/// try reader.forEach { item in
+///     guard item.isLineStart else { return }
+///     switch item.decoded {
+///     case .event(let event): session.handle(event)
+///     case .text: session.passthrough(Array(item.bytes), to: .stdout)
+///     case .invalid(let problem), .ignored(let problem?): session.report(problem)
+///     default: break
+///     }
+/// }
+/// ```
+///
+/// Redraws happen on a timer thread at most 20 times a second, never per event. In TTY mode the
+/// cursor is hidden only while the live region is on screen, and restored by ``finish()``, by
+/// `deinit`, and by signal handlers:
+///
+/// - **SIGINT, SIGTERM**: the handler writes the restore sequence (end synchronized output,
+///   reset colours, show the cursor, a fresh line). If the program had installed a handler of its
+///   own before the session started, that handler is then called and the display carries on
+///   (the next frame hides the cursor again); otherwise the default disposition is put back and
+///   the signal raised again, so the process ends with the status the signal gives. A signal
+///   that is *ignored* when the session starts (as Dispatch signal sources require) is left
+///   alone: the program handles it and calls ``finish()``. A program that forwards signals to a
+///   child, like `activity run`, can therefore either install its handler first, or ignore the
+///   signal and use a Dispatch source; a handler installed *after* the session replaces ours
+///   and should call ``restoreTerminal()``.
+/// - **SIGWINCH**: the live region is redrawn at the new size at once.
+///
+/// One session at a time owns the signal handlers; set ``RenderOptions/handlesSignals`` to
+/// `false` to leave them alone entirely.
+public final class RenderSession: Sendable {
+    private let state: SessionState
+    private let timer: RedrawTimer?
+    private let signals: SignalGuard?
+    private let finished = Atomic<Bool>(false)
+    private let clock: @Sendable () -> Double
+    /// The mode in use: `tty`, `plain`, `log` or `jsonl` (never `auto`).
+    public let mode: RenderMode
+
+    /// Sets up the renderers `options` ask for and starts the redraw timer.
+    ///
+    /// - Throws: ``RenderError`` when the log file cannot be opened for appending, or a plugin is
+    ///   not on `PATH` or cannot be started.
+    public convenience init(options: RenderOptions) throws(RenderError) {
+        try self.init(options: options, clock: WallClock.now)
+    }
+
+    /// Sets up the renderers `options` ask for, with a clock of the caller's (for tests).
+    package init(options: RenderOptions, clock: @escaping @Sendable () -> Double) throws(RenderError) {
+        let mode = options.resolvedMode()
+        let descriptor = options.displayFileDescriptor
+        let environment = options.environment
+        let display = FileDescriptorOutput(fileDescriptor: descriptor)
+        let displayIsTerminal = TerminalDevice.isTerminal(descriptor)
+        var renderers: [any ActivityRenderer] = []
+        var terminal: TerminalRenderer?
+
+        switch mode {
+        case .tty, .plain, .auto:
+            var style = TerminalStyle.detect(environment: environment)
+            if !displayIsTerminal && environment["CLICOLOR_FORCE"].map({ $0.isEmpty || $0 == "0" }) ?? true {
+                style.color = false
+            }
+            let configuration = TerminalRenderer.Configuration(
+                mode: mode == .tty ? .tty : .plain, style: style,
+                size: TerminalDevice.size(of: descriptor, environment: environment),
+                displayIsTerminal: displayIsTerminal)
+            let renderer = TerminalRenderer(
+                output: display, configuration: configuration,
+                passthrough: Self.passthroughTargets(display: descriptor, tty: mode == .tty))
+            renderer.liveRegionDidChange = { SignalRelay.liveRegion.store($0, ordering: .relaxed) }
+            terminal = renderer
+            renderers.append(renderer)
+        case .log:
+            renderers.append(LogFileRenderer(output: display, format: .text, clock: clock))
+            renderers.append(StreamPassthrough(display: descriptor))
+        case .jsonl:
+            renderers.append(JSONLinesRenderer(output: display, passesTextThrough: true))
+            renderers.append(StreamPassthrough(display: descriptor))
+        }
+        if let path = options.logFile {
+            renderers.append(try LogFileRenderer(path: path, format: options.logFormat, clock: clock))
+        }
+        var plugins: [PluginHost] = []
+        for name in options.plugins {
+            plugins.append(try PluginHost(name: name, environment: environment))
+        }
+        self.mode = mode
+        self.clock = clock
+        let watched = mode == .tty && displayIsTerminal ? (descriptor, environment) : nil
+        let state = SessionState(
+            SessionCore(renderers: renderers, plugins: plugins, terminal: terminal), watchedTerminal: watched)
+        self.state = state
+        let interval = state.core.withLock { $0.renderer.preferredTickInterval }
+        let timer = interval.flatMap { interval in
+            RedrawTimer(interval: interval) { state.tick(now: clock()) }
+        }
+        self.timer = timer
+        if mode == .tty && options.handlesSignals {
+            signals = SignalGuard(
+                descriptor: descriptor, watchSize: displayIsTerminal, wakeDescriptor: timer?.wakeDescriptor ?? -1)
+        } else {
+            signals = nil
+        }
+    }
+
+    /// A session that feeds renderers of the caller's own, such as a custom Swift renderer.
+    ///
+    /// ```swift
+    /// let session = RenderSession(renderers: [MyRenderer()])
+    /// ```
+    public init(renderers: sending [any ActivityRenderer], clock: @escaping @Sendable () -> Double = WallClock.now) {
+        let state = SessionState(SessionCore(renderers: renderers, plugins: [], terminal: nil), watchedTerminal: nil)
+        self.state = state
+        self.clock = clock
+        self.mode = .auto
+        self.signals = nil
+        let interval = state.core.withLock { $0.renderer.preferredTickInterval }
+        self.timer = interval.flatMap { interval in RedrawTimer(interval: interval) { state.tick(now: clock()) } }
+    }
+
+    deinit {
+        finish()
+    }
+
+    /// Applies one event. Thread-safe; a missing `ts` is stamped with the arrival time.
+    public func handle(_ event: ActivityEvent) {
+        handle(event, line: 0)
+    }
+
+    /// Applies one event read from input line `line` (named in diagnostics).
+    public func handle(_ event: ActivityEvent, line: Int) {
+        guard !finished.load(ordering: .relaxed) else { return }
+        var event = event
+        if event.timestamp == nil { event.timestamp = clock() }
+        state.core.withLock { $0.apply(event, line: line) }
+    }
+
+    /// Prints a line of the producer's own output (without its newline) above the live region,
+    /// unchanged; sanitized only when `stream` is a terminal.
+    public func passthrough(_ line: [UInt8], to stream: OutputStream) {
+        state.core.withLock { core in core.renderer.passthrough(line, to: stream, in: core.store) }
+    }
+
+    /// Counts an input problem and shows it once per kind: a dimmed line (plain mode: a warning
+    /// line).
+    public func report(_ diagnostic: Diagnostic) {
+        state.core.withLock { core in
+            core.store.count(diagnostic)
+            core.renderer.report(diagnostic, in: core.store)
+        }
+    }
+
+    /// A snapshot of the totals so far.
+    public var summary: ActivitySummary {
+        state.core.withLock { $0.store.summary }
+    }
+
+    /// Ends what is still open as `abandoned`, draws the final state, stops the timer, waits for
+    /// plugins and restores the terminal. Idempotent; later events are ignored.
+    public func finish() {
+        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        timer?.stop()
+        let now = clock()
+        state.core.withLock { $0.finish(now: now) }
+        signals?.uninstall()
+    }
+
+    /// Writes the sequence that restores the terminal (synchronized output off, colours reset,
+    /// cursor shown) to the display of the session that owns the terminal, if any.
+    ///
+    /// Async-signal-safe: call it from a signal handler installed after the session started.
+    public static func restoreTerminal() {
+        SignalRelay.restoreTerminal()
+    }
+}
+
+/// The session's mutable state, behind one lock; shared with the timer thread.
+final class SessionState: Sendable {
+    let core: Mutex<SessionCore>
+    /// The display terminal, polled for its size on every tick (SIGWINCH only wakes the timer).
+    let watchedTerminal: (descriptor: Int32, environment: [String: String])?
+
+    init(_ core: sending SessionCore, watchedTerminal: (descriptor: Int32, environment: [String: String])?) {
+        self.core = Mutex(core)
+        self.watchedTerminal = watchedTerminal
+    }
+
+    func tick(now: Double) {
+        let watched = watchedTerminal
+        core.withLock { core in
+            if let watched, let terminal = core.terminal {
+                terminal.resize(to: TerminalDevice.size(of: watched.descriptor, environment: watched.environment))
+                if SignalRelay.cursorRestored.exchange(false, ordering: .relaxed) { terminal.cursorWasShown() }
+            }
+            core.renderer.tick(core.store, now: now)
+            core.deliverNotices()
+        }
+    }
+}
+
+/// What the lock guards: the store and the renderers.
+final class SessionCore {
+    var store = ActivityStore()
+    let renderer: MultiplexRenderer
+    let plugins: [PluginHost]
+    let others: [any ActivityRenderer]
+    let terminal: TerminalRenderer?
+    private var updates: [ActivityUpdate] = []
+    private var isFinished = false
+
+    init(renderers: [any ActivityRenderer], plugins: [PluginHost], terminal: TerminalRenderer?) {
+        self.others = renderers
+        self.plugins = plugins
+        self.terminal = terminal
+        self.renderer = MultiplexRenderer(renderers + plugins)
+    }
+
+    func apply(_ event: ActivityEvent, line: Int) {
+        guard !isFinished else { return }
+        updates.removeAll(keepingCapacity: true)
+        let diagnostics = store.apply(event, line: line) { updates.append($0) }
+        for update in updates { renderer.render(update, in: store) }
+        for diagnostic in diagnostics { renderer.report(diagnostic, in: store) }
+        if !plugins.isEmpty { deliverNotices() }
+    }
+
+    /// Shows what plugins have to say about themselves (one notice when one dies).
+    func deliverNotices() {
+        for plugin in plugins {
+            for notice in plugin.takeNotices() { renderer.notice(notice, in: store) }
+        }
+    }
+
+    func finish(now: Double) {
+        guard !isFinished else { return }
+        isFinished = true
+        updates.removeAll()
+        store.finish(at: now) { updates.append($0) }
+        for update in updates { renderer.render(update, in: store) }
+        for plugin in plugins { plugin.finish(store, now: now) }
+        deliverNotices()
+        for other in others { other.finish(store, now: now) }
+    }
+}
+
+/// In the log and JSON-lines display modes: writes passed-through lines of streams other than
+/// the display to their own descriptors, unchanged (sanitized on a terminal).
+final class StreamPassthrough: ActivityRenderer {
+    let display: Int32
+    private var outputs: [OutputStream: FileDescriptorOutput] = [:]
+
+    init(display: Int32) {
+        self.display = display
+    }
+
+    func render(_ update: ActivityUpdate, in store: ActivityStore) {}
+
+    func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore) {
+        let descriptor = stream.fileDescriptor
+        guard descriptor != display else { return }
+        let output = outputs[stream] ?? FileDescriptorOutput(fileDescriptor: descriptor)
+        outputs[stream] = output
+        let text = TerminalDevice.isTerminal(descriptor) ? TextSanitizer.display(bytes: line) : line
+        output.write(text + [0x0A])
+    }
+}
+
+extension RenderSession {
+    /// Where each stream's passed-through lines go when the terminal renderer draws on `display`.
+    static func passthroughTargets(display: Int32, tty: Bool) -> [OutputStream: TerminalRenderer.PassthroughTarget] {
+        var targets: [OutputStream: TerminalRenderer.PassthroughTarget] = [:]
+        let displayIsTerminal = TerminalDevice.isTerminal(display)
+        for stream in [OutputStream.stdout, .stderr] {
+            let descriptor = stream.fileDescriptor
+            if descriptor == display {
+                targets[stream] = .display
+                continue
+            }
+            let isTerminal = TerminalDevice.isTerminal(descriptor)
+            let shares = tty && isTerminal && displayIsTerminal && TerminalDevice.sameDevice(descriptor, display)
+            targets[stream] = .output(
+                FileDescriptorOutput(fileDescriptor: descriptor), sanitize: isTerminal, sharesTerminal: shares)
+        }
+        return targets
+    }
+}

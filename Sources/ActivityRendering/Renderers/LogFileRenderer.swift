@@ -1,0 +1,203 @@
+public import ActivityWire
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Appends a durable record of the stream to a file: human `text`, or replayable `jsonl`.
+///
+/// The file is opened with `O_APPEND` and every line is written with one `write(2)` as soon as
+/// it is known, so a killed process leaves only whole lines behind.
+///
+/// The `text` format is logfmt-like, one line per begin, end, log line, passed-through line and
+/// input problem, each starting with an RFC 3339 UTC timestamp, and a summary at the end:
+///
+/// ```text
+/// 2026-11-29T12:00:00.000Z begin id=dl title=Downloading total=3 unit=files
+/// 2026-11-29T12:00:03.250Z end id=dl title=Downloading status=success duration=3.250s
+/// 2026-11-29T12:00:03.300Z summary activities=1 succeeded=1 duration=3.300s
+/// ```
+///
+/// Values are quoted when they hold spaces, `=` or quotes; control characters are escaped
+/// (`\n`, `\x1b`), never written raw. The `jsonl` format is ``JSONLinesRenderer``'s.
+public final class LogFileRenderer: ActivityRenderer {
+    let format: LogFormat
+    let output: any ByteOutput
+    let clock: @Sendable () -> Double
+    private let ownedDescriptor: Int32?
+    private let jsonLines: JSONLinesRenderer
+
+    /// Opens (or creates, mode 0644) `path` for appending.
+    ///
+    /// - Throws: ``RenderError`` when the file cannot be opened for writing.
+    public init(
+        path: String, format: LogFormat, clock: @escaping @Sendable () -> Double = WallClock.now
+    )
+        throws(RenderError)
+    {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw RenderError("cannot open the log file \(path): \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            close(descriptor)
+            throw RenderError("cannot open the log file \(path): it is a directory")
+        }
+        self.format = format
+        self.output = FileDescriptorOutput(fileDescriptor: descriptor)
+        self.clock = clock
+        self.ownedDescriptor = descriptor
+        self.jsonLines = JSONLinesRenderer(output: output)
+    }
+
+    /// Writes the log to `output`, which the caller owns.
+    public init(output: any ByteOutput, format: LogFormat, clock: @escaping @Sendable () -> Double = WallClock.now) {
+        self.format = format
+        self.output = output
+        self.clock = clock
+        self.ownedDescriptor = nil
+        self.jsonLines = JSONLinesRenderer(output: output)
+    }
+
+    deinit {
+        if let ownedDescriptor { close(ownedDescriptor) }
+    }
+
+    public func render(_ update: ActivityUpdate, in store: ActivityStore) {
+        if format == .jsonl { return jsonLines.render(update, in: store) }
+        let time = update.event.timestamp ?? clock()
+        switch update.event {
+        case .begin(let begin):
+            var fields: [(String, String)] = [("id", begin.id.rawValue), ("title", begin.title)]
+            if let parent = begin.parent { fields.append(("parent", parent.rawValue)) }
+            if let total = begin.total { fields.append(("total", Formatting.count(total))) }
+            if begin.completed > 0 { fields.append(("completed", Formatting.count(begin.completed))) }
+            if let unit = begin.unit { fields.append(("unit", unit)) }
+            if let message = begin.message { fields.append(("message", message)) }
+            write(time, "begin", fields)
+        case .progress:
+            break
+        case .log(let log):
+            var fields: [(String, String)] = [("level", log.level.rawValue)]
+            if let id = log.id { fields.append(("id", id.rawValue)) }
+            fields.append(("message", log.message))
+            write(time, "log", fields)
+        case .end(let end):
+            var fields: [(String, String)] = [("id", end.id.rawValue)]
+            if let activity = update.activity {
+                fields.append(("title", activity.title))
+                fields.append(("status", end.status.rawValue))
+                fields.append(("duration", Formatting.fixed(activity.duration(at: time), decimals: 3) + "s"))
+                if let total = activity.total { fields.append(("total", Formatting.count(total))) }
+                if activity.completed > 0 { fields.append(("completed", Formatting.count(activity.completed))) }
+            } else {
+                fields.append(("status", end.status.rawValue))
+            }
+            if let message = end.message { fields.append(("message", message)) }
+            if let error = end.error { fields.append(("error", error)) }
+            write(time, "end", fields)
+        }
+    }
+
+    public func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore) {
+        guard format == .text else { return }
+        let text = String(decoding: line, as: UTF8.self)
+        write(clock(), "output", [("stream", stream == .stdout ? "stdout" : "stderr"), ("text", text)])
+    }
+
+    public func report(_ diagnostic: Diagnostic, in store: ActivityStore) {
+        guard format == .text else { return }
+        var fields: [(String, String)] = []
+        if diagnostic.line > 0 { fields.append(("line", String(diagnostic.line))) }
+        fields += [("code", diagnostic.code.rawValue), ("message", diagnostic.message)]
+        write(clock(), "problem", fields)
+    }
+
+    public func notice(_ message: String, in store: ActivityStore) {
+        guard format == .text else { return }
+        write(clock(), "notice", [("message", message)])
+    }
+
+    public func finish(_ store: ActivityStore, now: Double) {
+        guard format == .text else { return }
+        let summary = store.summary
+        var fields: [(String, String)] = [("activities", String(summary.begun))]
+        let words: [(ActivityEvent.Status, String)] = [
+            (.success, "succeeded"), (.failure, "failed"), (.cancelled, "cancelled"), (.skipped, "skipped"),
+            (.abandoned, "abandoned"),
+        ]
+        for (status, word) in words where summary.count(status) > 0 {
+            fields.append((word, String(summary.count(status))))
+        }
+        if summary.dropped > 0 { fields.append(("dropped", String(summary.dropped))) }
+        if summary.diagnosticCount > 0 { fields.append(("problems", String(summary.diagnosticCount))) }
+        let start = summary.firstTime ?? now
+        fields.append(
+            ("duration", Formatting.fixed(max(0, max(now, summary.lastTime ?? now) - start), decimals: 3) + "s"))
+        write(now, "summary", fields)
+    }
+
+    private func write(_ time: Double, _ kind: String, _ fields: [(String, String)]) {
+        var line = Formatting.timestamp(time) + " " + kind
+        for (key, value) in fields {
+            line += " " + key + "=" + Self.quoted(value)
+        }
+        line += "\n"
+        output.write(Array(line.utf8))
+    }
+
+    /// A logfmt value: bare when it is a plain word, else quoted with `\`, `"` and every control
+    /// character escaped.
+    static func quoted(_ value: String) -> String {
+        var needsQuotes = value.isEmpty
+        var body = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": body += "\\\""; needsQuotes = true
+            case "\\": body += "\\\\"; needsQuotes = true
+            case " ", "=": body.unicodeScalars.append(scalar); needsQuotes = true
+            default:
+                if TextSanitizer.classify(scalar) == .keep {
+                    body.unicodeScalars.append(scalar)
+                } else {
+                    body += TextSanitizer.escaped(String(scalar))
+                    needsQuotes = true
+                }
+            }
+        }
+        return needsQuotes ? "\"" + body + "\"" : body
+    }
+}
+
+/// The format of a log file: human-readable text, or the replayable JSON-lines stream.
+public enum LogFormat: String, Sendable, CaseIterable {
+    case text, jsonl
+}
+
+/// The wall clock the renderers stamp times with: Unix seconds.
+public enum WallClock {
+    /// The current time, Unix seconds with sub-microsecond resolution.
+    @Sendable
+    public static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}
+
+/// A rendering set-up that failed: a log file that cannot be written, a plugin not found.
+public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, for a person.
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

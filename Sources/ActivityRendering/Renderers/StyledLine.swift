@@ -1,0 +1,102 @@
+/// A line of the display as spans of text with a paint each; measured and cut by display width.
+struct StyledLine: Sendable {
+    struct Span: Sendable {
+        var text: String
+        var paint: TerminalStyle.Paint
+    }
+
+    var spans: [Span] = []
+
+    init() {}
+
+    init(_ text: String, _ paint: TerminalStyle.Paint = .none) {
+        append(text, paint)
+    }
+
+    mutating func append(_ text: String, _ paint: TerminalStyle.Paint = .none) {
+        guard !text.isEmpty else { return }
+        spans.append(Span(text: text, paint: paint))
+    }
+
+    var width: Int { spans.reduce(0) { $0 + DisplayWidth.of($1.text) } }
+
+    /// The text without paint.
+    var plain: String { spans.map(\.text).joined() }
+
+    /// The line cut to `width` columns, the cut marked by `ellipsis`.
+    func truncated(to width: Int, ellipsis: String) -> StyledLine {
+        guard self.width > width else { return self }
+        var result = StyledLine()
+        var used = 0
+        let ellipsisWidth = DisplayWidth.of(ellipsis)
+        for span in spans {
+            let spanWidth = DisplayWidth.of(span.text)
+            if used + spanWidth <= width - ellipsisWidth {
+                result.spans.append(span)
+                used += spanWidth
+                continue
+            }
+            let room = width - used
+            let cut = DisplayWidth.truncate(span.text, to: room, ellipsis: ellipsis)
+            result.append(cut, span.paint)
+            break
+        }
+        return result
+    }
+
+    /// The line broken into rows of at most `width` columns, continuation rows indented by
+    /// `indent` spaces, so a long error message is shown whole without the terminal wrapping it.
+    func wrapped(to width: Int, indent: Int) -> [StyledLine] {
+        guard self.width > width, width > indent + 4 else { return [self] }
+        var rows: [StyledLine] = []
+        var current = StyledLine()
+        var used = 0
+        Measurer.withLocale {
+            for span in spans {
+                var piece = String.UnicodeScalarView()
+                for scalar in span.text.unicodeScalars {
+                    let w = DisplayWidth.scalarWidth(scalar)
+                    if used + w > width {
+                        // Break after the piece's last space when there is one, not mid-word.
+                        var carried = String.UnicodeScalarView()
+                        if scalar != " ", let space = piece.lastIndex(of: " ") {
+                            carried = String.UnicodeScalarView(piece[piece.index(after: space)...])
+                            if carried.count < 20 {
+                                piece = String.UnicodeScalarView(piece[..<space])
+                            } else {
+                                carried = String.UnicodeScalarView()
+                            }
+                        }
+                        current.append(String(piece), span.paint)
+                        rows.append(current)
+                        current = StyledLine(String(repeating: " ", count: indent))
+                        used = indent
+                        piece = carried
+                        for carriedScalar in carried { used += DisplayWidth.scalarWidth(carriedScalar) }
+                        if scalar == " " { continue }
+                    }
+                    piece.append(scalar)
+                    used += w
+                }
+                current.append(String(piece), span.paint)
+            }
+        }
+        rows.append(current)
+        return rows
+    }
+
+    /// The bytes of the line, with SGR sequences when `color` is on.
+    func encoded(color: Bool, into out: inout [UInt8]) {
+        for span in spans {
+            if color && span.paint != .none {
+                out.append(contentsOf: [0x1B, 0x5B])
+                out.append(contentsOf: span.paint.rawValue.utf8)
+                out.append(UInt8(ascii: "m"))
+                out.append(contentsOf: span.text.utf8)
+                out.append(contentsOf: [0x1B, 0x5B, UInt8(ascii: "0"), UInt8(ascii: "m")])
+            } else {
+                out.append(contentsOf: span.text.utf8)
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import ActivityWire
+
+/// TTY mode: lines above the live region, and the frame written in one piece.
+extension TerminalRenderer {
+    static let syncBegin: [UInt8] = Array("\u{1B}[?2026h".utf8)
+    static let syncEnd: [UInt8] = Array("\u{1B}[?2026l".utf8)
+    static let hideCursor: [UInt8] = Array("\u{1B}[?25l".utf8)
+    static let showCursor: [UInt8] = Array("\u{1B}[?25h".utf8)
+    static let clearLine: [UInt8] = Array("\u{1B}[K".utf8)
+    static let clearBelow: [UInt8] = Array("\u{1B}[J".utf8)
+    static let newline: [UInt8] = [0x0D, 0x0A]
+    /// The bound on text waiting for the next frame; past it, a frame is drawn at once.
+    static let pendingLimit = 1 << 20
+
+    func renderLive(_ update: ActivityUpdate, in store: ActivityStore) {
+        switch update.event {
+        case .begin, .progress:
+            break
+        case .log(let log):
+            appendAbove(logLine(log, activity: update.activity, in: store))
+        case .end:
+            guard let activity = update.activity else { return }
+            etaCache[activity.id] = nil
+            if activity.depth == 0 {
+                appendAbove(endLine(activity, title: TextSanitizer.display(activity.title)))
+            } else if activity.status == .failure {
+                appendAbove(endLine(activity, title: pathTitle(of: activity, in: store)))
+            }
+        }
+        if pendingAbove.count > Self.pendingLimit { flushNow(store) }
+    }
+
+    /// Queues a permanent line for the top of the next frame.
+    func appendAbove(_ line: StyledLine) {
+        for row in line.wrapped(to: lineWidth, indent: 2) {
+            var bytes: [UInt8] = []
+            row.encoded(color: style.color, into: &bytes)
+            appendAbove(bytes)
+        }
+    }
+
+    /// Queues raw (already sanitized) bytes as a permanent line for the top of the next frame.
+    func appendAbove(_ bytes: [UInt8]) {
+        pendingAbove.append(contentsOf: bytes)
+        pendingAbove.append(contentsOf: Self.clearLine)
+        pendingAbove.append(contentsOf: Self.newline)
+    }
+
+    /// Draws at once, at the time of the last event: too much text is waiting.
+    func flushNow(_ store: ActivityStore) {
+        drawFrame(store, now: store.summary.lastTime ?? 0)
+    }
+
+    /// Moves from the end of the live region's last line to the start of its first.
+    func moveToTop(into frame: inout [UInt8]) {
+        guard liveHeight > 0 else { return }
+        frame.append(0x0D)
+        let up = max(liveHeight, liveRowsOnScreen) - 1
+        if up > 0 { frame.append(contentsOf: Array("\u{1B}[\(up)A".utf8)) }
+    }
+
+    /// Writes what is pending and the live region, if anything changed, in one `write(2)`.
+    func drawFrame(_ store: ActivityStore, now: Double) {
+        let lines = isFinished ? [] : frameLines(store, now: now)
+        var encoded: [[UInt8]] = []
+        encoded.reserveCapacity(lines.count)
+        for line in lines {
+            var bytes: [UInt8] = []
+            line.encoded(color: style.color, into: &bytes)
+            encoded.append(bytes)
+        }
+        let separate = pendingSeparate
+        guard
+            encoded != lastLines || redrawNeeded || !pendingAbove.isEmpty || !separate.isEmpty
+                || (isFinished && cursorHidden)
+        else { return }
+
+        if !separate.isEmpty && liveHeight > 0 {
+            // Another descriptor on this terminal writes next: take the region off the screen.
+            var clear = Self.syncBegin
+            moveToTop(into: &clear)
+            clear.append(contentsOf: pendingAbove)
+            clear.append(contentsOf: Self.clearBelow)
+            clear.append(contentsOf: Self.syncEnd)
+            output.write(clear)
+            pendingAbove.removeAll(keepingCapacity: true)
+            liveHeight = 0
+            liveRowsOnScreen = 0
+        }
+        for (target, bytes) in separate { target.write(bytes) }
+        pendingSeparate.removeAll()
+
+        var frame = Self.syncBegin
+        if !encoded.isEmpty && !cursorHidden {
+            frame.append(contentsOf: Self.hideCursor)
+            cursorHidden = true
+        }
+        moveToTop(into: &frame)
+        frame.append(contentsOf: pendingAbove)
+        for (index, line) in encoded.enumerated() {
+            if index > 0 { frame.append(contentsOf: Self.newline) }
+            frame.append(contentsOf: line)
+            frame.append(contentsOf: Self.clearLine)
+        }
+        frame.append(contentsOf: Self.clearBelow)
+        if encoded.isEmpty && cursorHidden {
+            frame.append(contentsOf: Self.showCursor)
+            cursorHidden = false
+        }
+        frame.append(contentsOf: Self.syncEnd)
+        output.write(frame)
+
+        let wasLive = liveHeight > 0
+        pendingAbove.removeAll(keepingCapacity: pendingAbove.capacity <= Self.pendingLimit)
+        liveHeight = encoded.count
+        liveRowsOnScreen = encoded.count
+        lastLines = encoded
+        lastLineWidths = lines.map(\.width)
+        redrawNeeded = false
+        if wasLive != (liveHeight > 0) { liveRegionDidChange?(liveHeight > 0) }
+    }
+}
+
+extension TerminalRenderer {
+    /// A signal handler showed the cursor behind the renderer's back: hide it again on the next
+    /// frame and redraw.
+    func cursorWasShown() {
+        if cursorHidden {
+            cursorHidden = false
+            redrawNeeded = true
+        }
+    }
+}

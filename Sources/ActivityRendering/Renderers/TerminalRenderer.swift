@@ -1,0 +1,286 @@
+public import ActivityWire
+
+/// Draws activities in a terminal (a live, redrawn tree) or as plain lines (CI logs, pipes).
+///
+/// In ``Mode/tty`` the renderer keeps a live region at the bottom of the screen: a header when
+/// several activities run, then the running activities as an indented tree, each with a spinner,
+/// title, bar, percentage, counts, rate, ETA, elapsed time and message. The region is redrawn by
+/// ``tick(_:now:)`` only (the session calls it at most 20 times a second), in one `write(2)` per
+/// frame inside synchronized-output mode (`CSI ? 2026 h … l`); lines are overwritten in place and
+/// cleared with `CSI K`, cut to the terminal's width by display width so none ever wraps, and
+/// capped at rows − 1 with a "+N more" line. Finished top-level activities (and failures at any
+/// depth) leave a permanent `✔`/`✖`/`⊘`/`?` line above the region, as do `log` events and
+/// passed-through text. The cursor is hidden only while the region is on screen.
+///
+/// In ``Mode/plain`` every begin, end and log is one line with an elapsed-time prefix; progress
+/// is printed at most every ``Configuration/plainProgressInterval`` seconds or each 10%; nothing
+/// but text and newlines is ever written.
+///
+/// The renderer only produces bytes for a ``ByteOutput``; the terminal itself (size, signals,
+/// the redraw timer) is the job of ``RenderSession``. Tests render to a ``BufferOutput`` with a
+/// fixed size and clock:
+///
+/// ```swift
+/// let buffer = BufferOutput()
+/// let terminal = TerminalRenderer(output: buffer, configuration: .init(mode: .tty, size: .init(columns: 80, rows: 24)))
+/// var store = ActivityStore()
+/// for update in store.apply(event) { terminal.render(update, in: store) }
+/// terminal.tick(store, now: 12.5)
+/// ```
+public final class TerminalRenderer: ActivityRenderer {
+    /// Live redrawn display, or plain lines.
+    public enum Mode: Sendable, Hashable {
+        case tty, plain
+    }
+
+    /// How the renderer draws.
+    public struct Configuration: Sendable {
+        public var mode: Mode
+        public var style: TerminalStyle
+        public var size: TerminalSize
+        /// Whether the display is a terminal: passed-through text is then sanitized.
+        public var displayIsTerminal: Bool
+        /// Seconds between live redraws (TTY mode); at least 0.05.
+        public var refreshInterval: Double
+        /// The longest time between two progress lines of one activity in plain mode.
+        public var plainProgressInterval: Double
+        /// The time elapsed-time prefixes count from; the first event's when `nil`.
+        public var startTime: Double?
+
+        public init(
+            mode: Mode, style: TerminalStyle = TerminalStyle(unicode: true, color: false),
+            size: TerminalSize = TerminalSize(columns: 80, rows: 24), displayIsTerminal: Bool? = nil,
+            refreshInterval: Double = 0.05, plainProgressInterval: Double = 5, startTime: Double? = nil
+        ) {
+            self.mode = mode
+            self.style = mode == .plain ? TerminalStyle(unicode: style.unicode, color: false) : style
+            self.size = size
+            self.displayIsTerminal = displayIsTerminal ?? (mode == .tty)
+            self.refreshInterval = max(0.05, refreshInterval)
+            self.plainProgressInterval = max(0, plainProgressInterval)
+            self.startTime = startTime
+        }
+    }
+
+    /// Where passed-through lines of one stream go.
+    public enum PassthroughTarget {
+        /// Through the display output, above the live region.
+        case display
+        /// To another output. `sanitize` when it is a terminal; `sharesTerminal` when it is the
+        /// display's terminal, so the live region must be cleared around the write.
+        case output(any ByteOutput, sanitize: Bool, sharesTerminal: Bool)
+    }
+
+    public private(set) var configuration: Configuration
+    let output: any ByteOutput
+    let passthroughTargets: [OutputStream: PassthroughTarget]
+    var style: TerminalStyle { configuration.style }
+
+    // TTY state.
+    var liveHeight = 0
+    var liveRowsOnScreen = 0
+    var lastLines: [[UInt8]] = []
+    var lastLineWidths: [Int] = []
+    var cursorHidden = false
+    var pendingAbove: [UInt8] = []
+    var pendingSeparate: [(any ByteOutput, [UInt8])] = []
+    var redrawNeeded = false
+    var etaCache: [ActivityID: (text: String, time: Double)] = [:]
+
+    // Shared state.
+    var startTime: Double?
+    var shownDiagnostics: Set<Diagnostic.Code> = []
+    var plainProgress: [ActivityID: (time: Double, tenth: Int)] = [:]
+    var isFinished = false
+
+    /// Called with `true` when the live region appears on screen and `false` when it is gone, so
+    /// a signal handler knows whether the screen needs a fresh line.
+    package var liveRegionDidChange: ((Bool) -> Void)?
+
+    /// Creates a renderer writing to `output`.
+    ///
+    /// - Parameters:
+    ///   - output: the display: a terminal in TTY mode.
+    ///   - configuration: mode, style, size and timing.
+    ///   - passthrough: where non-event lines of each stream go; the display when absent.
+    public init(
+        output: any ByteOutput, configuration: Configuration,
+        passthrough: [OutputStream: PassthroughTarget] = [:]
+    ) {
+        self.output = output
+        self.configuration = configuration
+        self.passthroughTargets = passthrough
+        self.startTime = configuration.startTime
+    }
+
+    public var preferredTickInterval: Double? {
+        configuration.mode == .tty ? configuration.refreshInterval : nil
+    }
+
+    /// The terminal changed size (SIGWINCH): the next tick redraws the live region to fit.
+    public func resize(to size: TerminalSize) {
+        guard size != configuration.size else { return }
+        let old = configuration.size
+        configuration.size = size
+        guard configuration.mode == .tty, liveHeight > 0 else { return }
+        if size.columns < old.columns {
+            // Terminals that reflow (tmux, VTE, kitty, iTerm2) now show each old line on as many
+            // rows as it needs at the new width; the cursor sits on the last of them.
+            liveRowsOnScreen = lastLineWidths.reduce(0) { $0 + max(1, ($1 + size.columns - 1) / size.columns) }
+        }
+        redrawNeeded = true
+    }
+
+    // MARK: - ActivityRenderer
+
+    public func render(_ update: ActivityUpdate, in store: ActivityStore) {
+        guard !isFinished else { return }
+        if startTime == nil { startTime = update.event.timestamp }
+        switch configuration.mode {
+        case .tty: renderLive(update, in: store)
+        case .plain: renderPlain(update, in: store)
+        }
+    }
+
+    public func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore) {
+        switch passthroughTargets[stream] ?? .display {
+        case .display:
+            let text = configuration.displayIsTerminal ? TextSanitizer.display(bytes: line) : line
+            if configuration.mode == .tty && !isFinished {
+                appendAbove(text)
+            } else {
+                output.write(text + [0x0A])
+            }
+        case .output(let target, let sanitize, let sharesTerminal):
+            let text = (sanitize ? TextSanitizer.display(bytes: line) : line) + [0x0A]
+            if configuration.mode == .tty && sharesTerminal && !isFinished && liveHeight > 0 {
+                pendingSeparate.append((target, text))
+                if pendingSeparate.count > 4096 { flushNow(store) }
+            } else {
+                target.write(text)
+            }
+        }
+    }
+
+    public func report(_ diagnostic: Diagnostic, in store: ActivityStore) {
+        guard shownDiagnostics.insert(diagnostic.code).inserted else { return }
+        let text = TextSanitizer.display(diagnostic.message)
+        let message =
+            "warning: input line \(diagnostic.line): \(text) [\(diagnostic.code.rawValue)]; "
+            + "further problems of this kind are counted"
+        switch configuration.mode {
+        case .tty: appendAbove(StyledLine(message, .dim))
+        case .plain: writePlain(StyledLine(message), at: store.summary.lastTime)
+        }
+    }
+
+    public func notice(_ message: String, in store: ActivityStore) {
+        let line = StyledLine("warning: " + TextSanitizer.display(message), .yellow)
+        switch configuration.mode {
+        case .tty: appendAbove(line)
+        case .plain: writePlain(line, at: store.summary.lastTime)
+        }
+    }
+
+    public func tick(_ store: ActivityStore, now: Double) {
+        guard configuration.mode == .tty, !isFinished else { return }
+        drawFrame(store, now: now)
+    }
+
+    public func finish(_ store: ActivityStore, now: Double) {
+        guard !isFinished else { return }
+        let summary = summaryLine(store.summary, now: now)
+        switch configuration.mode {
+        case .tty:
+            if let summary { appendAbove(summary) }
+            isFinished = true
+            drawFrame(store, now: now)
+        case .plain:
+            if let summary { writePlain(summary, at: now) }
+            isFinished = true
+        }
+        etaCache.removeAll()
+        plainProgress.removeAll()
+    }
+
+    // MARK: - Shared formatting
+
+    func mark(for status: ActivityEvent.Status) -> ActivityStatusMark {
+        switch status {
+        case .success: .success
+        case .failure: .failure
+        case .cancelled: .cancelled
+        case .skipped: .skipped
+        case .abandoned: .abandoned
+        }
+    }
+
+    /// The titles from the top down to `activity`, joined: `Build › Compile`.
+    func pathTitle(of activity: ActivityState, in store: ActivityStore) -> String {
+        var titles = activity.parent.map { store.path(of: $0) } ?? []
+        titles.append(activity.title)
+        return titles.map(TextSanitizer.display).joined(separator: style.pathSeparator)
+    }
+
+    /// A finished activity's line: `✔ Title  3.2s  message` or `✖ Title  1.0s  error`.
+    func endLine(_ activity: ActivityState, title: String) -> StyledLine {
+        let status = activity.status ?? .abandoned
+        let statusMark = mark(for: status)
+        var line = StyledLine(style.symbol(for: statusMark), style.paint(for: statusMark))
+        line.append(" ")
+        line.append(title, status == .failure ? .bold : .none)
+        line.append("  " + Formatting.duration(activity.duration(at: activity.endTime ?? activity.startTime)), .dim)
+        if status == .abandoned { line.append("  (abandoned)", .dim) }
+        if let message = activity.message.map(TextSanitizer.display), !message.isEmpty {
+            line.append("  " + message, .dim)
+        }
+        if let error = activity.error.map(TextSanitizer.display), !error.isEmpty {
+            line.append("  " + error, .red)
+        }
+        return line
+    }
+
+    /// A `log` event's line: `warning: Title: message`.
+    func logLine(_ log: ActivityEvent.Log, activity: ActivityState?, in store: ActivityStore) -> StyledLine {
+        var line = StyledLine()
+        switch log.level {
+        case .error: line.append("error: ", .boldRed)
+        case .warning: line.append("warning: ", .yellow)
+        case .info, .debug: break
+        }
+        if let activity { line.append(pathTitle(of: activity, in: store) + ": ", .dim) }
+        line.append(TextSanitizer.display(log.message), log.level == .debug ? .dim : .none)
+        return line
+    }
+
+    /// The closing summary, when there is something to sum up.
+    func summaryLine(_ summary: ActivitySummary, now: Double) -> StyledLine? {
+        let problems = summary.diagnosticCount
+        guard summary.begun > 1 || problems > 0 || summary.dropped > 0 else { return nil }
+        var parts: [String] = []
+        let order: [(ActivityEvent.Status, String)] = [
+            (.success, "succeeded"), (.failure, "failed"), (.cancelled, "cancelled"), (.skipped, "skipped"),
+            (.abandoned, "abandoned"),
+        ]
+        for (status, word) in order where summary.count(status) > 0 {
+            parts.append("\(summary.count(status)) \(word)")
+        }
+        let noun = summary.begun == 1 ? "activity" : "activities"
+        var text = "\(summary.begun) \(noun) in \(Formatting.duration(summary.duration))"
+        if !parts.isEmpty { text += ": " + parts.joined(separator: ", ") }
+        if summary.dropped > 0 { text += style.dot + "\(summary.dropped) not shown (too many at once)" }
+        if problems > 0 { text += style.dot + "\(problems) input problem\(problems == 1 ? "" : "s")" }
+        return StyledLine(text, .dim)
+    }
+}
+
+/// The size of a terminal in character cells.
+public struct TerminalSize: Sendable, Hashable {
+    public var columns: Int
+    public var rows: Int
+
+    public init(columns: Int, rows: Int) {
+        self.columns = max(1, columns)
+        self.rows = max(1, rows)
+    }
+}

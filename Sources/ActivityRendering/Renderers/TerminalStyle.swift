@@ -1,0 +1,127 @@
+/// The glyphs and colours the terminal renderer draws with.
+///
+/// ```swift
+/// let style = TerminalStyle(unicode: true, color: false)
+/// style.symbol(for: .failure)   // "✖"
+/// ```
+public struct TerminalStyle: Sendable, Hashable {
+    /// Whether to draw with Unicode glyphs (`✔`, braille spinner, block bar) or ASCII only.
+    public var unicode: Bool
+    /// Whether to colour the output with SGR sequences (never in plain mode).
+    public var color: Bool
+
+    public init(unicode: Bool, color: Bool) {
+        self.unicode = unicode
+        self.color = color
+    }
+
+    /// The style the environment asks for.
+    ///
+    /// Unicode when the first set of `LC_ALL`, `LC_CTYPE` and `LANG` names UTF-8. Colour unless
+    /// `NO_COLOR` is set and not empty, or `CLICOLOR` is `0`; `CLICOLOR_FORCE` (not `0`) turns it
+    /// back on over `CLICOLOR=0`, never over `NO_COLOR`.
+    public static func detect(environment: [String: String]) -> TerminalStyle {
+        TerminalStyle(unicode: localeIsUTF8(environment), color: colorAllowed(environment))
+    }
+
+    static func localeIsUTF8(_ environment: [String: String]) -> Bool {
+        for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
+            guard let value = environment[name], !value.isEmpty else { continue }
+            let lower = value.lowercased()
+            return lower.contains("utf-8") || lower.contains("utf8")
+        }
+        return false
+    }
+
+    static func colorAllowed(_ environment: [String: String]) -> Bool {
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        if let force = environment["CLICOLOR_FORCE"], !force.isEmpty, force != "0" { return true }
+        if environment["CLICOLOR"] == "0" { return false }
+        return true
+    }
+
+    // MARK: - Glyphs
+
+    static let brailleSpinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    static let asciiSpinner = ["|", "/", "-", "\\"]
+
+    /// The spinner frame for wall-clock time `now`: every spinner turns together, 12.5 frames a
+    /// second, however often frames are drawn.
+    public func spinner(at now: Double) -> String {
+        let frames = unicode ? Self.brailleSpinner : Self.asciiSpinner
+        let tick = Int((now * 12.5).rounded(.down)) % frames.count
+        return frames[(tick + frames.count) % frames.count]
+    }
+
+    /// The mark of a finished activity.
+    public func symbol(for status: ActivityStatusMark) -> String {
+        switch (status, unicode) {
+        case (.success, true): "✔"
+        case (.failure, true): "✖"
+        case (.cancelled, true): "⊘"
+        case (.skipped, true): "↷"
+        case (.abandoned, _): "?"
+        case (.started, true): "▶"
+        case (.success, false): "+"
+        case (.failure, false): "x"
+        case (.cancelled, false): "/"
+        case (.skipped, false): "-"
+        case (.started, false): ">"
+        }
+    }
+
+    /// The separator between the titles of a path: `Build › Compile`.
+    var pathSeparator: String { unicode ? " › " : " > " }
+    var ellipsis: String { unicode ? "…" : "..." }
+    var dot: String { unicode ? " · " : ", " }
+    var dash: String { unicode ? "—" : "--" }
+
+    /// A bar of `width` columns, `fraction` full: the filled part and the empty part.
+    func bar(_ fraction: Double, width: Int) -> (filled: String, empty: String) {
+        let fraction = min(1, max(0, fraction))
+        guard unicode else {
+            let full = Int((fraction * Double(width)).rounded(.down))
+            return (String(repeating: "#", count: full), String(repeating: "-", count: width - full))
+        }
+        let eighths = Int((fraction * Double(width * 8)).rounded(.down))
+        let full = eighths / 8
+        var filled = String(repeating: "█", count: full)
+        var used = full
+        if full < width, eighths % 8 > 0 {
+            filled += ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"][eighths % 8]
+            used += 1
+        }
+        return (filled, String(repeating: color ? "━" : "░", count: width - used))
+    }
+
+    // MARK: - Colours
+
+    /// SGR parameters for each part of the display.
+    enum Paint: String {
+        case none = ""
+        case dim = "2"
+        case bold = "1"
+        case red = "31"
+        case green = "32"
+        case yellow = "33"
+        case magenta = "35"
+        case cyan = "36"
+        case boldRed = "1;31"
+    }
+
+    func paint(for status: ActivityStatusMark) -> Paint {
+        switch status {
+        case .success: .green
+        case .failure: .red
+        case .cancelled: .yellow
+        case .skipped: .dim
+        case .abandoned: .magenta
+        case .started: .cyan
+        }
+    }
+}
+
+/// The mark at the start of a begin or end line.
+public enum ActivityStatusMark: Sendable, Hashable {
+    case started, success, failure, cancelled, skipped, abandoned
+}

@@ -1,0 +1,128 @@
+import ActivityRendering
+import ActivityWire
+import Testing
+
+@Suite("ActivityStore: consumer rules and bounded memory")
+struct ActivityStoreTests {
+    func codes(_ store: ActivityStore) -> [Diagnostic.Code: Int] { store.summary.diagnostics }
+
+    @Test("begin, progress and end build and shrink the tree")
+    func tree() throws {
+        var store = ActivityStore()
+        _ = store.apply(E.begin("a", "A", total: 10, at: 0))
+        _ = store.apply(E.begin("b", "B", parent: "a", at: 1))
+        let updates = store.apply(E.progress("a", 4, total: .indeterminate, message: "m", title: "A2", at: 2))
+        let a = try #require(updates.first?.activity)
+        #expect(a.title == "A2" && a.message == "m" && a.completed == 4 && a.total == nil)
+        #expect(store[E.id("b")]?.depth == 1)
+        #expect(store.roots == [E.id("a")])
+        #expect(store[E.id("a")]?.children == [E.id("b")])
+        _ = store.apply(E.end("b", at: 3))
+        #expect(store[E.id("a")]?.children == [])
+        #expect(store.openCount == 1)
+        #expect(store[E.id("b")]?.duration(at: 99) == 2)
+    }
+
+    @Test("events for unknown or ended ids are ignored and counted; a log keeps its text")
+    func unknownAndEnded() throws {
+        var store = ActivityStore()
+        #expect(store.apply(E.progress("x", 1, at: 0)).isEmpty)
+        #expect(store.apply(E.end("x", at: 0)).isEmpty)
+        _ = store.apply(E.begin("a", "A", at: 0))
+        _ = store.apply(E.end("a", at: 1))
+        #expect(store.apply(E.end("a", .failure, at: 2)).isEmpty, "end twice")
+        #expect(store[E.id("a")]?.status == .success)
+        let log = store.apply(E.log("late", id: "a", at: 3))
+        guard case .log(let event) = try #require(log.first?.event) else { Issue.record("not a log"); return }
+        #expect(event.id == nil && event.message == "late")
+        #expect(codes(store)[.unknownActivity] == 2)
+        #expect(codes(store)[.alreadyEnded] == 2)
+    }
+
+    @Test("a duplicate begin is ignored")
+    func duplicateBegin() {
+        var store = ActivityStore()
+        _ = store.apply(E.begin("a", "First", at: 0))
+        #expect(store.apply(E.begin("a", "Second", at: 1)).isEmpty)
+        #expect(store[E.id("a")]?.title == "First")
+        #expect(codes(store)[.duplicateBegin] == 1)
+        #expect(store.summary.begun == 1)
+    }
+
+    @Test("an unknown parent attaches at the top; the normalized begin has no parent")
+    func unknownParent() throws {
+        var store = ActivityStore()
+        let updates = store.apply(E.begin("c", "Child", parent: "ghost", at: 0))
+        guard case .begin(let begin) = try #require(updates.first?.event) else { return }
+        #expect(begin.parent == nil)
+        #expect(store.roots == [E.id("c")])
+        #expect(store[E.id("c")]?.depth == 0)
+        #expect(codes(store)[.unknownParent] == 1)
+    }
+
+    @Test("children still open when their parent ends are abandoned first, deepest first")
+    func childrenAbandoned() {
+        var store = ActivityStore()
+        _ = store.apply(E.begin("p", "P", at: 0))
+        _ = store.apply(E.begin("c1", "C1", parent: "p", at: 0))
+        _ = store.apply(E.begin("g", "G", parent: "c1", at: 0))
+        _ = store.apply(E.begin("c2", "C2", parent: "p", at: 0))
+        let updates = store.apply(E.end("p", at: 5))
+        let ends = updates.compactMap { update -> String? in
+            guard case .end(let end) = update.event else { return nil }
+            return "\(end.id):\(end.status.rawValue)"
+        }
+        #expect(ends == ["g:abandoned", "c1:abandoned", "c2:abandoned", "p:success"])
+        #expect(store.openCount == 0)
+        #expect(codes(store)[.childrenOpen] == 1)
+    }
+
+    @Test("finish ends everything open as abandoned, in begin order")
+    func finish() {
+        var store = ActivityStore()
+        _ = store.apply(E.begin("a", "A", at: 0))
+        _ = store.apply(E.begin("b", "B", at: 0))
+        _ = store.apply(E.begin("b.1", "B1", parent: "b", at: 0))
+        let ids = store.finish(at: 9).compactMap(\.event.id?.rawValue)
+        #expect(ids == ["a", "b.1", "b"])
+        #expect(store.summary.count(.abandoned) == 3)
+        #expect(store.openCount == 0)
+        #expect(store.finish(at: 10).isEmpty)
+    }
+
+    @Test("a missing timestamp takes the last one seen")
+    func timestamps() throws {
+        var store = ActivityStore()
+        _ = store.apply(E.begin("a", "A", at: 100))
+        let updates = store.apply(.progress(.init(id: E.id("a"), completed: 1)))
+        #expect(try #require(updates.first).event.timestamp == 100)
+    }
+
+    @Test("finished activities are evicted past the cap; 200,000 keep memory flat")
+    func eviction() {
+        var store = ActivityStore(limits: .init(maxOpen: 100, retainedFinished: 50))
+        for index in 0..<200_000 {
+            let id = ActivityID("a\(index)")!
+            let time = Double(index) * 0.001
+            _ = store.apply(.begin(.init(id: id, title: "T", total: 2, timestamp: time)), line: index) { _ in }
+            _ = store.apply(.progress(.init(id: id, completed: 1, timestamp: time)), line: index) { _ in }
+            _ = store.apply(.end(.init(id: id, timestamp: time)), line: index) { _ in }
+            if index % 20_000 == 0 { #expect(store.retainedCount <= 51) }
+        }
+        #expect(store.retainedCount <= 50)
+        #expect(store.summary.begun == 200_000)
+        #expect(store.summary.count(.success) == 200_000)
+    }
+
+    @Test("at most maxOpen activities are open; further begins are dropped and counted")
+    func openCap() {
+        var store = ActivityStore(limits: .init(maxOpen: 1000, retainedFinished: 10))
+        for index in 0..<100_000 {
+            _ = store.apply(E.begin("a\(index)", "T", at: 0))
+        }
+        #expect(store.openCount == 1000)
+        #expect(store.retainedCount == 1000)
+        #expect(store.summary.dropped == 99_000)
+        #expect(store.finish(at: 1).count == 1000)
+    }
+}

@@ -1,0 +1,127 @@
+import ActivityRendering
+import ActivityWire
+import Testing
+
+@Suite("Plain mode and log files (golden)")
+struct PlainAndLogTests {
+    @Test("plain mode output for a recorded stream")
+    func plain() throws {
+        let buffer = BufferOutput()
+        let terminal = TerminalRenderer(
+            output: buffer, configuration: .init(mode: .plain, style: TerminalStyle(unicode: true, color: true)))
+        var store = ActivityStore()
+        try drive(fixture("build.jsonl"), into: [terminal], store: &store)
+        #expect(!buffer.bytes.contains(0x1B), "plain mode wrote an escape byte")
+        #expect(buffer.writes.allSatisfy { $0.last == 0x0A && $0.dropLast().allSatisfy { $0 != 0x0A } })
+        Golden.check(buffer.text, named: "plain-build.txt")
+    }
+
+    @Test("plain mode in ASCII")
+    func plainASCII() throws {
+        let buffer = BufferOutput()
+        let terminal = TerminalRenderer(
+            output: buffer, configuration: .init(mode: .plain, style: TerminalStyle(unicode: false, color: false)))
+        var store = ActivityStore()
+        try drive(fixture("build.jsonl"), into: [terminal], store: &store)
+        #expect(buffer.bytes.allSatisfy { $0 < 0x80 || $0 >= 0xC0 || true })
+        let text = buffer.text
+        #expect(text.contains("x Build > Compile"))
+        #expect(!text.contains("✔") && !text.contains("✖"))
+    }
+
+    @Test("plain progress comes at most every interval or each 10%")
+    func plainThrottle() {
+        let buffer = BufferOutput()
+        let terminal = TerminalRenderer(output: buffer, configuration: .init(mode: .plain, startTime: 0))
+        var store = ActivityStore()
+        var events = [E.begin("a", "Copy", total: 1000, at: 0)]
+        for step in 1...1000 { events.append(E.progress("a", Double(step), at: Double(step) * 0.001)) }
+        events.append(E.begin("b", "Wait", at: 1))
+        for step in 1...100 { events.append(E.progress("b", Double(step), at: 1 + Double(step) * 0.1)) }
+        for event in events {
+            for update in store.apply(event) { terminal.render(update, in: store) }
+        }
+        let lines = buffer.text.split(separator: "\n")
+        #expect(lines.filter { $0.contains("  Copy") }.count == 10)
+        // 10 seconds of an indeterminate activity: a line every 5 seconds.
+        #expect(lines.filter { $0.contains("  Wait") }.count == 2)
+    }
+
+    @Test("the text log: timestamps, begin, end with duration and status, logs, problems, summary")
+    func textLog() throws {
+        let buffer = BufferOutput()
+        let log = LogFileRenderer(output: buffer, format: .text, clock: { 1_764_417_650 })
+        var store = ActivityStore()
+        try drive(fixture("build.jsonl"), into: [log], store: &store)
+        #expect(buffer.writes.allSatisfy { $0.last == 0x0A && $0.dropLast().allSatisfy { $0 != 0x0A && $0 != 0x1B } })
+        Golden.check(buffer.text, named: "log-build.txt")
+    }
+
+    @Test("the JSON-lines log is the normalized stream and replays to the same result")
+    func jsonLog() throws {
+        let buffer = BufferOutput()
+        let log = LogFileRenderer(output: buffer, format: .jsonl)
+        var store = ActivityStore()
+        try drive(fixture("build.jsonl"), into: [log], store: &store)
+        Golden.check(buffer.text, named: "log-build.jsonl")
+
+        // Every line decodes, carries a timestamp, and replaying gives the same outcome.
+        let decoder = ActivityEventDecoder()
+        var replay = ActivityStore()
+        var validator = StreamValidator()
+        for (index, line) in buffer.text.split(separator: "\n").enumerated() {
+            let event = try #require(decoder.decode(String(line), line: index + 1).event)
+            #expect(event.timestamp != nil)
+            #expect(validator.check(event, line: index + 1).isEmpty)
+            _ = replay.apply(event)
+        }
+        #expect(validator.finish(atLine: 0).isEmpty, "the normalized stream ends everything it begins")
+        #expect(replay.summary.ended == store.summary.ended)
+        #expect(replay.summary.begun == store.summary.begun)
+        #expect(replay.summary.diagnosticCount == 0)
+    }
+
+    @Test("a log file is appended to, one whole line per write")
+    func logFile() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/run.log"
+            writeFile(path, "earlier line\n")
+            do {
+                let log = try LogFileRenderer(path: path, format: .text, clock: { 0 })
+                var store = ActivityStore()
+                for update in store.apply(E.begin("a", "A", at: 0)) { log.render(update, in: store) }
+                for update in store.apply(E.end("a", at: 1)) { log.render(update, in: store) }
+                // Lines are on disk before finish: nothing is lost if the process dies here.
+                #expect(readFile(path)?.split(separator: "\n").count == 3)
+                log.finish(store, now: 1)
+            }
+            let lines = readFile(path)?.split(separator: "\n") ?? []
+            #expect(lines.first == "earlier line")
+            #expect(lines.count == 4)
+            #expect(lines[2].contains("end id=a title=A status=success duration=1.000s"))
+        }
+    }
+
+    @Test("a log file that cannot be opened is a clear error")
+    func logFileError() {
+        #expect(throws: RenderError.self) {
+            _ = try LogFileRenderer(path: "/nonexistent-dir/x/run.log", format: .text)
+        }
+        do {
+            _ = try LogFileRenderer(path: "/tmp", format: .text)
+            Issue.record("a directory was accepted")
+        } catch {
+            #expect(error.message.contains("directory"))
+        }
+    }
+
+    @Test("logfmt quoting escapes controls and quotes")
+    func quoting() {
+        let buffer = BufferOutput()
+        let log = LogFileRenderer(output: buffer, format: .text, clock: { 0 })
+        var store = ActivityStore()
+        let hostile = "a \"b\" \\ c\u{1B}[2J\nd\u{9B}e"
+        for update in store.apply(E.begin("a", hostile, at: 0)) { log.render(update, in: store) }
+        #expect(buffer.text == "1970-01-01T00:00:00.000Z begin id=a title=\"a \\\"b\\\" \\\\ c\\x1b[2J\\nd\\x9be\"\n")
+    }
+}

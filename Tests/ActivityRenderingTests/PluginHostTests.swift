@@ -1,0 +1,73 @@
+import ActivityRendering
+import ActivityWire
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("Plugin host", .serialized)
+struct PluginHostTests {
+    func install(_ name: String, _ script: String, in directory: String) {
+        let path = directory + "/activity-render-" + name
+        writeFile(path, "#!/bin/sh\n" + script + "\n")
+        chmod(path, 0o755)
+    }
+
+    @Test("a shell-script plugin on PATH reads the normalized JSON lines")
+    func feedsPlugin() throws {
+        try withTemporaryDirectory { directory in
+            install("tee", "cat > \"$PLUGIN_OUT\"", in: directory)
+            let display = DisplayFile(directory: directory)
+            let options = RenderOptions(
+                mode: .plain, plugins: ["tee"], displayFileDescriptor: display.descriptor,
+                environment: ["PATH": directory + ":/usr/bin:/bin", "PLUGIN_OUT": directory + "/got.jsonl"])
+            let session = try RenderSession(options: options)
+            session.handle(E.begin("a", "A", parent: "ghost", at: 5))
+            session.handle(.progress(.init(id: E.id("a"), completed: 1)))
+            session.finish()
+            let lines = (readFile(directory + "/got.jsonl") ?? "").split(separator: "\n")
+            #expect(lines.count == 3)
+            #expect(lines.first == #"{"v":1,"type":"begin","ts":5,"id":"a","title":"A"}"#)
+            #expect(lines.last?.contains(#""status":"abandoned""#) == true)
+            #expect(!display.text.contains("plugin"))
+        }
+    }
+
+    @Test("a plugin that dies gives one warning and rendering carries on")
+    func dyingPlugin() throws {
+        try withTemporaryDirectory { directory in
+            install("die", "exit 3", in: directory)
+            let display = DisplayFile(directory: directory)
+            let options = RenderOptions(
+                mode: .plain, plugins: ["die"], displayFileDescriptor: display.descriptor,
+                environment: ["PATH": directory + ":/usr/bin:/bin", "LANG": "C.UTF-8"])
+            let session = try RenderSession(options: options)
+            session.handle(E.begin("a", "Still drawn", total: 100, at: 0))
+            for step in 1...500 where !display.text.contains("plugin") {
+                session.handle(E.progress("a", Double(step % 100), at: Double(step) * 0.01))
+                usleep(10_000)
+            }
+            session.handle(E.end("a", at: 6))
+            session.finish()
+            let text = display.text
+            #expect(text.components("plugin \"die\"").count == 2, "\(text)")
+            #expect(text.contains("warning: plugin \"die\" exited with status 3; rendering goes on without it"))
+            #expect(text.contains("✔ Still drawn"))
+        }
+    }
+
+    @Test("a plugin that ignores its input is terminated at the end")
+    func stubbornPlugin() throws {
+        try withTemporaryDirectory { directory in
+            install("sleepy", "trap '' TERM; exec sleep 30", in: directory)
+            let plugin = try PluginHost(name: "sleepy", environment: ["PATH": directory + ":/usr/bin:/bin"])
+            plugin.exitTimeout = 0.2
+            #expect(plugin.isRunning)
+            let store = ActivityStore()
+            plugin.finish(store, now: 0)
+            #expect(!plugin.isRunning)
+            #expect(plugin.takeNotices().count <= 1)
+        }
+    }
+}

@@ -142,6 +142,32 @@ struct TerminalOverlayPresenterTests {
         #expect(pty.settings.c_lflag == before.c_lflag)
     }
 
+    @Test("onCancel may finish the overlay from the presenter's own thread")
+    func finishFromCancel() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let before = pty.settings
+        let box = Mutex<TerminalOverlayPresenter?>(nil)
+        let finished = Atomic<Bool>(false)
+        let presenter = try TerminalOverlayPresenter(
+            environment: Self.environment, outputFD: pty.terminal, inputFD: pty.terminal, configuration: Self.fast
+        ) { _ in
+            box.withLock { $0 }?.finish()
+            finished.store(true, ordering: .releasing)
+        }
+        box.withLock { $0 = presenter }
+        defer { presenter.finish() }
+        presenter.handle(Self.begin("a", "Deleting"))
+        try pty.wait { pty.text.contains("Esc to cancel") }
+        pty.type([0x1B])
+        try pty.wait { finished.load(ordering: .acquiring) }
+        try pty.wait { pty.text.hasSuffix("\u{1B}[?1049l\u{1B}[?25h") }
+        #expect(pty.settings.c_lflag == before.c_lflag)
+        presenter.handle(Self.begin("b", "After the end"))  // ignored, and harmless
+        usleep(100_000)
+        #expect(!pty.text.contains("After the end"))
+    }
+
     @Test("work shorter than the grace draws nothing, but blocks input meanwhile")
     func shortWork() throws {
         let pty = try PseudoTerminal()

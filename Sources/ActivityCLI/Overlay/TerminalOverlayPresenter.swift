@@ -58,6 +58,7 @@ final class TerminalOverlayPresenter: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let driverDone = DispatchSemaphore(value: 0)
+    private let driverThread = Atomic<UInt>(0)
     private let registeredSignals: Bool
 
     /// How often a spinner moves, and how often the size of the terminal is checked while visible.
@@ -135,13 +136,25 @@ final class TerminalOverlayPresenter: Sendable {
             return true
         }
         guard first else { return }
+        if registeredSignals { TerminalRestore.unregister() }
+        // Called from `onCancel`, on the presenter's own thread: that thread closes the pipe as it ends.
+        guard !isDriverThread else { return }
         driverDone.wait()
+        closePipe()
+    }
+
+    /// Whether the caller is the presenter's thread.
+    private var isDriverThread: Bool {
+        driverThread.load(ordering: .acquiring) == UInt(bitPattern: Int(bitPattern: pthread_self()))
+    }
+
+    private func closePipe() {
         core.withLock { core in
+            guard !core.closed else { return }
             close(wakeRead)
             close(wakeWrite)
             core.closed = true
         }
-        if registeredSignals { TerminalRestore.unregister() }
     }
 
     /// Writes a line that is not an event. While the overlay hides the session it is held back, and
@@ -178,7 +191,11 @@ final class TerminalOverlayPresenter: Sendable {
 
     /// Sleeps until the next deadline, the next spinner frame, a keystroke or a wake-up, then ticks.
     private func drive() {
-        defer { driverDone.signal() }
+        driverThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
+        defer {
+            if isDriverThread, core.withLock({ $0.finished }) { closePipe() }
+            driverDone.signal()
+        }
         var buffer = [UInt8](repeating: 0, count: 256)
         while true {
             let (timeout, reading) =

@@ -66,7 +66,11 @@ struct OverlayTmuxTests {
             try #require(screen.contains(text), "the pane never showed \(text):\n\(screen)")
         }
 
-        deinit { _ = try? run(["kill-server"]) }
+        deinit {
+            _ = try? run(["kill-server"])
+            let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+            unlink("\(folder)/tmux-\(getuid())/\(socket)")
+        }
     }
 
     @Test(
@@ -126,5 +130,47 @@ struct OverlayTmuxTests {
         #expect(!after.contains("zzz"))  // swallowed, not left for the shell
         let modes = after.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(modes.contains("echo") && modes.contains("icanon"))
+    }
+
+    @Test(
+        "Ctrl-Z gives the terminal back to the shell, fg takes it again",
+        .enabled(if: OverlayTmuxTests.available, "tmux is missing or this build has no --mode overlay")
+    )
+    func suspend() throws {
+        let folder = try TemporaryFolder()
+        let gate = folder.url.appendingPathComponent("gate").path
+        let producer = try folder.file(
+            "producer.sh",
+            contents: """
+                #!/bin/sh
+                echo '{"v":1,"type":"begin","id":"a","title":"Signing in","cancellable":true,"blocking":"dim"}'
+                i=0
+                while [ ! -e '\(gate)' ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
+                echo '{"v":1,"type":"end","id":"a"}'
+                """, executable: true)
+        let tmux = Tmux()
+        defer { withExtendedLifetime(folder) {} }
+        try tmux.run([
+            "new-session", "-d", "-s", "overlay", "-x", "64", "-y", "18", "env", "PATH=\(CommandRunner.path)",
+            "LANG=C.UTF-8", "PS1=$ ", "bash", "--norc", "--noprofile", "-i",
+        ])
+        try tmux.wait(for: "$")
+        try tmux.run([
+            "send-keys", "-t", "overlay", "'\(producer.path)' | activity render --mode overlay; echo finished-$((6*7))",
+            "Enter",
+        ])
+        try tmux.wait(for: "Esc to cancel")
+        try tmux.run(["send-keys", "-t", "overlay", "C-z"])
+        try tmux.wait(for: "Stopped")
+        #expect(!tmux.screen.contains("Esc to cancel"))
+        try tmux.run(["send-keys", "-t", "overlay", "stty -a | tr ' ;' '\\n\\n' | grep -x -e -echo -e echo", "Enter"])
+        usleep(300_000)
+        let modes = tmux.screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(modes.contains("echo") && !modes.contains("-echo"))
+        try tmux.run(["send-keys", "-t", "overlay", "fg", "Enter"])
+        try tmux.wait(for: "Esc to cancel")
+        _ = FileManager.default.createFile(atPath: gate, contents: nil)
+        try tmux.wait(for: "finished-42")
+        #expect(!tmux.screen.contains("Esc to cancel"))
     }
 }

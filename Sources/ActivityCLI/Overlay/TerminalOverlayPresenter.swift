@@ -22,7 +22,8 @@ struct TerminalOverlayError: Error, CustomStringConvertible, Sendable {
 /// when the work is cancellable. While the work blocks input, the input terminal is put in
 /// non-canonical, no-echo mode and every keystroke is read and thrown away (Esc requests
 /// cancellation; Ctrl-C still interrupts). The terminal is restored when the overlay hides, on
-/// ``finish()``, at exit, and on SIGINT, SIGTERM, SIGHUP and SIGQUIT.
+/// ``finish()``, at exit, and on SIGINT, SIGTERM, SIGHUP and SIGQUIT; on Ctrl-Z it is given back
+/// while the process is stopped, and taken again when it continues.
 ///
 /// ```swift
 /// let overlay = try TerminalOverlayPresenter(
@@ -252,10 +253,17 @@ final class TerminalOverlayPresenter: Sendable {
             core.rawInput = false
             return
         }
+        if registeredSignals, TerminalRestore.consumeResumed() {  // back from Ctrl-Z: take the terminal again
+            core.inAlternateScreen = false
+            core.rawInput = false
+            core.lastFrame = ""
+        }
         let state = core.model.state
         var output: [UInt8] = []
         setRawInput(state.blocksInput, &core)
-        if state.isVisible {
+        let foreground = tcgetpgrp(outputFD)
+        let inBackground = foreground != -1 && foreground != getpgrp()  // after `bg`: leave the shell alone
+        if state.isVisible, !inBackground {
             (core.columns, core.rows) = Self.size(of: outputFD, environment: [:], fallback: (core.columns, core.rows))
             if !core.inAlternateScreen {
                 output += Array("\u{1B}[?1049h\u{1B}[?25l".utf8)

@@ -12,13 +12,15 @@ import Synchronization
 /// One overlay at a time registers here. The signal handler restores the terminal (one `write(2)`
 /// and one `tcsetattr(3)`, both async-signal-safe), then hands the signal to whatever handler was
 /// installed before, or, when that was the default action, lets the signal take its course. A
-/// signal the program ignored stays ignored, and the terminal stays as it is.
+/// signal the program ignored stays ignored, and the terminal stays as it is. Ctrl-Z (SIGTSTP)
+/// gives the terminal back while the process is stopped; the presenter takes it again when the
+/// process continues.
 enum TerminalRestore {
     /// The sequence that leaves the overlay: end a synchronized update, reset colours, leave the
     /// alternate screen, show the cursor.
     static let leaveSequence: [UInt8] = Array("\u{1B}[?2026l\u{1B}[0m\u{1B}[?1049l\u{1B}[?25h".utf8)
 
-    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP]
 
     /// 1 while a presenter is registered.
     fileprivate static let registered = Atomic<Int32>(0)
@@ -28,6 +30,8 @@ enum TerminalRestore {
     fileprivate static let rawInput = Atomic<Int32>(0)
     /// 1 once a signal handler has restored the terminal: the presenter draws no more.
     fileprivate static let interrupted = Atomic<Int32>(0)
+    /// 1 after the process was stopped (Ctrl-Z) and continued: the presenter takes the terminal again.
+    fileprivate static let resumed = Atomic<Int32>(0)
     fileprivate static let outputFD = Atomic<Int32>(-1)
     fileprivate static let inputFD = Atomic<Int32>(-1)
 
@@ -85,6 +89,10 @@ enum TerminalRestore {
             }
         }
     }
+
+    /// Whether the process has been stopped and continued since the last call: the terminal was
+    /// given back to the shell meanwhile, and must be taken again.
+    static func consumeResumed() -> Bool { resumed.exchange(0, ordering: .acquiringAndReleasing) == 1 }
 
     /// Whether a signal handler has restored the terminal since registration.
     static var wasInterrupted: Bool { interrupted.load(ordering: .acquiring) == 1 }
@@ -152,6 +160,10 @@ enum TerminalRestore {
         let handler = previous.__sigaction_handler.sa_handler
         let raw = handler.map { unsafeBitCast($0, to: Int.self) } ?? 0
         if raw == unsafeBitCast(SIG_IGN, to: Int.self) { return }  // the program ignores it: so do we
+        if signal == SIGTSTP, raw == 0 {
+            suspend()
+            return
+        }
         interrupted.store(1, ordering: .releasing)
         restoreNow()
         if raw == 0 {  // SIG_DFL: take the default action once we return (the signal is blocked until then)
@@ -161,6 +173,26 @@ enum TerminalRestore {
             return
         }
         handler?(signal)
+    }
+
+    /// Ctrl-Z: gives the terminal back as it was, stops the process the default way, and, once it
+    /// is continued, puts this handler back and tells the presenter to take the terminal again.
+    private static func suspend() {
+        restoreNow()
+        var stop = sigaction()
+        stop.__sigaction_handler.sa_handler = SIG_DFL
+        sigemptyset(&stop.sa_mask)
+        var ours = sigaction()
+        sigaction(SIGTSTP, &stop, &ours)
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGTSTP)
+        var mask = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &unblock, &mask)
+        raise(SIGTSTP)  // stops here until SIGCONT
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
+        sigaction(SIGTSTP, &ours, nil)
+        resumed.store(1, ordering: .releasing)
     }
 }
 

@@ -214,18 +214,19 @@ int activity_end(activity *a, activity_status status, const char *message)
     pthread_mutex_lock(&a->lock);
     a->ended = true;
     if (a->epoch == sink_epoch()) {
-        int wait_ms = sink_timeout_ms();
-        activity_emit_progress_locked(a, wait_ms, true);
+        /* The final count and total travel in the end line itself: the last progress is never
+           lost, and never costs a line of its own. A pending message is superseded. */
         event_fields f = event_fields_empty("end");
         f.id = a->id;
         f.status = status_names[status];
         double completed = activity_completed_value(a);
         double total = activity_total_value(a);
-        if (completed > 0) f.completed = completed;
+        if (completed > 0 || completed != a->sent_completed) f.completed = completed;
         if (total >= 0) f.total = total;
+        else if (a->sent_total >= 0) f.total_null = true;
         if (status == ACTIVITY_FAILURE) f.error = message;
         else f.message = message;
-        write_event(&f, a->epoch, wait_ms, true);
+        write_event(&f, a->epoch, sink_timeout_ms(), true);
     }
     pthread_mutex_unlock(&a->lock);
     registry_remove(a);

@@ -159,7 +159,8 @@ static struct json_object *build_object(const event_fields *f, char *const text[
     default: /* end */
         add_string(o, "status", f->status);
         if (f->completed >= 0) json_object_object_add(o, "completed", count(f->completed));
-        if (f->total >= 0) json_object_object_add(o, "total", count(f->total));
+        if (f->total_null) json_object_object_add(o, "total", NULL);
+        else if (f->total >= 0) json_object_object_add(o, "total", count(f->total));
         add_string(o, "message", text[F_MESSAGE]);
         add_string(o, "error", text[F_ERROR]);
         break;

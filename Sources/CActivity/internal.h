@@ -112,7 +112,7 @@ typedef struct event_fields {
     const char *status;    /* end */
     double completed;      /* < 0: absent */
     double total;          /* < 0: absent, unless total_null */
-    bool total_null;       /* progress: "total": null (indeterminate) */
+    bool total_null;       /* progress, end: "total": null (indeterminate) */
 } event_fields;
 
 /** An empty set of fields: every number absent. */

@@ -215,6 +215,7 @@ int harness_main(int argc, char **argv, const scenario *scenarios, size_t count)
             continue;
         }
 #endif
+        if (scenarios[k].name[0] == '_') continue; /* a helper, run by other scenarios */
         int64_t start = now_ms();
         int status = run_self(scenarios[k].name, NULL, out, sizeof out, err, sizeof err);
         int64_t elapsed = now_ms() - start;

@@ -26,7 +26,7 @@ final class CrossCheckTests {
     }
 
     /// A variety of events: every type, status and level, numbers, escapes, Unicode, broken UTF-8.
-    private func produceVariety() {
+    func produceVariety() {
         let root = activity_begin(nil, "Build \"release\" a/b ✓ 構築 😀", 12, "files")
         let child = activity_begin(root, "tab\there, newline\n, control \u{01}\u{1F}, del \u{7F}", -1, nil)
         for value in [0.1, 1e-05, 2.0 / 3.0, 123_456_789_012_345.6, 1e20, 3, 0.5e-7] {
@@ -55,7 +55,7 @@ final class CrossCheckTests {
         activity_end(root, ACTIVITY_SUCCESS, nil)
     }
 
-    private func produceInThreads(threads: Int, activities: Int) {
+    func produceInThreads(threads: Int, activities: Int) {
         let shared = Handle(pointer: activity_begin(nil, "shared", Double(threads * activities), nil))
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for index in 0..<activities {
@@ -148,5 +148,36 @@ final class CrossCheckTests {
         #expect(report.isClean, "\(report.summary)")
         #expect(report.events.map(\.typeName) == ["begin", "end"])
         #expect(String(cString: activity_version()) == "\(ACTIVITY_VERSION_MAJOR).\(ACTIVITY_VERSION_MINOR).\(ACTIVITY_VERSION_PATCH)")
+    }
+}
+
+extension CrossCheckTests {
+    static let schemaAvailable =
+        Support.executable("check-jsonschema") != nil || ProcessInfo.processInfo.environment["CI"] != nil
+
+    @Test(
+        "Every line the library writes passes the protocol's JSON Schema",
+        .enabled(if: schemaAvailable, "check-jsonschema is not installed (pip install check-jsonschema)")
+    )
+    func schema() throws {
+        produceVariety()
+        produceInThreads(threads: 4, activities: 50)
+        let long = String(repeating: "é\"", count: 3000)
+        let a = activity_begin(nil, long, 1, long)
+        activity_log(a, ACTIVITY_ERROR, long)
+        activity_end(a, ACTIVITY_FAILURE, long)
+        let bytes = try folder.read("events.jsonl")
+        let lines = bytes.split(separator: 0x0A)
+        #expect(lines.count > 400)
+        let instances = try TemporaryDirectory()
+        var paths: [String] = []
+        for (index, line) in lines.enumerated() {
+            let path = instances.url.appending(path: "line-\(index + 1).json")
+            try Data(line).write(to: path)
+            paths.append(path.path)
+        }
+        let checker = try #require(Support.executable("check-jsonschema"), "check-jsonschema is not installed")
+        let outcome = try Support.run(checker, ["--schemafile", Support.schema.path] + paths)
+        #expect(outcome.status == 0, "check-jsonschema rejected lines:\n\(outcome.combined.prefix(4000))")
     }
 }

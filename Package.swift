@@ -38,7 +38,7 @@ package.targets += [
 package.targets += [
     .target(
         name: "CActivity",
-        exclude: ["Makefile", "activity.pc.in", "tests"],
+        exclude: ["Makefile", "activity.pc.in", "tests", "bench"],
         linkerSettings: [.linkedLibrary("json-c"), .linkedLibrary("pthread")]
     ),
     .testTarget(name: "CActivityTests", dependencies: ["CActivity", "ActivityWire"]),

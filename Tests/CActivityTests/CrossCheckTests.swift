@@ -39,7 +39,8 @@ final class CrossCheckTests {
         activity_set_total(child, -1)
         activity_flush(1000)
         for (level, text) in [
-            (ACTIVITY_DEBUG, "debug"), (ACTIVITY_INFO, "info"), (ACTIVITY_WARNING, "warning"), (ACTIVITY_ERROR, "error"),
+            (ACTIVITY_DEBUG, "debug"), (ACTIVITY_INFO, "info"), (ACTIVITY_WARNING, "warning"),
+            (ACTIVITY_ERROR, "error"),
         ] {
             activity_log(child, level, "a \(text) message")
         }
@@ -128,7 +129,10 @@ final class CrossCheckTests {
             #expect(swift.count <= 4096)
             let c = String(decoding: line + [0x0A], as: UTF8.self)
             let s = String(decoding: swift, as: UTF8.self)
-            #expect(c == s, "C wrote \(c.utf8.count) bytes, Swift \(s.utf8.count): C starts \(c.prefix(80)) ends \(c.suffix(20)), Swift starts \(s.prefix(80)) ends \(s.suffix(20))")
+            #expect(
+                c == s,
+                "C wrote \(c.utf8.count) bytes, Swift \(s.utf8.count): C starts \(c.prefix(80)) ends \(c.suffix(20)), Swift starts \(s.prefix(80)) ends \(s.suffix(20))"
+            )
         }
     }
 
@@ -147,7 +151,9 @@ final class CrossCheckTests {
         let report = try Support.check(try folder.read("events.jsonl"))
         #expect(report.isClean, "\(report.summary)")
         #expect(report.events.map(\.typeName) == ["begin", "end"])
-        #expect(String(cString: activity_version()) == "\(ACTIVITY_VERSION_MAJOR).\(ACTIVITY_VERSION_MINOR).\(ACTIVITY_VERSION_PATCH)")
+        #expect(
+            String(cString: activity_version())
+                == "\(ACTIVITY_VERSION_MAJOR).\(ACTIVITY_VERSION_MINOR).\(ACTIVITY_VERSION_PATCH)")
     }
 }
 

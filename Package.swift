@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ActivityOverlay", targets: ["ActivityOverlay"]),
         .library(name: "CActivity", targets: ["CActivity"]),
         .executable(name: "activity", targets: ["ActivityCLI"]),
+        .executable(name: "activity-bench", targets: ["ActivityBench"]),
     ],
     targets: []
 )
@@ -29,8 +30,20 @@ package.targets += [
     .target(name: "InMemoryActivity", dependencies: ["ActivityWire"]),
     .testTarget(
         name: "ActivityReportingTests",
-        dependencies: ["ActivityReporting", "InMemoryActivity", "ActivityWire"]
+        dependencies: [
+            "ActivityReporting", "InMemoryActivity", "ActivityWire", "activity-example-downloads",
+            "activity-conformance-c", "activity-sdk-fork-helper",
+        ]
     ),
+    // The C side of the SDK/C-library conformance test (ActivityReportingTests runs both).
+    .executableTarget(
+        name: "activity-conformance-c", dependencies: ["CActivity"], path: "Tests/Conformance/scenario-c",
+        linkerSettings: [.linkedLibrary("m")]
+    ),
+    .executableTarget(
+        name: "activity-sdk-fork-helper", dependencies: ["ActivityReporting"], path: "Tests/Conformance/fork-helper"
+    ),
+    .executableTarget(name: "activity-example-downloads", dependencies: ["ActivityReporting"], path: "Examples/swift"),
 ]
 
 // MARK: - C shim (also built standalone by Sources/CActivity/Makefile)
@@ -63,13 +76,24 @@ package.targets += [
     .testTarget(name: "ActivityCLITests", dependencies: ["ActivityWire"]),
 ]
 
+// MARK: - Benchmarks
+
+package.targets += [
+    .executableTarget(
+        name: "ActivityBench",
+        dependencies: ["ActivityWire", "ActivityReporting"],
+        path: "Benchmarks/ActivityBench"
+    )
+]
+
 // MARK: - Strict settings for every target
 
 for target in package.targets where target.type != .system && target.type != .binary {
     guard target.name != "CActivity" else { continue }
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .swiftLanguageMode(.v6),
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .swiftLanguageMode(.v6),
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
 }

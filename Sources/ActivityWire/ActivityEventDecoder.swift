@@ -54,8 +54,9 @@ public struct ActivityEventDecoder: Sendable {
             }
         }
         var fields = RawFields()
+        var otherKeys: [String] = []
         do {
-            try fields.scanObject(&scanner)
+            try fields.scanObject(&scanner, otherKeys: &otherKeys)
         } catch let error as JSONScanner.SyntaxError {
             return problem(.invalidJSON, "not JSON: \(error.reason) at byte \(error.offset + 1)")
         } catch let error as RawFields.DuplicateKey {
@@ -69,8 +70,7 @@ public struct ActivityEventDecoder: Sendable {
                     line: number, code: .missingField, message: "not an event: the object has no \"v\" or \"type\"")
             )
         }
-        var reader = FieldReader(scanner: scanner, fields: fields, line: number)
-        return reader.event()
+        return withUnsafePointer(to: fields) { FieldReader(scanner: scanner, fields: $0, line: number).event() }
     }
 }
 

@@ -13,7 +13,8 @@ public struct ActivityID: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// Creates an id, or returns `nil` when `rawValue` is empty, longer than 128 bytes, or holds a
     /// character outside `[A-Za-z0-9._:@/+-]`.
     public init?(_ rawValue: String) {
-        guard Self.isValid(rawValue.utf8) else { return nil }
+        var rawValue = rawValue
+        guard rawValue.withUTF8(Self.isValid) else { return nil }
         self.rawValue = rawValue
     }
 
@@ -28,21 +29,27 @@ public struct ActivityID: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     /// Whether `bytes` form a valid id.
     public static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
-        guard WireLimits.idLength.contains(bytes.count) else { return false }
-        return bytes.allSatisfy(isIDByte)
+        if let result = bytes.withContiguousStorageIfAvailable(isValid) { return result }
+        return isValid(Array(bytes))
     }
 
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard WireLimits.idLength.contains(bytes.count) else { return false }
+        for byte in bytes where !isIDByte(byte) { return false }
+        return true
+    }
+
+    /// Whether `byte` may appear in an id: one bit per byte value, `[A-Za-z0-9._:@/+-]`.
     @inline(__always)
     static func isIDByte(_ byte: UInt8) -> Bool {
+        // Bits 0x2B '+', 0x2D '-', 0x2E '.', 0x2F '/', 0x30-0x39 digits, 0x3A ':' in the low word;
+        // 0x40 '@', 0x41-0x5A, 0x5F '_', 0x61-0x7A in the high word.
+        let low: UInt64 = 0x07FF_E800_0000_0000
+        let high: UInt64 = 0x07FF_FFFE_87FF_FFFF
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "@"),
-            UInt8(ascii: "/"), UInt8(ascii: "+"), UInt8(ascii: "-"):
-            return true
-        default:
-            return false
+        case 0..<64: return (low >> UInt64(byte)) & 1 == 1
+        case 64..<128: return (high >> UInt64(byte - 64)) & 1 == 1
+        default: return false
         }
     }
 }

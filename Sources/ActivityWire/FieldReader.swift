@@ -6,16 +6,18 @@ struct FieldReader {
     }
 
     let scanner: JSONScanner
-    let fields: RawFields
+    /// Borrowed for the reader's lifetime: the slots are large, and every field parser is a closure
+    /// over `self`, so holding them by value would copy them once per field.
+    let fields: UnsafePointer<RawFields>
     let line: Int
 
-    init(scanner: JSONScanner, fields: RawFields, line: Int) {
+    init(scanner: JSONScanner, fields: UnsafePointer<RawFields>, line: Int) {
         self.scanner = scanner
         self.fields = fields
         self.line = line
     }
 
-    mutating func event() -> DecodedLine {
+    func event() -> DecodedLine {
         do throws(Problem) {
             let version = try required(.v, number)
             guard version == version.rounded(), version >= 1 else {
@@ -97,14 +99,14 @@ struct FieldReader {
     private typealias Parse<T> = (FieldName, JSONScanner.Value) throws(Problem) -> T
 
     private func required<T>(_ field: FieldName, _ parse: Parse<T>) throws(Problem) -> T {
-        guard let value = fields[field] else {
+        guard let value = fields.pointee[field] else {
             throw Problem(code: .missingField, message: "the required field \"\(field.name)\" is missing")
         }
         return try parse(field, value)
     }
 
     private func optional<T>(_ field: FieldName, _ parse: Parse<T>) throws(Problem) -> T? {
-        guard let value = fields[field] else { return nil }
+        guard let value = fields.pointee[field] else { return nil }
         return try parse(field, value)
     }
 
@@ -148,6 +150,10 @@ struct FieldReader {
     }
 
     private func id(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> ActivityID {
+        if case .string(let range, false) = value {
+            let raw = UnsafeBufferPointer(rebasing: scanner.bytes[range])
+            if ActivityID.isValid(raw) { return ActivityID(unchecked: String(decoding: raw, as: UTF8.self)) }
+        }
         let text = try string(field, value)
         guard ActivityID.isValid(text.utf8) else {
             let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A minimal JSON tokenizer over one line of bytes, specialized for the event decoder: it
 /// validates syntax, hands back the byte ranges of values, and decodes strings and numbers on
 /// request. It never allocates unless a string holds escapes or a number is unusual.
@@ -46,12 +54,17 @@ struct JSONScanner {
 
     @inline(__always)
     mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
+        var i = index
+        let count = bytes.count
+        while i < count {
+            switch bytes[i] {
+            case 0x20, 0x09, 0x0A, 0x0D: i += 1
+            default:
+                index = i
+                return
             }
         }
+        index = i
     }
 
     @inline(__always)
@@ -108,64 +121,79 @@ struct JSONScanner {
 
     /// Scans a string, the opening quote under the cursor.
     mutating func string() throws(SyntaxError) -> Value {
-        index += 1
-        let start = index
+        let start = index + 1
+        var i = start
+        let count = bytes.count
+        let base = bytes.baseAddress!  // not empty: the cursor is on the opening quote
         var escaped = false
-        while index < bytes.count {
-            let byte = bytes[index]
+        while true {
+            // Most strings here are short keys and ids: a byte loop beats eight-byte words.
+            while i < count, base[i] >= 0x20, base[i] != UInt8(ascii: "\""), base[i] != UInt8(ascii: "\\") {
+                i += 1
+            }
+            guard i < count else {
+                index = i
+                throw fail("unterminated string")
+            }
+            let byte = base[i]
             if byte == UInt8(ascii: "\"") {
-                index += 1
-                return .string(start..<(index - 1), escaped: escaped)
+                index = i + 1
+                return .string(start..<i, escaped: escaped)
             }
             if byte == UInt8(ascii: "\\") {
                 escaped = true
-                index += 1
-                guard index < bytes.count else { break }
-                switch bytes[index] {
+                i += 1
+                index = i
+                guard i < count else { throw fail("unterminated string") }
+                switch base[i] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    index += 1
+                    i += 1
                 case UInt8(ascii: "u"):
-                    guard bytes.count - index > 4, (1...4).allSatisfy({ Self.hexValue(bytes[index + $0]) != nil })
-                    else { throw fail("invalid \\u escape") }
-                    index += 5
+                    guard count - i > 4, (1...4).allSatisfy({ Self.hexValue(base[i + $0]) != nil }) else {
+                        throw fail("invalid \\u escape")
+                    }
+                    i += 5
                 default:
                     throw fail("invalid escape")
                 }
                 continue
             }
-            if byte < 0x20 { throw fail("control character in a string") }
-            index += 1
+            index = i
+            throw fail("control character in a string")
         }
-        throw fail("unterminated string")
     }
 
     /// Scans a number per RFC 8259 and returns its range.
     mutating func number() throws(SyntaxError) -> Range<Int> {
         let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count else { throw fail("unexpected end of line in a number") }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-        } else if Self.isDigit(bytes[index]) {
-            while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
+        var i = index
+        let count = bytes.count
+        defer { index = i }
+        func digits() {
+            while i < count, Self.isDigit(bytes[i]) { i += 1 }
+        }
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < count else { throw SyntaxError(offset: i, reason: "unexpected end of line in a number") }
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
+        } else if Self.isDigit(bytes[i]) {
+            digits()
         } else {
-            throw fail("invalid number")
+            throw SyntaxError(offset: i, reason: "invalid number")
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard index < bytes.count, Self.isDigit(bytes[index]) else { throw fail("invalid number") }
-            while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
+        if i < count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard i < count, Self.isDigit(bytes[i]) else { throw SyntaxError(offset: i, reason: "invalid number") }
+            digits()
         }
-        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                index += 1
-            }
-            guard index < bytes.count, Self.isDigit(bytes[index]) else { throw fail("invalid number") }
-            while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
+        if i < count, bytes[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            if i < count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            guard i < count, Self.isDigit(bytes[i]) else { throw SyntaxError(offset: i, reason: "invalid number") }
+            digits()
         }
-        return start..<index
+        return start..<i
     }
 
     private mutating func skipObject(depth: Int) throws(SyntaxError) {
@@ -259,32 +287,53 @@ extension JSONScanner {
     func stringEquals(_ range: Range<Int>, escaped: Bool, _ name: StaticString) -> Bool {
         guard !escaped else { return decodeString(range, escaped: true) == name.description }
         guard range.count == name.utf8CodeUnitCount else { return false }
-        return memcmpEqual(range.lowerBound, name.utf8Start, range.count)
+        return memcmp(bytes.baseAddress! + range.lowerBound, name.utf8Start, range.count) == 0
     }
 
-    private func memcmpEqual(_ offset: Int, _ other: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        for i in 0..<count where bytes[offset + i] != other[i] { return false }
-        return true
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
     }
 
-    /// The number in `range`, which ``number()`` validated. Short integers are converted
-    /// exactly without a library call.
+    /// The number in `range`, which ``number()`` validated. Numbers of at most 19 significant
+    /// digits whose mantissa is exact in a double and whose decimal exponent is small are
+    /// converted exactly with one multiplication or division (Clinger's fast path); the rest by
+    /// the standard library's correctly rounded, locale-independent parser.
     func decodeNumber(_ range: Range<Int>) -> Double {
-        if range.count <= 15 {
-            var value: Int64 = 0
-            var integral = true
-            for i in range {
-                let byte = bytes[i]
-                guard Self.isDigit(byte) else {
-                    integral = byte == UInt8(ascii: "-") && i == range.lowerBound
-                    if !integral { break }
-                    continue
-                }
-                value = value &* 10 &+ Int64(byte &- UInt8(ascii: "0"))
+        var i = range.lowerBound
+        let negative = bytes[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        while i < range.upperBound, Self.isDigit(bytes[i]) {
+            if digits < 19 {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- UInt8(ascii: "0"))
+                if mantissa != 0 { digits += 1 }
+            } else {
+                exponent += 1
+                digits += 1
             }
-            if integral { return bytes[range.lowerBound] == UInt8(ascii: "-") ? -Double(value) : Double(value) }
+            i += 1
+        }
+        if i < range.upperBound, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < range.upperBound, Self.isDigit(bytes[i]) {
+                if digits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- UInt8(ascii: "0"))
+                    if mantissa != 0 { digits += 1 }
+                    exponent -= 1
+                } else {
+                    digits += 1  // beyond the mantissa: not exact, leave it to the full parser
+                }
+                i += 1
+            }
+        }
+        if i == range.upperBound, digits <= 19, mantissa <= 1 << 53, (-22...22).contains(exponent) {
+            var value = Double(mantissa)
+            value = exponent < 0 ? value / Self.powersOfTen[-exponent] : value * Self.powersOfTen[exponent]
+            return negative ? -value : value
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-        return Double(text) ?? .nan  // Swift's parser is locale-independent; overflow gives ±inf
+        return Double(text) ?? .nan  // overflow gives ±inf, which callers reject
     }
 }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Splits a byte stream into lines with bounded memory.
 ///
 /// Lines end in `\n`; a final line without one is still delivered. A line longer than
@@ -91,11 +99,8 @@ public struct LineReader<Source: ByteSource> {
     private static func find(
         _ byte: UInt8, in buffer: UnsafeMutableBufferPointer<UInt8>, from: Int, to: Int
     ) -> Int? {
-        var i = from
-        while i < to {
-            if buffer[i] == byte { return i }
-            i += 1
-        }
-        return nil
+        guard from < to, let base = buffer.baseAddress else { return nil }
+        guard let found = memchr(base + from, Int32(byte), to - from) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 }

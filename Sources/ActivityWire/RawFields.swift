@@ -32,13 +32,27 @@ struct RawFields {
         var name: String
     }
 
-    private var values: [JSONScanner.Value?] = Array(repeating: nil, count: FieldName.allCases.count)
-    /// Unknown keys seen so far, to catch their duplicates too. Empty for almost every line.
-    private var otherKeys: [String] = []
+    private typealias Slot = JSONScanner.Value?
+    /// One slot per ``FieldName``, inline: decoding a line allocates nothing for its fields.
+    private var values:
+        (Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot) =
+            (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
 
-    subscript(_ name: FieldName) -> JSONScanner.Value? { values[name.rawValue] }
+    subscript(_ name: FieldName) -> JSONScanner.Value? {
+        get {
+            withUnsafeBytes(of: values) { $0.baseAddress!.assumingMemoryBound(to: Slot.self)[name.rawValue] }
+        }
+        set {
+            withUnsafeMutableBytes(of: &values) {
+                $0.baseAddress!.assumingMemoryBound(to: Slot.self)[name.rawValue] = newValue
+            }
+        }
+    }
 
-    mutating func scanObject(_ scanner: inout JSONScanner) throws {
+    /// Scans the object under the cursor. `otherKeys` collects the keys that are not fields of the
+    /// protocol, to catch their duplicates too; it stays empty for almost every line, and keeping
+    /// it outside makes this type trivially copyable.
+    mutating func scanObject(_ scanner: inout JSONScanner, otherKeys: inout [String]) throws {
         scanner.index += 1  // the "{"
         if !scanner.consume(UInt8(ascii: "}")) {
             repeat {
@@ -49,7 +63,7 @@ struct RawFields {
                 guard case .string(let keyRange, let escaped) = try scanner.string() else { fatalError() }
                 try scanner.expect(UInt8(ascii: ":"), "':'")
                 let value = try scanner.value(depth: 1)
-                try record(keyRange, escaped: escaped, value: value, scanner: scanner)
+                try record(keyRange, escaped: escaped, value: value, scanner: scanner, otherKeys: &otherKeys)
             } while scanner.consume(UInt8(ascii: ","))
             try scanner.expect(UInt8(ascii: "}"), "',' or '}'")
         }
@@ -58,11 +72,11 @@ struct RawFields {
     }
 
     private mutating func record(
-        _ key: Range<Int>, escaped: Bool, value: JSONScanner.Value, scanner: JSONScanner
+        _ key: Range<Int>, escaped: Bool, value: JSONScanner.Value, scanner: JSONScanner, otherKeys: inout [String]
     ) throws {
         if let field = Self.field(key, escaped: escaped, scanner: scanner) {
-            guard values[field.rawValue] == nil else { throw DuplicateKey(name: field.name.description) }
-            values[field.rawValue] = value
+            guard self[field] == nil else { throw DuplicateKey(name: field.name.description) }
+            self[field] = value
             return
         }
         let name = scanner.decodeString(key, escaped: escaped)
@@ -71,10 +85,32 @@ struct RawFields {
     }
 
     private static func field(_ key: Range<Int>, escaped: Bool, scanner: JSONScanner) -> FieldName? {
-        guard escaped || (1...11).contains(key.count) else { return nil }
-        for field in FieldName.allCases where scanner.stringEquals(key, escaped: escaped, field.name) {
-            return field
+        if escaped {
+            return FieldName.allCases.first { scanner.stringEquals(key, escaped: true, $0.name) }
         }
-        return nil
+        // Dispatch on length and first byte, then confirm with one comparison: no allocation.
+        let first = scanner.bytes[key.lowerBound]
+        let candidate: FieldName?
+        switch (key.count, first) {
+        case (1, UInt8(ascii: "v")): candidate = .v
+        case (2, UInt8(ascii: "i")): candidate = .id
+        case (2, UInt8(ascii: "t")): candidate = .ts
+        case (4, UInt8(ascii: "t")): candidate = .type
+        case (4, UInt8(ascii: "u")): candidate = .unit
+        case (5, UInt8(ascii: "t")):
+            candidate = scanner.bytes[key.lowerBound + 1] == UInt8(ascii: "i") ? .title : .total
+        case (5, UInt8(ascii: "l")): candidate = .level
+        case (5, UInt8(ascii: "e")): candidate = .error
+        case (5, UInt8(ascii: "a")): candidate = .attrs
+        case (6, UInt8(ascii: "p")): candidate = .parent
+        case (6, UInt8(ascii: "s")): candidate = .status
+        case (7, UInt8(ascii: "m")): candidate = .message
+        case (8, UInt8(ascii: "b")): candidate = .blocking
+        case (9, UInt8(ascii: "c")): candidate = .completed
+        case (11, UInt8(ascii: "c")): candidate = .cancellable
+        default: candidate = nil
+        }
+        guard let candidate, scanner.stringEquals(key, escaped: false, candidate.name) else { return nil }
+        return candidate
     }
 }

@@ -21,11 +21,16 @@ func schemaFailures(lines: [String: [UInt8]], schema: URL) throws -> Set<String>
     process.arguments =
         ["--output-format", "json", "--schemafile", schema.path]
         + lines.keys.sorted().map { folder.appending(path: "\($0).json").path }
-    let output = Pipe()
+    // The report goes to a file: reading a pipe through FileHandle traps on EINTR when another
+    // test's child exits at the same time.
+    let reportPath = folder.appending(path: "report.out")
+    FileManager.default.createFile(atPath: reportPath.path, contents: nil)
+    let output = try FileHandle(forWritingTo: reportPath)
+    defer { try? output.close() }
     process.standardOutput = output
     try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    let data = try Data(contentsOf: reportPath)
     let report = try #require(
         try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
     let failed = ((report["errors"] as? [[String: Any]]) ?? []) + ((report["parse_errors"] as? [[String: Any]]) ?? [])

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Runs tqdm, rich and indicatif through the same per-call loop as activity-bench measures for
+# `advance(by: 1)` and `activity_advance`, and prints each one's cost beside ours, as ratios.
+# A missing dependency skips its comparison, and says so. Results: bench-results/compare.json.
+#
+#   Benchmarks/compare.sh            # uses bench-results/results.json (or $BENCH_RESULTS/), running activity-bench if absent
+#   pip install tqdm rich; apt-get install librust-indicatif-dev cargo   # the competitors
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${BENCH_RESULTS:-bench-results}
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if [ ! -f "$out/results.json" ]; then
+    echo "no $out/results.json yet: running activity-bench" >&2
+    swift run -c release activity-bench --output "$out" >/dev/null || { echo "activity-bench failed" >&2; exit 1; }
+fi
+
+echo "measuring tqdm and rich…" >&2
+if command -v python3 >/dev/null; then
+    python3 Benchmarks/compare/python_loops.py >"$work/python.json" || echo '{}' >"$work/python.json"
+else
+    echo "skipped tqdm and rich: python3 is not installed" >&2
+    echo '{}' >"$work/python.json"
+fi
+
+echo "measuring indicatif…" >&2
+registry=/usr/share/cargo/registry
+if command -v cargo >/dev/null && compgen -G "$registry/indicatif-*" >/dev/null; then
+    mkdir -p "$work/indicatif/src" "$work/indicatif/.cargo"
+    cp Benchmarks/compare/indicatif_loop.rs "$work/indicatif/src/main.rs"
+    version=$(basename "$(ls -d "$registry"/indicatif-* | sort -V | tail -1)" | sed 's/^indicatif-//')
+    cat >"$work/indicatif/Cargo.toml" <<TOML
+[package]
+name = "indicatif-loop"
+version = "0.1.0"
+edition = "2021"
+[dependencies]
+indicatif = "=$version"
+[profile.release]
+opt-level = 3
+TOML
+    cat >"$work/indicatif/.cargo/config.toml" <<TOML
+[source.crates-io]
+replace-with = "debian"
+[source.debian]
+directory = "$registry"
+TOML
+    if (cd "$work/indicatif" && cargo build --release --offline -q 2>"$work/cargo.log"); then
+        "$work/indicatif/target/release/indicatif-loop" 2>/dev/null >"$work/indicatif.json" || echo '{}' >"$work/indicatif.json"
+    else
+        echo "skipped indicatif: it did not build offline (see below)" >&2
+        tail -5 "$work/cargo.log" >&2
+        echo '{}' >"$work/indicatif.json"
+    fi
+else
+    echo "skipped indicatif: needs cargo and Debian's librust-indicatif-dev (apt-get install librust-indicatif-dev)" >&2
+    echo '{}' >"$work/indicatif.json"
+fi
+
+python3 - "$out/results.json" "$work/python.json" "$work/indicatif.json" "$out/compare.json" <<'PY'
+import json, sys
+ours = {f["name"]: f["median"] for f in json.load(open(sys.argv[1]))["figures"]}
+theirs = {}
+for path in sys.argv[2:4]:
+    theirs.update(json.load(open(path)))
+mine = {
+    "Swift advance(by: 1)": ours.get("Swift advance(by: 1), one thread, sink attached"),
+    "C activity_advance": ours.get("C activity_advance, one thread, sink attached"),
+}
+rows = []
+print(f"{'library call':32} {'ns/call':>10} " + " ".join(f"{'× ' + k:>24}" for k in mine))
+for name, ns in sorted(theirs.items()):
+    if ns is None:
+        print(f"{name:32} {'skipped: not installed':>10}")
+        continue
+    ratios = {k: (ns / v if v else None) for k, v in mine.items()}
+    rows.append({"call": name, "nsPerCall": ns, "timesSlowerThanOurs": ratios})
+    print(f"{name:32} {ns:10.1f} " + " ".join(f"{(f'{r:.1f}×' if r else '—'):>24}" for r in ratios.values()))
+for k, v in mine.items():
+    print(f"{'ours: ' + k:32} {(f'{v:10.2f}' if v else '   missing'):>10}")
+json.dump({"ours": mine, "theirs": rows}, open(sys.argv[4], "w"), indent=2)
+PY
+echo "written to $out/compare.json" >&2

@@ -458,6 +458,63 @@ static void reader_stalled_socket(void)
     free(dir);
 }
 
+typedef struct slow_reader {
+    int fd;
+    char *text;
+    size_t length, capacity;
+} slow_reader;
+
+static void *read_slowly(void *argument)
+{
+    slow_reader *r = argument;
+    for (;;) {
+        if (r->length + 512 > r->capacity) {
+            r->capacity = r->capacity * 2 + 4096;
+            r->text = realloc(r->text, r->capacity + 1);
+        }
+        ssize_t got = read(r->fd, r->text + r->length, 512);
+        if (got <= 0) break;
+        r->length += (size_t)got;
+        usleep(200);
+    }
+    return NULL;
+}
+
+static void partial_lines_socket(void)
+{
+    /* A socket with a tiny send buffer takes long lines in pieces: the library must finish each
+       line before it starts another, so the reader never sees a torn one. */
+    setenv("ACTIVITY_TIMEOUT_MS", "2000", 1);
+    int sv[2];
+    CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+    int small = 1; /* the kernel rounds it up to its minimum */
+    setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &small, sizeof small);
+    set_sink_fd(sv[1]);
+    slow_reader r = {sv[0], NULL, 0, 0};
+    pthread_t thread;
+    pthread_create(&thread, NULL, read_slowly, &r);
+    char message[3800];
+    memset(message, 'x', sizeof message - 1);
+    message[sizeof message - 1] = '\0';
+    activity *a = activity_begin(NULL, "long lines", 300, NULL);
+    for (int k = 0; k < 300; k++) {
+        message[k % 100] = (char)('a' + k % 26);
+        CHECK_EQ_INT(activity_log(a, ACTIVITY_INFO, message), 0);
+        activity_advance(a, 1);
+    }
+    CHECK_EQ_INT(activity_end(a, ACTIVITY_SUCCESS, NULL), 0);
+    CHECK_EQ_INT(activity_flush(2000), 0);
+    shutdown(sv[1], SHUT_WR);
+    pthread_join(thread, NULL);
+    stream_stats s = stream_check(r.text ? r.text : "", r.length);
+    stream_print("partial lines", &s);
+    CHECK(stream_ok(&s));
+    CHECK_EQ_INT(s.logs, 300); /* the reader kept up within the timeout: nothing dropped */
+    free(r.text);
+    close(sv[0]);
+    close(sv[1]);
+}
+
 /* ---- fork ---------------------------------------------------------------------------------- */
 
 /** The id prefix of a stream's first line, for telling processes apart. */
@@ -605,6 +662,7 @@ int main(int argc, char **argv)
         {"reader_killed_socket", reader_killed_socket, false},
         {"reader_stalled", reader_stalled, false},
         {"reader_stalled_socket", reader_stalled_socket, false},
+        {"partial_lines_socket", partial_lines_socket, false},
         {"fork_unix", fork_unix, true},
         {"fork_fd", fork_fd, true},
     };

@@ -113,8 +113,8 @@ int activity_advance(activity *a, double delta)
     if (__builtin_expect(a == NULL, 0)) return 0;
     if (__builtin_expect(!is_valid_count(delta), 0)) return -EINVAL;
     if (!a->enabled) return 0;
-    if (__builtin_expect(delta < MAX_COUNT && delta == (double)(uint64_t)delta, 1)) {
-        atomic_fetch_add_explicit(&a->whole, (uint64_t)delta, memory_order_relaxed);
+    if (__builtin_expect(delta < MAX_COUNT && delta == (double)(int64_t)delta, 1)) {
+        atomic_fetch_add_explicit(&a->whole, (uint64_t)(int64_t)delta, memory_order_relaxed);
         return 0;
     }
     uint64_t old = atomic_load_explicit(&a->fraction_bits, memory_order_relaxed), next;

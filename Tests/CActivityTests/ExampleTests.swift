@@ -77,14 +77,14 @@ struct ExampleTests {
         #expect(ends.contains { $0.completed == 40 && $0.total == .value(40) })
     }
 
-    @Test("Examples/rust declares the C API and reports through it")
+    static let rustc = Support.executable("rustc")
+
+    @Test(
+        "Examples/rust declares the C API and reports through it",
+        .enabled(if: rustc != nil, "rustc is not installed (neither on PATH nor in ~/.cargo/bin): Rust example skipped")
+    )
     func rustExample() throws {
-        guard let rustc = Support.executable("rustc") else {
-            withKnownIssue("rustc is not installed: the Rust example was not built") {
-                Issue.record("rustc not found on PATH or in ~/.cargo/bin")
-            }
-            return
-        }
+        let rustc = try #require(Self.rustc)
         let prefix = try Support.prefix()
         let folder = try TemporaryDirectory()
         let binary = folder.url.appending(path: "demo").path

@@ -51,7 +51,7 @@ package.targets += [
 package.targets += [
     .target(
         name: "CActivity",
-        exclude: ["Makefile", "activity.pc.in", "tests", "bench", "build"],
+        exclude: ["Makefile", "activity.pc.in", "tests", "bench"],
         linkerSettings: [.linkedLibrary("json-c"), .linkedLibrary("pthread")]
     ),
     .testTarget(name: "CActivityTests", dependencies: ["CActivity", "ActivityWire"]),

@@ -52,7 +52,7 @@ package.targets += [
     .target(
         name: "CActivity",
         exclude: ["Makefile", "activity.pc.in", "tests", "bench"],
-        linkerSettings: [.linkedLibrary("json-c"), .linkedLibrary("pthread")]
+        linkerSettings: [.linkedLibrary("json-c"), .linkedLibrary("pthread"), .linkedLibrary("m")]
     ),
     .testTarget(name: "CActivityTests", dependencies: ["CActivity", "ActivityWire"]),
 ]
@@ -86,7 +86,7 @@ package.targets += [
 package.targets += [
     .executableTarget(
         name: "ActivityBench",
-        dependencies: ["ActivityWire", "ActivityReporting"],
+        dependencies: ["ActivityWire", "ActivityReporting", "CActivity"],
         path: "Benchmarks/ActivityBench"
     )
 ]

@@ -22,3 +22,8 @@ protocol Display: Sendable {
     /// Ends the display: open activities end as abandoned, the terminal is restored.
     func finish()
 }
+
+extension Display {
+    /// Displays that do not name input lines in their diagnostics ignore `line`.
+    func handle(_ event: ActivityEvent, line: Int) { handle(event) }
+}

@@ -6,7 +6,9 @@ import Testing
 struct ArgumentParserTests {
     let parser = ArgumentParser(
         command: "test", usage: "activity test [--total N] [-q] [--plugin NAME]… ARGS",
-        options: [.value("total"), .flag("quiet", short: "q"), .value("plugin", repeatable: true), .value("mode", short: "m")])
+        options: [
+            .value("total"), .flag("quiet", short: "q"), .value("plugin", repeatable: true), .value("mode", short: "m"),
+        ])
 
     @Test("long options with separate and inline values, flags, positionals")
     func forms() throws {

@@ -53,7 +53,8 @@ struct EmitTests {
         let bad = try CommandRunner.activity(["emit", "log", "hi"], environment: ["ACTIVITY_SINK": "tcp:1.2.3.4"])
         #expect(bad.status == 0)
         #expect(bad.standardError.contains("ACTIVITY_SINK='tcp:1.2.3.4' is not one of"))
-        let closed = try CommandRunner.run("/bin/sh", ["-c", "activity emit log hi 3>&-"], environment: ["ACTIVITY_SINK": "fd:3"])
+        let closed = try CommandRunner.run(
+            "/bin/sh", ["-c", "activity emit log hi 3>&-"], environment: ["ACTIVITY_SINK": "fd:3"])
         #expect(closed.status == 0)
         #expect(closed.standardError.contains("fd 3: Bad file descriptor"))
     }

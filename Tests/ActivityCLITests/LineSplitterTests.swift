@@ -10,7 +10,9 @@ struct LineSplitterTests {
         var lines: [String] = []
         for chunk in chunks {
             Array(chunk.utf8).withUnsafeBytes { bytes in
-                splitter.feed(bytes) { lines.append(String(decoding: $0.bytes, as: UTF8.self) + ($0.isComplete ? "" : "…")) }
+                splitter.feed(bytes) {
+                    lines.append(String(decoding: $0.bytes, as: UTF8.self) + ($0.isComplete ? "" : "…"))
+                }
             }
         }
         splitter.finish { lines.append(String(decoding: $0.bytes, as: UTF8.self)) }
@@ -38,12 +40,17 @@ struct LineSplitterTests {
         var tracker = ConnectionTracker(root: root)
         tracker.open(5)
         tracker.open(6)
-        let first = feed(&tracker, #"{"v":1,"type":"begin","id":"a","title":"A"}"# + "\n" + #"{"v":1,"type":"begin","id":"b","parent":"a","title":"B"}"# + "\n", from: 5)
+        let first = feed(
+            &tracker,
+            #"{"v":1,"type":"begin","id":"a","title":"A"}"# + "\n"
+                + #"{"v":1,"type":"begin","id":"b","parent":"a","title":"B"}"# + "\n", from: 5)
         #expect(first.count == 2)
         guard case .event(.begin(let a)) = first[0] else { Issue.record("not a begin"); return }
         #expect(a.parent == root)
         _ = feed(&tracker, #"{"v":1,"type":"begin","id":"c","title":"C"}"# + "\n", from: 6)
-        _ = feed(&tracker, #"{"v":1,"type":"end","id":"b"}"# + "\n" + #"{"v":1,"type":"begin","id":"d","title":"D"}"#, from: 5)
+        _ = feed(
+            &tracker, #"{"v":1,"type":"end","id":"b"}"# + "\n" + #"{"v":1,"type":"begin","id":"d","title":"D"}"#,
+            from: 5)
         let closed = tracker.close(5)
         let ended = closed.compactMap { output -> String? in
             if case .event(.end(let end)) = output, end.status == .abandoned { return end.id.rawValue }
@@ -68,12 +75,16 @@ struct LineSplitterTests {
     func ownedByProcess() {
         var tracker = ConnectionTracker(root: ActivityID("r")!)
         tracker.open(3)
-        _ = feed(&tracker, #"{"v":1,"type":"begin","id":"s","title":"S","attrs":{"x-activity-owner-pid":4242}}"# + "\n", from: 3)
+        _ = feed(
+            &tracker, #"{"v":1,"type":"begin","id":"s","title":"S","attrs":{"x-activity-owner-pid":4242}}"# + "\n",
+            from: 3)
         #expect(tracker.close(3).isEmpty)
         #expect(tracker.watchesProcesses)
         #expect(tracker.reapProcesses(isAlive: { _ in true }).isEmpty)
         let reaped = tracker.reapProcesses(isAlive: { $0 != 4242 })
-        #expect(reaped == [.event(.end(.init(id: ActivityID("s")!, status: .abandoned, message: "its reporter went away")))])
+        #expect(
+            reaped == [.event(.end(.init(id: ActivityID("s")!, status: .abandoned, message: "its reporter went away")))]
+        )
         #expect(!tracker.watchesProcesses)
     }
 }

@@ -4,14 +4,17 @@ import Testing
 /// The closing summary line gives the time up to now, and the fixtures are from the past: it is
 /// checked on its own, and the rest against the golden file.
 func withoutSummaryTime(_ text: String) -> String {
-    text.replacingOccurrences(of: #"\[ *[0-9.]+[smhd]+\] (\d+ activities in) [0-9.]+[smhd]+"#, with: "[TIME] $1 TIME",
-        options: .regularExpression)
-        .replacingOccurrences(of: #"(\d+ activities in) [0-9.]+[smhd]+"#, with: "$1 TIME", options: .regularExpression)
+    text.replacingOccurrences(
+        of: #"\[ *[0-9.]+[smhd]+\] (\d+ activities in) [0-9.]+[smhd]+"#, with: "[TIME] $1 TIME",
+        options: .regularExpression
+    )
+    .replacingOccurrences(of: #"(\d+ activities in) [0-9.]+[smhd]+"#, with: "$1 TIME", options: .regularExpression)
 }
 
 @Suite("activity render")
 struct RenderTests {
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/build.jsonl")
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/build.jsonl")
 
     @Test("plain mode: text to standard output unchanged, the display on standard error")
     func plain() throws {
@@ -19,7 +22,8 @@ struct RenderTests {
         #expect(result.status == 0)
         Golden.check(result.standardOutput, named: "render-plain.stdout")
         Golden.check(withoutSummaryTime(result.standardError), named: "render-plain.stderr")
-        let fromStdin = try CommandRunner.activity(["render", "--mode", "plain"], input: try Data(contentsOf: Self.fixture))
+        let fromStdin = try CommandRunner.activity(
+            ["render", "--mode", "plain"], input: try Data(contentsOf: Self.fixture))
         #expect(fromStdin.standardOutput == result.standardOutput)
         #expect(withoutSummaryTime(fromStdin.standardError) == withoutSummaryTime(result.standardError))
     }
@@ -51,7 +55,9 @@ struct RenderTests {
         #expect(log.standardError == "activity render: --log-file /nonexistent/dir/log: No such file or directory\n")
         let plugin = try CommandRunner.activity(["render", "--plugin", "no-such-plugin", Self.fixture.path])
         #expect(plugin.status == 69)
-        #expect(plugin.standardError == "activity render: --plugin no-such-plugin: no executable activity-render-no-such-plugin on PATH\n")
+        #expect(
+            plugin.standardError
+                == "activity render: --plugin no-such-plugin: no executable activity-render-no-such-plugin on PATH\n")
         let extra = try CommandRunner.activity(["render", "a", "b"])
         #expect(extra.status == 64)
     }
@@ -61,7 +67,8 @@ struct RenderTests {
         var bytes = Data()
         for index in 0..<2000 {
             bytes += Data([UInt8](repeating: UInt8(truncatingIfNeeded: index * 37), count: index % 300))
-            bytes += Data("\n{\"v\":1,\"type\":\"begin\",\"id\":\"x\(index)\",\"title\":\"T\(index)\",\"total\":-1}\n".utf8)
+            bytes += Data(
+                "\n{\"v\":1,\"type\":\"begin\",\"id\":\"x\(index)\",\"title\":\"T\(index)\",\"total\":-1}\n".utf8)
         }
         bytes += Data(#"{"v":1,"type":"begin","id":"last","title":"Last"}"#.utf8)
         let result = try CommandRunner.activity(["render", "--mode", "jsonl"], input: bytes)

@@ -5,10 +5,13 @@ import Testing
 @Suite("activity run")
 struct RunTests {
     /// Runs `activity run --mode jsonl -- ARGUMENTS` and reads the display's events.
-    func run(_ arguments: [String], options: [String] = [], environment: [String: String] = [:]) throws -> (
+    func run(
+        _ arguments: [String], options: [String] = [], environment: [String: String] = [:]
+    ) throws -> (
         CommandResult, EventLog
     ) {
-        let result = try CommandRunner.activity(["run", "--mode", "jsonl"] + options + ["--"] + arguments, environment: environment)
+        let result = try CommandRunner.activity(
+            ["run", "--mode", "jsonl"] + options + ["--"] + arguments, environment: environment)
         return (result, EventLog(result.standardError))
     }
 
@@ -90,7 +93,9 @@ struct RunTests {
 
     @Test("the private socket: a 0700 directory, removed afterwards; the environment names it and the parent")
     func socket() throws {
-        let (result, log) = try run(["sh", "-c", #"p=${ACTIVITY_SINK#unix:}; echo "$p"; stat -c %a "$(dirname "$p")"; echo "$ACTIVITY_PARENT""#])
+        let (result, log) = try run([
+            "sh", "-c", #"p=${ACTIVITY_SINK#unix:}; echo "$p"; stat -c %a "$(dirname "$p")"; echo "$ACTIVITY_PARENT""#,
+        ])
         #expect(result.status == 0)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
@@ -134,7 +139,10 @@ struct RunTests {
         let out = folder.url.appendingPathComponent("out")
         let pid = try CommandRunner.spawn(
             CommandRunner.activity,
-            ["run", "--mode", "jsonl", "sh", "-c", #"trap 'echo got TERM; exit 5' TERM; echo ready; while :; do sleep 0.05; done"#],
+            [
+                "run", "--mode", "jsonl", "sh", "-c",
+                #"trap 'echo got TERM; exit 5' TERM; echo ready; while :; do sleep 0.05; done"#,
+            ],
             environment: CommandRunner.baseEnvironment(), stdin: "/dev/null", stdout: out.path,
             stderr: folder.url.appendingPathComponent("err").path)
         var ready = false

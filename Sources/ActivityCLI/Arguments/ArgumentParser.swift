@@ -60,7 +60,8 @@ struct ArgumentParser: Sendable {
                     }
                     if spec.takesValue {
                         let rest = String(letters[(position + 1)...])
-                        try take(spec, inlineValue: rest.isEmpty ? nil : rest, spelled: "-\(letter)", arguments,
+                        try take(
+                            spec, inlineValue: rest.isEmpty ? nil : rest, spelled: "-\(letter)", arguments,
                             &index, into: &parsed)
                         break
                     }

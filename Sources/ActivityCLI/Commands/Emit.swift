@@ -1,9 +1,9 @@
 import ActivityWire
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// `activity emit begin|progress|end|log`: one event per call, for shell scripts.

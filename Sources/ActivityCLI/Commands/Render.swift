@@ -1,9 +1,9 @@
 import ActivityWire
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// `activity render [display options] [FILE]`: draws the events of a stream on standard error and

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// `activity replay [--speed X] [--max-gap S] [display options] FILE`: plays a recorded stream

@@ -16,13 +16,16 @@ enum DemoScript {
         script.log("Planning 7 steps on 2 cores", at: 0.05)
 
         let resolve = script.begin("Resolve packages", at: 0.1, parent: build)
-        for (index, name) in ["swift-collections 1.1.4", "swift-system 1.4.0", "swift-argument-parser 1.5.0"].enumerated() {
+        for (index, name) in ["swift-collections 1.1.4", "swift-system 1.4.0", "swift-argument-parser 1.5.0"]
+            .enumerated()
+        {
             script.progress(resolve, at: 0.2 + Double(index) * 0.35, message: name)
         }
         script.end(resolve, at: 1.3)
 
         let toolchain = script.begin("Download toolchain", at: 0.6, parent: build, total: 48_234_496, unit: "bytes")
-        script.advance(toolchain, from: 0.6, to: 6.2, total: 48_234_496, seed: 7, message: "swift-6.3.1-ubuntu24.04.tar.gz")
+        script.advance(
+            toolchain, from: 0.6, to: 6.2, total: 48_234_496, seed: 7, message: "swift-6.3.1-ubuntu24.04.tar.gz")
         script.end(toolchain, at: 6.2)
 
         let assets = script.begin("Download assets", at: 0.9, parent: build, total: 12_582_912, unit: "bytes")
@@ -32,11 +35,21 @@ enum DemoScript {
 
         let compile = script.begin("Compile", at: 1.4, parent: build, total: 24, unit: "files")
         let modules: [(String, Double, Double, [String])] = [
-            ("ActivityWire", 1.4, 4.4, ["ActivityEvent", "ActivityID", "JSONScanner", "FieldReader", "JSONWriter",
-                "LineReader", "EventStreamReader", "StreamValidator"]),
-            ("ActivityRendering", 2.0, 7.2, ["ActivityStore", "RateEstimator", "TextSanitizer", "DisplayWidth",
-                "Formatting", "TerminalRenderer", "LogFileRenderer", "JSONLinesRenderer", "PluginRenderer",
-                "RenderSession"]),
+            (
+                "ActivityWire", 1.4, 4.4,
+                [
+                    "ActivityEvent", "ActivityID", "JSONScanner", "FieldReader", "JSONWriter",
+                    "LineReader", "EventStreamReader", "StreamValidator",
+                ]
+            ),
+            (
+                "ActivityRendering", 2.0, 7.2,
+                [
+                    "ActivityStore", "RateEstimator", "TextSanitizer", "DisplayWidth",
+                    "Formatting", "TerminalRenderer", "LogFileRenderer", "JSONLinesRenderer", "PluginRenderer",
+                    "RenderSession",
+                ]
+            ),
             ("ActivityCLI", 4.5, 8.5, ["ArgumentParser", "Render", "Run", "SocketServer", "Spawn", "main"]),
         ]
         var compiled: [(time: Double, count: Int)] = []
@@ -90,7 +103,9 @@ enum DemoScript {
         ) -> ActivityID {
             counter += 1
             let id = ActivityID(unchecked: "demo.\(counter)")
-            add(time, .begin(.init(id: id, title: title, parent: parent, total: total, unit: unit, cancellable: cancellable)))
+            add(
+                time,
+                .begin(.init(id: id, title: title, parent: parent, total: total, unit: unit, cancellable: cancellable)))
             return id
         }
 
@@ -115,11 +130,14 @@ enum DemoScript {
             for (index, weight) in weights.enumerated() {
                 completed += weight / sum * total * stopAt
                 let value = whole ? completed.rounded(.down) : completed.rounded()
-                progress(id, at: start + Double(index + 1) * 0.1 - 0.05, completed: value, message: index == 0 ? message : nil)
+                progress(
+                    id, at: start + Double(index + 1) * 0.1 - 0.05, completed: value,
+                    message: index == 0 ? message : nil)
             }
         }
 
-        mutating func log(_ message: String, at time: Double, id: ActivityID? = nil, level: ActivityEvent.Level = .info) {
+        mutating func log(_ message: String, at time: Double, id: ActivityID? = nil, level: ActivityEvent.Level = .info)
+        {
             add(time, .log(.init(message: message, id: id, level: level)))
         }
 

@@ -1,9 +1,9 @@
 import ActivityRendering
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Builds the display the options ask for.
@@ -19,7 +19,8 @@ enum DisplayFactory {
         if let path = options.logFile {
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
-                throw DisplayError(message: "--log-file \(path): \(POSIX.describe(errno))", exitStatus: ExitCode.cannotCreate)
+                throw DisplayError(
+                    message: "--log-file \(path): \(POSIX.describe(errno))", exitStatus: ExitCode.cannotCreate)
             }
             close(fd)
         }
@@ -39,7 +40,8 @@ enum DisplayFactory {
             let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC)
             do {
                 return try TerminalOverlayPresenter(
-                    environment: RenderOptions.processEnvironment(), outputFD: 2, inputFD: terminal >= 0 ? terminal : nil
+                    environment: RenderOptions.processEnvironment(), outputFD: 2,
+                    inputFD: terminal >= 0 ? terminal : nil
                 ) { _ in onCancel() }
             } catch {
                 if terminal >= 0 { close(terminal) }

@@ -18,7 +18,8 @@ struct DisplayOptions: Sendable {
         .value("mode"), .value("log-file"), .value("log-format"), .value("plugin", repeatable: true),
     ]
 
-    static let usage = "[--mode auto|tty|plain|log|jsonl|overlay|overlay-jsonl] [--log-file PATH "
+    static let usage =
+        "[--mode auto|tty|plain|log|jsonl|overlay|overlay-jsonl] [--log-file PATH "
         + "[--log-format text|jsonl]] [--plugin NAME]…"
 
     /// Reads the display options from a parsed command line.

@@ -90,7 +90,9 @@ struct ConnectionTracker {
                     .diagnostic(
                         Diagnostic(
                             line: connection.lineNumber, code: .lineTooLong,
-                            message: "a reporter sent a line longer than \(WireLimits.maxAcceptedLineBytes) bytes; skipped")))
+                            message:
+                                "a reporter sent a line longer than \(WireLimits.maxAcceptedLineBytes) bytes; skipped"))
+                )
             }
             return
         }
@@ -105,7 +107,8 @@ struct ConnectionTracker {
             case .begin(var begin):
                 if begin.parent == nil { begin.parent = root }
                 event = .begin(begin)
-                if case .number(let pid)? = begin.attrs[EmitCommand.ownerAttribute], pid >= 1, pid <= Double(Int32.max) {
+                if case .number(let pid)? = begin.attrs[EmitCommand.ownerAttribute], pid >= 1, pid <= Double(Int32.max)
+                {
                     ownedByProcess[Int32(pid), default: []].append(begin.id)
                 } else if owner[begin.id] == nil {
                     owner[begin.id] = fd

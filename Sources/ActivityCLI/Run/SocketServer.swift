@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The listening Unix stream socket of `activity run`, in a fresh private directory.
@@ -25,7 +25,9 @@ final class SocketServer {
 
     init() throws(Failure) {
         let base = POSIX.environment("TMPDIR").flatMap { $0.isEmpty || $0.utf8.count > 80 ? nil : $0 } ?? "/tmp"
-        var template = Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast()) + Array("activity-XXXXXX".utf8CString)
+        var template =
+            Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast())
+            + Array("activity-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw .system("mkdtemp \(base)", errno) }
         directory = String(cString: made)
         path = directory + "/sink"

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Starts the command of `activity run` with `posix_spawnp`.
@@ -72,9 +72,11 @@ enum Spawn {
     /// The command line as a title: arguments joined by spaces, quoted where a shell would need it.
     static func title(_ arguments: [String]) -> String {
         arguments.map { argument in
-            let plain = !argument.isEmpty
+            let plain =
+                !argument.isEmpty
                 && argument.unicodeScalars.allSatisfy {
-                    $0.properties.isAlphabetic || $0.properties.numericType != nil || "-_./=:,+@%^".unicodeScalars.contains($0)
+                    $0.properties.isAlphabetic || $0.properties.numericType != nil
+                        || "-_./=:,+@%^".unicodeScalars.contains($0)
                 }
             return plain ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }.joined(separator: " ")

@@ -1,9 +1,9 @@
 import ActivityWire
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Runs one command for `activity run`: the socket, the child, its output, and one poll(2) loop
@@ -56,7 +56,8 @@ final class Supervisor {
         let environment = Spawn.environment(sink: "unix:" + server.path, parent: root.rawValue)
         let pid: pid_t
         do throws(Spawn.Failure) {
-            pid = try Spawn.spawn(command, environment: environment, standardOutput: output[1], standardError: errors[1])
+            pid = try Spawn.spawn(
+                command, environment: environment, standardOutput: output[1], standardError: errors[1])
         } catch {
             [output[0], output[1], errors[0], errors[1]].forEach { close($0) }
             return fail(error.message(for: command[0]), status: error.exitStatus)
@@ -240,7 +241,9 @@ struct IOLoop {
         let count = read(fd, buffer.baseAddress, buffer.count)
         if count > 0 {
             let display = self.display
-            lines.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count])) { display.passthrough(Array($0.bytes), to: stream) }
+            lines.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count])) {
+                display.passthrough(Array($0.bytes), to: stream)
+            }
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
             finishPipe(&fd, &lines, to: stream)
         }

@@ -2,9 +2,9 @@ import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// For `render`, `replay` and `demo`: on SIGINT, SIGTERM or SIGHUP, finish the display (which

@@ -43,7 +43,8 @@ enum CommandRunner {
         _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
         currentDirectory: URL? = nil, timeout: Double = 60
     ) throws -> CommandResult {
-        try run(activity, arguments, input: input, environment: environment, currentDirectory: currentDirectory,
+        try run(
+            activity, arguments, input: input, environment: environment, currentDirectory: currentDirectory,
             timeout: timeout)
     }
 

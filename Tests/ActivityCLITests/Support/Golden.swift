@@ -16,7 +16,8 @@ enum Golden {
             return
         }
         guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
-            Issue.record("missing golden file \(name); run with ACTIVITY_RECORD_GOLDEN=1", sourceLocation: sourceLocation)
+            Issue.record(
+                "missing golden file \(name); run with ACTIVITY_RECORD_GOLDEN=1", sourceLocation: sourceLocation)
             return
         }
         #expect(actual == expected, "output differs from Golden/\(name)", sourceLocation: sourceLocation)

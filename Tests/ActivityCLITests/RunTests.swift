@@ -167,3 +167,30 @@ struct RunTests {
         #expect(!log.events.contains { if case .end(let e) = $0 { e.status == .abandoned } else { false } })
     }
 }
+
+@Suite("activity run in a terminal")
+struct RunTerminalTests {
+    @Test("the command gets the keyboard; Ctrl-C reaches it; the display ends with the outcome, cursor shown")
+    func keyboardAndInterrupt() throws {
+        let pane = try TmuxPane(width: 100, height: 24)
+        let script = try pane.folder.file(
+            "ask.sh",
+            contents: """
+                id=$(activity emit begin Waiting --total 10)
+                activity emit progress "$id" --completed 3
+                read answer
+                echo "got $answer"
+                sleep 30
+                """)
+        try pane.type("activity run -- sh \(script.path); echo EXIT=$?")
+        #expect(try pane.waitFor("Waiting"))
+        try pane.type("bob")
+        #expect(try pane.waitFor("got bob"))
+        try pane.press("C-c")
+        #expect(try pane.waitFor("EXIT=130"))
+        #expect(pane.cursorVisible)
+        let screen = try pane.screen()
+        #expect(screen.contains("killed by SIGINT"))
+        #expect(screen.contains("? Waiting") || screen.contains("1 abandoned"))
+    }
+}

@@ -179,19 +179,18 @@ public struct ActivityStore: Sendable {
     private mutating func applyProgress(
         _ progress: ActivityEvent.Progress, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
-        guard nodes[progress.id]?.isRunning == true else {
+        // The hot path: one hash lookup, the activity changed in place.
+        guard let index = nodes.index(forKey: progress.id), nodes.values[index].isRunning else {
             return problem(unknown: progress.id, doing: "progress", line: line)
         }
-        let node = update(progress.id) { node in
-            if let title = progress.title { node.title = title }
-            if let message = progress.message { node.message = message }
-            if let total = progress.total { node.total = total.value }
-            if let completed = progress.completed {
-                node.completed = completed
-                node.estimator.record(completed: completed, at: time)
-            }
+        if let title = progress.title { nodes.values[index].title = title }
+        if let message = progress.message { nodes.values[index].message = message }
+        if let total = progress.total { nodes.values[index].total = total.value }
+        if let completed = progress.completed {
+            nodes.values[index].completed = completed
+            nodes.values[index].estimator.record(completed: completed, at: time)
         }
-        body(ActivityUpdate(event: .progress(progress), activity: node))
+        body(ActivityUpdate(event: .progress(progress), activity: nodes.values[index]))
         return []
     }
 

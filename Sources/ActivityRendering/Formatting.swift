@@ -4,16 +4,24 @@ public enum Formatting {
     /// `value` with exactly `decimals` digits after the point, rounded half away from zero.
     public static func fixed(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return value.isNaN ? "?" : (value < 0 ? "-∞" : "∞") }
-        let scale = (0..<decimals).reduce(1.0) { r, _ in r * 10 }
-        let scaled = (abs(value) * scale).rounded()
+        let decimals = min(max(0, decimals), 9)
+        var scale: Int64 = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * Double(scale)).rounded()
         guard scaled < 9.0e18 else { return String(Int64(value)) }
         let integer = Int64(scaled)
         let sign = value < 0 && integer != 0 ? "-" : ""
         guard decimals > 0 else { return sign + String(integer) }
-        let whole = integer / Int64(scale)
-        var fraction = String(integer % Int64(scale))
-        while fraction.count < decimals { fraction = "0" + fraction }
-        return "\(sign)\(whole).\(fraction)"
+        var fraction = integer % scale
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: decimals + 1)
+        digits[0] = UInt8(ascii: ".")
+        var position = decimals
+        while fraction > 0 {
+            digits[position] = UInt8(ascii: "0") + UInt8(fraction % 10)
+            fraction /= 10
+            position -= 1
+        }
+        return sign + String(integer / scale) + String(decoding: digits, as: UTF8.self)
     }
 
     /// A count: an integer when integral, else with one decimal; SI-abbreviated from ten million.

@@ -60,71 +60,103 @@ extension TerminalRenderer {
     /// bar (first narrowed), the percentage; the title gives way last, but keeps up to 40% of
     /// the line before anything else goes.
     func activityLine(_ activity: ActivityState, now: Double, width: Int) -> StyledLine {
-        let indent = String(repeating: " ", count: 2 * min(activity.depth, 16))
+        /// A part of the line with its width measured once.
+        struct Part {
+            var text: String
+            var width: Int
+            init?(_ text: String?) {
+                guard let text, !text.isEmpty else { return nil }
+                self.text = text
+                self.width = DisplayWidth.of(text)
+            }
+        }
+        let indentWidth = 2 * min(activity.depth, 16)
         let spinner = style.spinner(at: now)
         let title = TextSanitizer.display(activity.title)
         let titleWidth = DisplayWidth.of(title)
         let fraction = activity.fraction
 
-        var percent = fraction.map { Formatting.percent($0) }
-        var counts: String? =
+        var percent = Part(fraction.map { Formatting.percent($0) })
+        var counts = Part(
             activity.total != nil || activity.completed > 0
-            ? Formatting.progress(completed: activity.completed, total: activity.total, unit: activity.unit) : nil
-        var rate = activity.rate(at: now).flatMap { value -> String? in
-            value > 0 || activity.completed > 0 ? Formatting.rate(value, unit: activity.unit) : nil
-        }
-        var eta = etaText(activity, now: now)
-        var elapsed: String? = Formatting.duration(activity.duration(at: now))
-        var message = activity.message.map(TextSanitizer.display).flatMap { $0.isEmpty ? nil : $0 }
+                ? Formatting.progress(completed: activity.completed, total: activity.total, unit: activity.unit)
+                : nil)
+        var rate = Part(
+            activity.rate(at: now).flatMap { value -> String? in
+                value > 0 || activity.completed > 0 ? Formatting.rate(value, unit: activity.unit) : nil
+            })
+        var eta = Part(etaText(activity, now: now))
+        var elapsed = Part(Formatting.duration(activity.duration(at: now)))
+        var message = Part(activity.message.map(TextSanitizer.display))
         var barWidth = fraction == nil ? 0 : 20
 
-        let fixed = DisplayWidth.of(indent) + DisplayWidth.of(spinner) + 1
+        let fixed = indentWidth + 2  // the spinner is one column, then a space
         let titleFloor = min(titleWidth, max(10, width * 2 / 5))
-        func optionalWidth() -> Int {
-            var total = 0
-            if barWidth > 0 { total += 2 + barWidth }
-            for part in [percent, counts, rate, eta, elapsed] { if let part { total += 2 + DisplayWidth.of(part) } }
-            if let message { total += 2 + DisplayWidth.of(message) }
-            return total
+        func cost(_ part: Part?) -> Int { part.map { 2 + $0.width } ?? 0 }
+        // The width of everything but the title, kept up to date as parts go.
+        var optional =
+            (barWidth > 0 ? 2 + barWidth : 0) + cost(percent) + cost(counts) + cost(rate) + cost(eta)
+            + cost(elapsed) + cost(message)
+        func fits() -> Bool { fixed + titleFloor + optional <= width }
+        func drop(_ part: inout Part?) {
+            if !fits() {
+                optional -= cost(part)
+                part = nil
+            }
         }
-        func fits() -> Bool { fixed + titleFloor + optionalWidth() <= width }
+        func narrowBar(to minimum: Int) {
+            while !fits() && barWidth > minimum {
+                barWidth -= 1
+                optional -= 1
+            }
+        }
 
         if !fits(), let text = message {
-            let room = width - fixed - titleFloor - (optionalWidth() - DisplayWidth.of(text))
-            message = room >= 12 ? DisplayWidth.truncate(text, to: room, ellipsis: style.ellipsis) : nil
+            optional -= cost(message)
+            let room = width - fixed - titleFloor - optional - 2
+            message = room >= 12 ? Part(DisplayWidth.truncate(text.text, to: room, ellipsis: style.ellipsis)) : nil
+            optional += cost(message)
         }
-        while !fits() && barWidth > 10 { barWidth -= 1 }
-        if !fits() { rate = nil }
-        if !fits() { eta = nil }
-        if !fits() { counts = nil }
-        if !fits() { elapsed = nil }
-        while !fits() && barWidth > 6 { barWidth -= 1 }
-        if !fits() { barWidth = 0 }
-        if !fits() { percent = nil }
+        narrowBar(to: 10)
+        drop(&rate)
+        drop(&eta)
+        drop(&counts)
+        drop(&elapsed)
+        narrowBar(to: 6)
+        if !fits() && barWidth > 0 {
+            optional -= 2 + barWidth
+            barWidth = 0
+        }
+        drop(&percent)
 
-        let titleRoom = max(1, width - fixed - optionalWidth())
-        var line = StyledLine(indent)
-        line.append(spinner, .cyan)
-        line.append(" ")
-        line.append(
-            DisplayWidth.truncate(title, to: titleRoom, ellipsis: style.ellipsis), activity.depth == 0 ? .bold : .none)
+        let titleRoom = max(1, width - fixed - optional)
+        var line = StyledLine(capacity: 12)
+        if indentWidth > 0 { line.append(String(repeating: " ", count: indentWidth), .none, width: indentWidth) }
+        line.append(spinner, .cyan, width: 1)
+        line.append(" ", .none, width: 1)
+        let shownTitle =
+            titleWidth <= titleRoom ? title : DisplayWidth.truncate(title, to: titleRoom, ellipsis: style.ellipsis)
+        line.append(shownTitle, activity.depth == 0 ? .bold : .none)
         if barWidth > 0, let fraction {
             if style.unicode {
                 let bar = style.bar(fraction, width: barWidth)
-                line.append("  ")
-                line.append(bar.filled, .cyan)
-                line.append(bar.empty, .dim)
+                line.append("  ", .none, width: 2)
+                line.append(bar.filled, .cyan, width: barWidth - bar.emptyWidth)
+                line.append(bar.empty, .dim, width: bar.emptyWidth)
             } else {
                 let inner = style.bar(fraction, width: max(1, barWidth - 2))
-                line.append("  [" + inner.filled + inner.empty + "]")
+                line.append("  [" + inner.filled + inner.empty + "]", .none, width: 2 + barWidth)
             }
         }
-        if let percent { line.append("  " + percent) }
-        if let counts { line.append("  " + counts) }
-        if let rate { line.append("  " + rate, .dim) }
-        if let eta { line.append("  " + eta, .dim) }
-        if let elapsed { line.append("  " + elapsed, .dim) }
-        if let message { line.append("  " + message, .dim) }
+        func add(_ part: Part?, _ paint: TerminalStyle.Paint) {
+            if let part { line.append("  " + part.text, paint, width: 2 + part.width) }
+        }
+        add(percent, .none)
+        add(counts, .none)
+        add(rate, .dim)
+        add(eta, .dim)
+        add(elapsed, .dim)
+        add(message, .dim)
         return line
     }
 

@@ -64,7 +64,9 @@ package.targets += [
         name: "ActivityCLI",
         dependencies: ["ActivityWire", "ActivityReporting", "ActivityRendering", "ActivityOverlay"]
     ),
-    .testTarget(name: "ActivityCLITests", dependencies: ["ActivityWire"]),
+    .testTarget(
+        name: "ActivityCLITests", dependencies: ["ActivityCLI", "ActivityWire"], exclude: ["Golden", "Fixtures"]
+    ),
 ]
 
 // MARK: - Benchmarks

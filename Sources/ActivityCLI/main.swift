@@ -1,1 +1,10 @@
-print("activity: not built yet")
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// A reader that goes away must show up as EPIPE, never kill the command.
+signal(SIGPIPE, SIG_IGN)
+POSIX.ensureStandardDescriptors()
+exit(ActivityCommand.main(Array(CommandLine.arguments.dropFirst())))

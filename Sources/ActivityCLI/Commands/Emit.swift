@@ -1,0 +1,144 @@
+import ActivityWire
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// `activity emit begin|progress|end|log`: one event per call, for shell scripts.
+///
+/// The event goes to `ACTIVITY_SINK` with one `write(2)`; nothing is written when the variable is
+/// unset or `none`, but `begin` still prints an id, so a script runs unchanged outside a renderer.
+/// A destination that has gone away costs a warning, never the script's exit status.
+enum EmitCommand {
+    static let usage = "activity emit begin|progress|end|log …"
+
+    static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
+        let general = ArgumentParser(command: "emit", usage: usage, options: [])
+        guard let verb = arguments.first else { throw general.usageError("missing begin, progress, end or log") }
+        let rest = Array(arguments.dropFirst())
+        let event: ActivityEvent
+        var printedID: ActivityID?
+        switch verb {
+        case "begin":
+            let begin = try parseBegin(rest)
+            event = .begin(begin)
+            printedID = begin.id
+        case "progress": event = .progress(try parseProgress(rest))
+        case "end": event = .end(try parseEnd(rest))
+        case "log": event = .log(try parseLog(rest))
+        case "--help", "-h", "help": throw .helpRequested("emit")
+        default: throw general.usageError("unknown event '\(verb)'; expected begin, progress, end or log")
+        }
+        deliver(event)
+        if let printedID {
+            do throws(FileOutput.Failure) {
+                try FileOutput.standardOutput.write(printedID.rawValue + "\n")
+            } catch {
+                if error != .closed { return ExitCode.ioError }
+            }
+        }
+        return ExitCode.success
+    }
+
+    // MARK: - Events
+
+    static let beginParser = ArgumentParser(
+        command: "emit begin",
+        usage: "activity emit begin TITLE [--id ID] [--parent ID] [--total N] [--unit U] [--message M]",
+        options: [.value("id"), .value("parent"), .value("total"), .value("unit"), .value("message")])
+
+    static func parseBegin(_ arguments: [String]) throws(CommandLineError) -> ActivityEvent.Begin {
+        let parser = beginParser
+        let parsed = try parser.parse(arguments)
+        try parser.expectPositionals(parsed, 1...1, names: "TITLE")
+        let id = try parser.id(parsed, "id") ?? ActivityID(unchecked: POSIX.randomHex() + ".1")
+        let parent = try parser.id(parsed, "parent") ?? inheritedParent()
+        // Each call is a process of its own: the activity belongs to the script that called it.
+        let owner: [String: AttributeValue] = [ownerAttribute: .number(Double(getppid()))]
+        return ActivityEvent.Begin(
+            id: id, title: parsed.positionals[0], parent: parent, total: try parser.count(parsed, "total"),
+            unit: parsed.value("unit"), message: parsed.value("message"), attrs: owner, timestamp: POSIX.unixSeconds())
+    }
+
+    static let progressParser = ArgumentParser(
+        command: "emit progress",
+        usage: "activity emit progress ID [--completed N] [--total N|none] [--message M] [--title T]",
+        options: [.value("completed"), .value("total"), .value("message"), .value("title")])
+
+    static func parseProgress(_ arguments: [String]) throws(CommandLineError) -> ActivityEvent.Progress {
+        let parser = progressParser
+        let parsed = try parser.parse(arguments)
+        try parser.expectPositionals(parsed, 1...1, names: "ID")
+        let total: ActivityEvent.Total? =
+            parsed.value("total") == "none" ? .indeterminate : try parser.count(parsed, "total").map { .value($0) }
+        return ActivityEvent.Progress(
+            id: try parser.id(parsed.positionals[0], what: "ID"), completed: try parser.count(parsed, "completed"),
+            total: total, message: parsed.value("message"), title: parsed.value("title"),
+            timestamp: POSIX.unixSeconds())
+    }
+
+    static let endParser = ArgumentParser(
+        command: "emit end",
+        usage: "activity emit end ID [--status success|failure|cancelled|skipped] [--message M] [--error E]",
+        options: [.value("status"), .value("message"), .value("error")])
+
+    static func parseEnd(_ arguments: [String]) throws(CommandLineError) -> ActivityEvent.End {
+        let parser = endParser
+        let parsed = try parser.parse(arguments)
+        try parser.expectPositionals(parsed, 1...1, names: "ID")
+        let statuses: [ActivityEvent.Status] = [.success, .failure, .cancelled, .skipped]
+        return ActivityEvent.End(
+            id: try parser.id(parsed.positionals[0], what: "ID"),
+            status: try parser.choice(parsed, "status", among: statuses) ?? .success,
+            message: parsed.value("message"), error: parsed.value("error"), timestamp: POSIX.unixSeconds())
+    }
+
+    static let logParser = ArgumentParser(
+        command: "emit log",
+        usage: "activity emit log [--id ID] [--level debug|info|warning|error] MESSAGE",
+        options: [.value("id"), .value("level")])
+
+    static func parseLog(_ arguments: [String]) throws(CommandLineError) -> ActivityEvent.Log {
+        let parser = logParser
+        let parsed = try parser.parse(arguments)
+        try parser.expectPositionals(parsed, 1...1, names: "MESSAGE")
+        return ActivityEvent.Log(
+            message: parsed.positionals[0], id: try parser.id(parsed, "id"),
+            level: try parser.choice(parsed, "level", among: ActivityEvent.Level.allCases) ?? .info,
+            timestamp: POSIX.unixSeconds())
+    }
+
+    // MARK: - Delivery
+
+    /// The `attrs` key naming the process that owns an activity begun by `activity emit`: the
+    /// script that called it, not the short-lived `emit` process. `activity run` abandons the
+    /// activity when that process is gone rather than when the connection closes.
+    static let ownerAttribute = "x-activity-owner-pid"
+
+    /// `ACTIVITY_PARENT`, when it holds a valid id.
+    static func inheritedParent() -> ActivityID? {
+        guard let text = POSIX.environment("ACTIVITY_PARENT"), !text.isEmpty else { return nil }
+        guard let id = ActivityID(text) else {
+            Console.error("ignoring ACTIVITY_PARENT='\(text)': not a valid activity id", command: "emit")
+            return nil
+        }
+        return id
+    }
+
+    /// Writes the event to `ACTIVITY_SINK`; a failure is a warning, never an error.
+    static func deliver(_ event: ActivityEvent) {
+        guard let spec = POSIX.environment("ACTIVITY_SINK") else { return }
+        let sink: OneShotSink
+        do throws(SinkSpecError) {
+            sink = try OneShotSink(spec: spec)
+        } catch {
+            Console.error(error.message + "; event not sent", command: "emit")
+            return
+        }
+        if let problem = sink.write(ActivityEventEncoder().encode(event)) {
+            Console.error("event not sent: \(problem)", command: "emit")
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import ActivityWire
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// `activity render [display options] [FILE]`: draws the events of a stream on standard error and
+/// passes every other line through to standard output.
+enum RenderCommand {
+    static let parser = ArgumentParser(
+        command: "render", usage: "activity render \(DisplayOptions.usage) [FILE]", options: DisplayOptions.specs)
+
+    static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
+        let parsed = try parser.parse(arguments)
+        let options = try DisplayOptions(parsed, parser: parser)
+        try parser.expectPositionals(parsed, 0...1, names: "FILE")
+        let file = parsed.positionals.first ?? "-"
+        let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            Console.error("\(file): \(POSIX.describe(errno))", command: "render")
+            return ExitCode.noInput
+        }
+        defer { if fd != 0 { close(fd) } }
+        let display: any Display
+        switch options.makeDisplay(command: "render") {
+        case .success(let made): display = made
+        case .failure(let error): return error.exitStatus
+        }
+        SignalWatcher.start(finishing: display)
+        let status = StreamFeeder(display: display).feed(fd: fd, name: file, command: "render")
+        display.finish()
+        return status
+    }
+}
+
+/// Reads a stream into a display: events are handled, other lines pass through to standard
+/// output, broken events are reported. Optionally paced by the events' timestamps.
+struct StreamFeeder {
+    let display: any Display
+    var pacer: Pacer?
+
+    /// Returns 0, or 74 when reading failed (the display has seen everything read until then).
+    func feed(fd: Int32, name: String, command: String) -> Int32 {
+        var reader = EventStreamReader(source: FileDescriptorSource(fileDescriptor: fd))
+        var pacer = self.pacer
+        do {
+            try reader.forEach { item in
+                switch item.decoded {
+                case .event(var event):
+                    if var current = pacer {
+                        current.wait(for: event.timestamp)
+                        pacer = current
+                        event.timestamp = POSIX.unixSeconds()
+                    }
+                    display.handle(event)
+                case .text, .blank:
+                    display.passthrough(Array(item.bytes), to: .standardOutput)
+                case .invalid(let diagnostic), .ignored(let diagnostic?):
+                    if item.isLineStart { display.report(diagnostic) }
+                case .ignored(nil):
+                    break
+                }
+            }
+        } catch {
+            display.finish()
+            Console.error("\(name == "-" ? "standard input" : name): \(error)", command: command)
+            return ExitCode.ioError
+        }
+        return ExitCode.success
+    }
+}
+
+/// Waits between events so that a recorded stream plays with its original timing.
+struct Pacer {
+    /// How much faster than recorded: 2 plays twice as fast.
+    var speed: Double
+    /// The longest wait between two events, in recorded seconds; `nil` for no limit.
+    var maxGap: Double?
+    private var lastRecorded: Double?
+    private var scheduled = POSIX.monotonicSeconds()
+
+    init(speed: Double, maxGap: Double?) {
+        self.speed = speed
+        self.maxGap = maxGap
+    }
+
+    /// Sleeps until the event recorded at `timestamp` is due.
+    mutating func wait(for timestamp: Double?) {
+        guard let timestamp else { return }
+        defer { lastRecorded = timestamp }
+        guard let last = lastRecorded else {
+            scheduled = POSIX.monotonicSeconds()
+            return
+        }
+        var gap = max(0, timestamp - last)
+        if let maxGap { gap = min(gap, maxGap) }
+        scheduled += gap / speed
+        POSIX.sleep(seconds: scheduled - POSIX.monotonicSeconds())
+    }
+}

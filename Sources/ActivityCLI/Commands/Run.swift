@@ -1,0 +1,33 @@
+/// `activity run [display options] [--] CMD [ARGS…]`: runs a command and draws what it reports.
+enum RunCommand {
+    static let parser = ArgumentParser(
+        command: "run", usage: "activity run \(DisplayOptions.usage) [--grace SECONDS] [--] CMD [ARGS…]",
+        options: DisplayOptions.specs + [.value("grace")], stopsAtFirstPositional: true)
+
+    static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
+        let parsed = try parser.parse(arguments)
+        let options = try DisplayOptions(parsed, parser: parser)
+        var grace = 0.5
+        if let text = parsed.value("grace") {
+            guard let value = Double(text), value.isFinite, value >= 0, value <= 3600 else {
+                throw parser.usageError("--grace must be a number of seconds from 0 to 3600, not '\(text)'")
+            }
+            grace = value
+        }
+        guard !parsed.positionals.isEmpty else { throw parser.usageError("missing CMD") }
+        guard !parsed.positionals[0].isEmpty else { throw parser.usageError("CMD is empty") }
+        SignalPipe.install()
+        defer { SignalPipe.restore() }
+        let display: any Display
+        do throws(DisplayError) {
+            display = try DisplayFactory.make(options)
+        } catch {
+            Console.error(error.message, command: "run")
+            return error.exitStatus
+        }
+        let supervisor = Supervisor(
+            command: parsed.positionals, display: display, grace: grace,
+            mayTakeTerminal: options.mode != .overlay)
+        return supervisor.run()
+    }
+}

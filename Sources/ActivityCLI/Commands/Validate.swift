@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import ActivityWire
+
+/// `activity validate [FILE…]`: checks streams against the schema and the protocol's rules.
+///
+/// Prints `FILE:LINE: code: message` per problem (warnings included), or one JSON object per
+/// problem with `--json`, or nothing with `--quiet`. Exits 1 when there is any error (or any
+/// warning, with `--strict`), 66 when a file cannot be opened and 74 when one cannot be read (the
+/// other files are still checked).
+enum ValidateCommand {
+    static let parser = ArgumentParser(
+        command: "validate", usage: "activity validate [--quiet | --json] [--strict] [FILE…]",
+        options: [.flag("quiet", short: "q"), .flag("json"), .flag("strict")])
+
+    static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
+        let parsed = try parser.parse(arguments)
+        let quiet = parsed.flag("quiet")
+        let json = parsed.flag("json")
+        let strict = parsed.flag("strict")
+        if quiet && json { throw parser.usageError("--quiet and --json exclude each other") }
+        let files = parsed.positionals.isEmpty ? ["-"] : parsed.positionals
+        var problems = 0
+        var status = ExitCode.success
+        for file in files {
+            let name = file == "-" ? "<stdin>" : file
+            let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
+            if fd < 0 {
+                Console.error("\(file): \(POSIX.describe(errno))", command: "validate")
+                status = ExitCode.noInput
+                continue
+            }
+            defer { if fd != 0 { close(fd) } }
+            do {
+                try check(fd: fd) { diagnostic in
+                    if strict || diagnostic.severity == .error { problems += 1 }
+                    guard !quiet else { return }
+                    try FileOutput.standardOutput.write(json ? jsonLine(name, diagnostic) : textLine(name, diagnostic))
+                }
+            } catch let error as FileOutput.Failure {
+                if error == .closed { return problems > 0 ? ExitCode.problems : status }
+                Console.error("standard output: \(describe(error))", command: "validate")
+                return ExitCode.ioError
+            } catch let error as ReadError {
+                Console.error("\(file): \(error)", command: "validate")
+                if status == ExitCode.success { status = ExitCode.ioError }
+            } catch {
+                Console.error("\(file): \(error)", command: "validate")
+                if status == ExitCode.success { status = ExitCode.ioError }
+            }
+        }
+        if status != ExitCode.success { return status }
+        return problems > 0 ? ExitCode.problems : ExitCode.success
+    }
+
+    /// Reads a whole stream and reports every problem, in line order.
+    static func check(fd: Int32, report: (Diagnostic) throws -> Void) throws {
+        var reader = EventStreamReader(source: FileDescriptorSource(fileDescriptor: fd))
+        var validator = StreamValidator()
+        var lastLine = 0
+        try reader.forEach { item in
+            guard item.isLineStart else { return }
+            lastLine = item.line
+            switch item.decoded {
+            case .event(let event):
+                for diagnostic in validator.check(event, line: item.line) { try report(diagnostic) }
+            case .blank, .ignored(nil):
+                break
+            case .ignored(let diagnostic?), .text(let diagnostic), .invalid(let diagnostic):
+                try report(diagnostic)
+            }
+        }
+        for diagnostic in validator.finish(atLine: lastLine) { try report(diagnostic) }
+    }
+
+    static func textLine(_ file: String, _ diagnostic: Diagnostic) -> String {
+        "\(file):\(diagnostic.line): \(diagnostic.code.rawValue): \(diagnostic.message)\n"
+    }
+
+    static func jsonLine(_ file: String, _ diagnostic: Diagnostic) -> String {
+        "{\"file\":\(JSONText.quoted(file)),\"line\":\(diagnostic.line),"
+            + "\"code\":\"\(diagnostic.code.rawValue)\",\"severity\":\"\(diagnostic.severity.rawValue)\","
+            + "\"message\":\(JSONText.quoted(diagnostic.message))}\n"
+    }
+
+    static func describe(_ failure: FileOutput.Failure) -> String {
+        switch failure {
+        case .closed: "closed"
+        case .failed(let error): POSIX.describe(error)
+        }
+    }
+}
+
+/// JSON string literals for the command's machine-readable output.
+enum JSONText {
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,57 @@
+import ActivityRendering
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Builds the display the options ask for.
+///
+/// A log file that cannot be created fails with exit status 73 and a plugin not on `PATH` with
+/// 69, before anything is drawn.
+enum DisplayFactory {
+    static func make(_ options: DisplayOptions) throws(DisplayError) -> any Display {
+        if let path = options.logFile {
+            let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw DisplayError(message: "--log-file \(path): \(POSIX.describe(errno))", exitStatus: ExitCode.cannotCreate)
+            }
+            close(fd)
+        }
+        for plugin in options.plugins where findOnPath("activity-render-\(plugin)") == nil {
+            throw DisplayError(
+                message: "--plugin \(plugin): no executable activity-render-\(plugin) on PATH",
+                exitStatus: ExitCode.unavailable)
+        }
+        let mode: RenderMode
+        switch options.mode {
+        case .auto: mode = .auto
+        case .tty: mode = .tty
+        case .plain: mode = .plain
+        case .log: mode = .log
+        case .jsonl: mode = .jsonl
+        case .overlay, .overlayJSONL:
+            throw DisplayError(
+                message: "--mode \(options.mode.rawValue) is not available in this build", exitStatus: ExitCode.unavailable)
+        }
+        let renderOptions = RenderOptions(
+            mode: mode, logFile: options.logFile, logFormat: options.logFormat == .jsonl ? .jsonl : .text,
+            plugins: options.plugins)
+        do throws(RenderError) {
+            return SessionDisplay(session: try RenderSession(options: renderOptions))
+        } catch {
+            throw DisplayError(message: error.message, exitStatus: ExitCode.unavailable)
+        }
+    }
+
+    /// The first executable `name` in the directories of `PATH`.
+    static func findOnPath(_ name: String) -> String? {
+        let path = POSIX.environment("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + name
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,46 @@
+/// The display options shared by `render`, `run`, `replay` and `demo`.
+struct DisplayOptions: Sendable {
+    enum Mode: String, Sendable, CaseIterable {
+        case auto, tty, plain, log, jsonl, overlay
+        case overlayJSONL = "overlay-jsonl"
+    }
+
+    enum LogFormat: String, Sendable, CaseIterable {
+        case text, jsonl
+    }
+
+    var mode: Mode = .auto
+    var logFile: String?
+    var logFormat: LogFormat = .text
+    var plugins: [String] = []
+
+    static let specs: [OptionSpec] = [
+        .value("mode"), .value("log-file"), .value("log-format"), .value("plugin", repeatable: true),
+    ]
+
+    static let usage = "[--mode auto|tty|plain|log|jsonl|overlay|overlay-jsonl] [--log-file PATH "
+        + "[--log-format text|jsonl]] [--plugin NAME]…"
+
+    /// Reads the display options from a parsed command line.
+    init(_ parsed: ParsedArguments, parser: ArgumentParser) throws(CommandLineError) {
+        mode = try parser.choice(parsed, "mode", among: Mode.allCases) ?? .auto
+        logFile = parsed.value("log-file")
+        if logFile == "" { throw parser.usageError("--log-file needs a path") }
+        logFormat = try parser.choice(parsed, "log-format", among: LogFormat.allCases) ?? .text
+        if parsed.value("log-format") != nil && logFile == nil {
+            throw parser.usageError("--log-format needs --log-file")
+        }
+        plugins = parsed.all("plugin")
+        for plugin in plugins where plugin.isEmpty || plugin.contains("/") {
+            throw parser.usageError("--plugin takes a name (activity-render-NAME on PATH), not '\(plugin)'")
+        }
+    }
+
+    init() {}
+}
+
+/// Why a display could not be set up: a log file that cannot be created, a plugin not found.
+struct DisplayError: Error, Sendable {
+    var message: String
+    var exitStatus: Int32
+}

@@ -1,0 +1,107 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A spawned child in its own process group: waits for it on a thread of its own, forwards
+/// signals to its group, and, when it owns the terminal, handles job control (Ctrl-Z).
+final class ChildProcess: Sendable {
+    let pid: pid_t
+    /// The terminal handed to the child's process group, if any.
+    let terminal: Int32?
+    private let outcome = Mutex<Int32?>(nil)
+    /// Written once when the child has exited; poll its other end.
+    let exitNotice: (read: Int32, write: Int32)
+
+    init(pid: pid_t, terminal: Int32?) {
+        self.pid = pid
+        self.terminal = terminal
+        var ends: [Int32] = [-1, -1]
+        if !POSIX.makePipe(&ends, nonBlocking: true) { ends = [-1, -1] }
+        exitNotice = (ends[0], ends[1])
+        if let terminal { Self.setForeground(terminal, group: pid) }
+    }
+
+    /// Starts the waiting thread.
+    func startWaiting() {
+        DispatchQueue(label: "activity.run.wait").async { [self] in waitLoop() }
+    }
+
+    /// The raw `waitpid` status once the child has exited.
+    var status: Int32? { outcome.withLock { $0 } }
+
+    /// Sends `signal` to the child's process group.
+    func forward(_ signal: Int32) {
+        if kill(-pid, signal) != 0 { kill(pid, signal) }
+    }
+
+    /// Gives the terminal back to `activity`'s own process group and closes the notice pipe.
+    func release() {
+        if let terminal { Self.setForeground(terminal, group: getpgrp()) }
+        close(exitNotice.read)
+        close(exitNotice.write)
+    }
+
+    private func waitLoop() {
+        while true {
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, terminal == nil ? 0 : WUNTRACED)
+            if result < 0 {
+                if errno == EINTR { continue }
+                status = 0x7f00  // no child left to wait for: report exit status 127
+            } else if Self.stopSignal(status) != nil {
+                handleStop(Self.stopSignal(status)!)
+                continue
+            }
+            outcome.withLock { $0 = status }
+            var byte: UInt8 = 1
+            _ = write(exitNotice.write, &byte, 1)
+            return
+        }
+    }
+
+    /// The child stopped: it read the terminal before it was handed over (continue it), or
+    /// the person pressed Ctrl-Z (stop `activity` too, then resume both).
+    private func handleStop(_ signal: Int32) {
+        guard let terminal else { return }
+        if signal == SIGTTIN || signal == SIGTTOU {
+            Self.setForeground(terminal, group: pid)
+            forward(SIGCONT)
+            return
+        }
+        Self.setForeground(terminal, group: getpgrp())
+        kill(getpid(), SIGSTOP)
+        Self.setForeground(terminal, group: pid)
+        forward(SIGCONT)
+    }
+
+    /// Makes `group` the terminal's foreground process group, without being stopped for it.
+    static func setForeground(_ terminal: Int32, group: pid_t) {
+        var block = sigset_t()
+        var old = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGTTOU)
+        pthread_sigmask(SIG_BLOCK, &block, &old)
+        _ = tcsetpgrp(terminal, group)
+        pthread_sigmask(SIG_SETMASK, &old, nil)
+    }
+
+    // MARK: - Decoding wait statuses
+
+    static func exitCode(_ status: Int32) -> Int32? {
+        status & 0x7f == 0 ? (status >> 8) & 0xff : nil
+    }
+
+    static func termSignal(_ status: Int32) -> Int32? {
+        let signal = status & 0x7f
+        return signal != 0 && signal != 0x7f ? signal : nil
+    }
+
+    static func stopSignal(_ status: Int32) -> Int32? {
+        status & 0xff == 0x7f ? (status >> 8) & 0xff : nil
+    }
+}

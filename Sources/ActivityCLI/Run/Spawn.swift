@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Starts the command of `activity run` with `posix_spawnp`.
+///
+/// The child gets its standard output and error on the given pipes, its own process group (so
+/// that a forwarded signal reaches the whole tree it starts), default dispositions for every
+/// signal `activity` handles or ignores, and an empty signal mask. Descriptors of the caller that
+/// are not close-on-exec stay open in the child (make's jobserver, `exec 3>file`).
+enum Spawn {
+    struct Failure: Error, Sendable {
+        var errno: Int32
+        /// The exit status the shell would give: 127 not found, 126 not executable.
+        var exitStatus: Int32 {
+            errno == ENOENT || errno == ENOTDIR ? ExitCode.commandNotFound : ExitCode.cannotExecute
+        }
+        func message(for command: String) -> String {
+            switch errno {
+            case ENOENT, ENOTDIR: "\(command): command not found"
+            default: "\(command): cannot execute: \(POSIX.describe(errno))"
+            }
+        }
+    }
+
+    /// Spawns `arguments[0]` (looked up in `PATH`) and returns its pid.
+    static func spawn(
+        _ arguments: [String], environment: [String], standardOutput: Int32, standardError: Int32
+    ) throws(Failure) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+        posix_spawn_file_actions_adddup2(&actions, standardError, 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGTSTP, SIGTTIN, SIGTTOU, SIGWINCH] {
+            sigaddset(&defaults, signal)
+        }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        let flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+        guard result == 0 else { throw Failure(errno: result) }
+        return pid
+    }
+
+    /// The environment for the child: the caller's, with `ACTIVITY_SINK` and `ACTIVITY_PARENT` set.
+    static func environment(sink: String, parent: String) -> [String] {
+        POSIX.environment().filter { !$0.hasPrefix("ACTIVITY_SINK=") && !$0.hasPrefix("ACTIVITY_PARENT=") }
+            + ["ACTIVITY_SINK=\(sink)", "ACTIVITY_PARENT=\(parent)"]
+    }
+
+    /// The command line as a title: arguments joined by spaces, quoted where a shell would need it.
+    static func title(_ arguments: [String]) -> String {
+        arguments.map { argument in
+            let plain = !argument.isEmpty
+                && argument.unicodeScalars.allSatisfy {
+                    $0.properties.isAlphabetic || $0.properties.numericType != nil || "-_./=:,+@%^".unicodeScalars.contains($0)
+                }
+            return plain ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,251 @@
+import ActivityWire
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Runs one command for `activity run`: the socket, the child, its output, and one poll(2) loop
+/// on the calling thread that feeds everything to the display in arrival order.
+final class Supervisor {
+    let command: [String]
+    let display: any Display
+    /// How long connections and output pipes still open after the child exited may go on.
+    let grace: Double
+    /// Whether the child may take the terminal's foreground (not while an overlay reads keys).
+    let mayTakeTerminal: Bool
+
+    init(command: [String], display: any Display, grace: Double, mayTakeTerminal: Bool) {
+        self.command = command
+        self.display = display
+        self.grace = grace
+        self.mayTakeTerminal = mayTakeTerminal
+    }
+
+    /// Runs the command to its end and returns the status `activity run` exits with.
+    func run() -> Int32 {
+        let root = ActivityID(unchecked: POSIX.randomHex() + ".run")
+        display.handle(.begin(.init(id: root, title: Spawn.title(command), timestamp: POSIX.unixSeconds())))
+        func fail(_ message: String, status: Int32) -> Int32 {
+            display.handle(.end(.init(id: root, status: .failure, error: message, timestamp: POSIX.unixSeconds())))
+            display.finish()
+            Console.error(message, command: "run")
+            return status
+        }
+
+        let server: SocketServer
+        do throws(SocketServer.Failure) {
+            server = try SocketServer()
+        } catch {
+            return fail(error.message, status: ExitCode.osError)
+        }
+        defer { server.close() }
+        var output: [Int32] = [-1, -1]
+        var errors: [Int32] = [-1, -1]
+        guard POSIX.makePipe(&output) else { return fail("pipe: \(POSIX.describe(errno))", status: ExitCode.osError) }
+        guard POSIX.makePipe(&errors) else {
+            close(output[0])
+            close(output[1])
+            return fail("pipe: \(POSIX.describe(errno))", status: ExitCode.osError)
+        }
+        let environment = Spawn.environment(sink: "unix:" + server.path, parent: root.rawValue)
+        let pid: pid_t
+        do throws(Spawn.Failure) {
+            pid = try Spawn.spawn(command, environment: environment, standardOutput: output[1], standardError: errors[1])
+        } catch {
+            [output[0], output[1], errors[0], errors[1]].forEach { close($0) }
+            return fail(error.message(for: command[0]), status: error.exitStatus)
+        }
+        close(output[1])
+        close(errors[1])
+        let terminal: Int32? = mayTakeTerminal && isatty(0) == 1 && tcgetpgrp(0) == getpgrp() ? 0 : nil
+        let child = ChildProcess(pid: pid, terminal: terminal)
+        child.startWaiting()
+        defer { child.release() }
+
+        var loop = IOLoop(
+            server: server, child: child, display: display, tracker: ConnectionTracker(root: root),
+            output: output[0], errors: errors[0], grace: grace)
+        loop.run()
+
+        let status = child.status ?? 0
+        let exitStatus: Int32
+        var end = ActivityEvent.End(id: root, timestamp: POSIX.unixSeconds())
+        if let code = ChildProcess.exitCode(status) {
+            exitStatus = code
+            if code != 0 {
+                end.status = .failure
+                end.error = "exit status \(code)"
+            }
+        } else {
+            let signal = ChildProcess.termSignal(status) ?? SIGKILL
+            exitStatus = ExitCode.killed(by: signal)
+            end.status = .failure
+            end.error = "killed by \(POSIX.signalName(signal))"
+        }
+        display.handle(.end(end))
+        display.finish()
+        return exitStatus
+    }
+}
+
+/// The poll(2) loop of ``Supervisor``: new connections, their events, the child's two output
+/// pipes, forwarded signals and the child's exit.
+struct IOLoop {
+    let server: SocketServer
+    let child: ChildProcess
+    let display: any Display
+    var tracker: ConnectionTracker
+    var output: Int32
+    var errors: Int32
+    let grace: Double
+    private var outputLines = LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
+    private var errorLines = LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
+
+    init(
+        server: SocketServer, child: ChildProcess, display: any Display, tracker: ConnectionTracker,
+        output: Int32, errors: Int32, grace: Double
+    ) {
+        self.server = server
+        self.child = child
+        self.display = display
+        self.tracker = tracker
+        self.output = output
+        self.errors = errors
+        self.grace = grace
+    }
+
+    mutating func run() {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { buffer.deallocate() }
+        var deadline: Double?
+        var nextReap = 0.0
+        while true {
+            if deadline != nil && output < 0 && errors < 0 && tracker.isEmpty { break }
+            if let deadline, POSIX.monotonicSeconds() >= deadline { break }
+            var fds = [
+                pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: deadline == nil ? child.exitNotice.read : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: server.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: output, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: errors, events: Int16(POLLIN), revents: 0),
+            ]
+            fds += tracker.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            var timeout = deadline.map { Int32(max(0, ($0 - POSIX.monotonicSeconds()) * 1000).rounded(.up)) } ?? -1
+            if tracker.watchesProcesses { timeout = timeout < 0 ? 250 : min(timeout, 250) }
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            let readable = Int16(POLLIN | POLLHUP | POLLERR)
+            if fds[0].revents & readable != 0 {
+                for signal in SignalPipe.drain() { child.forward(signal) }
+            }
+            if fds[1].revents & readable != 0 {
+                deadline = POSIX.monotonicSeconds() + grace
+            }
+            if fds[2].revents & readable != 0 { acceptPending() }
+            if fds[3].revents & readable != 0 { pump(&output, &outputLines, to: .standardOutput, buffer) }
+            if fds[4].revents & readable != 0 { pump(&errors, &errorLines, to: .standardError, buffer) }
+            for index in 5..<fds.count where fds[index].revents & readable != 0 {
+                receive(fds[index].fd, buffer)
+            }
+            if tracker.watchesProcesses && POSIX.monotonicSeconds() >= nextReap {
+                reapProcesses(buffer)
+                nextReap = POSIX.monotonicSeconds() + 0.1
+            }
+        }
+        // The grace is over: what is queued is read, whatever is still open is closed, and its
+        // activities abandoned.
+        reapProcesses(buffer)
+        for fd in tracker.descriptors {
+            emit(tracker.close(fd))
+            close(fd)
+        }
+        emit(tracker.reapProcesses(all: true, isAlive: Self.isAlive))
+        finishPipe(&output, &outputLines, to: .standardOutput)
+        finishPipe(&errors, &errorLines, to: .standardError)
+    }
+
+    /// Whether a process exists (a zombie of ours counts as gone once the child has exited).
+    static func isAlive(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    private mutating func acceptPending() {
+        let display = self.display
+        while let fd = server.accept(refused: { uid in
+            let message = "refused a reporter of another user (uid \(uid))"
+            display.handle(.log(.init(message: message, level: .warning, timestamp: POSIX.unixSeconds())))
+        }) {
+            tracker.open(fd)
+        }
+    }
+
+    /// Abandons the activities of `activity emit` callers that have exited. Whatever such a
+    /// process sent before it exited is already queued on the socket, so everything queued is
+    /// read first: its `end` events are never mistaken for a death.
+    private mutating func reapProcesses(_ buffer: UnsafeMutableRawBufferPointer) {
+        acceptPending()
+        for fd in tracker.descriptors {
+            var rounds = 0
+            while rounds < 64 {
+                rounds += 1
+                let count = read(fd, buffer.baseAddress, buffer.count)
+                if count > 0 {
+                    emit(tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd))
+                    continue
+                }
+                if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    emit(tracker.close(fd))
+                    close(fd)
+                }
+                if count < 0 && errno == EINTR { continue }
+                break
+            }
+        }
+        emit(tracker.reapProcesses(isAlive: Self.isAlive))
+    }
+
+    private mutating func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) {
+        let count = read(fd, buffer.baseAddress, buffer.count)
+        if count > 0 {
+            emit(tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd))
+        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+            emit(tracker.close(fd))
+            close(fd)
+        }
+    }
+
+    private func emit(_ outputs: [ConnectionTracker.Output]) {
+        for output in outputs {
+            switch output {
+            case .event(let event): display.handle(event)
+            case .diagnostic(let diagnostic): display.report(diagnostic)
+            }
+        }
+    }
+
+    private func pump(
+        _ fd: inout Int32, _ lines: inout LineSplitter, to stream: StandardStream,
+        _ buffer: UnsafeMutableRawBufferPointer
+    ) {
+        let count = read(fd, buffer.baseAddress, buffer.count)
+        if count > 0 {
+            let display = self.display
+            lines.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count])) { display.passthrough(Array($0.bytes), to: stream) }
+        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+            finishPipe(&fd, &lines, to: stream)
+        }
+    }
+
+    private func finishPipe(_ fd: inout Int32, _ lines: inout LineSplitter, to stream: StandardStream) {
+        guard fd >= 0 else { return }
+        let display = self.display
+        lines.finish { display.passthrough(Array($0.bytes), to: stream) }
+        close(fd)
+        fd = -1
+    }
+}

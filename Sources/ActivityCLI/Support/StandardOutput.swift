@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Writes whole buffers to a file descriptor, retrying short writes and `EINTR`.
+///
+/// `SIGPIPE` is ignored by `activity`, so a reader that went away shows up as ``Failure/closed``:
+/// the commands then stop quietly (`activity validate big.jsonl | head`).
+struct FileOutput: Sendable {
+    enum Failure: Error, Equatable {
+        /// The reading end is gone (`EPIPE`).
+        case closed
+        /// Another error, with its `errno`.
+        case failed(Int32)
+    }
+
+    let fileDescriptor: Int32
+
+    static let standardOutput = FileOutput(fileDescriptor: 1)
+    static let standardError = FileOutput(fileDescriptor: 2)
+
+    func write(_ bytes: some Collection<UInt8>) throws(Failure) {
+        if let result = bytes.withContiguousStorageIfAvailable({ writeAll($0) }) {
+            if let failure = result { throw failure }
+            return
+        }
+        if let failure = Array(bytes).withUnsafeBufferPointer({ writeAll($0) }) { throw failure }
+    }
+
+    func write(_ text: String) throws(Failure) {
+        try write(Array(text.utf8))
+    }
+
+    private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) -> Failure? {
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written > 0 {
+                offset += written
+                continue
+            }
+            let error = errno
+            if written < 0 && error == EINTR { continue }
+            if written < 0 && (error == EAGAIN || error == EWOULDBLOCK) {
+                // A non-blocking descriptor we must not change: wait until it takes more.
+                var poller = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&poller, 1, 1000)
+                continue
+            }
+            return error == EPIPE ? .closed : .failed(error)
+        }
+        return nil
+    }
+}
+
+/// Messages for the person at the terminal: `activity: …` on standard error.
+enum Console {
+    /// Prints `activity: message` (or `activity COMMAND: message`) on standard error.
+    static func error(_ message: String, command: String? = nil) {
+        let prefix = command.map { "activity \($0): " } ?? "activity: "
+        try? FileOutput.standardError.write(prefix + message + "\n")
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@Suite("activity emit")
+struct EmitTests {
+    @Test("without ACTIVITY_SINK: ids are still printed, nothing else happens")
+    func withoutSink() throws {
+        let result = try CommandRunner.activity(["emit", "begin", "Compiling", "--total", "3"])
+        #expect(result.status == 0)
+        #expect(result.standardError.isEmpty)
+        #expect(result.standardOutput.range(of: #"^[0-9a-f]{16}\.1\n$"#, options: .regularExpression) != nil)
+        let given = try CommandRunner.activity(["emit", "begin", "Compiling", "--id", "build.1"])
+        #expect(given.standardOutput == "build.1\n")
+        for arguments in [["progress", "build.1", "--completed", "2"], ["end", "build.1"], ["log", "hello"]] {
+            let quiet = try CommandRunner.activity(["emit"] + arguments)
+            #expect(quiet.status == 0)
+            #expect(quiet.standardOutput.isEmpty && quiet.standardError.isEmpty)
+        }
+    }
+
+    @Test("file: sink: one line per call, nested under ACTIVITY_PARENT")
+    func fileSink() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.url.appendingPathComponent("events.jsonl")
+        let environment = ["ACTIVITY_SINK": "file:" + log.path, "ACTIVITY_PARENT": "outer.7"]
+        let calls: [[String]] = [
+            ["begin", "Download", "--id", "dl", "--total", "2048", "--unit", "bytes", "--message", "starting"],
+            ["progress", "dl", "--completed", "1024", "--message", "half"],
+            ["progress", "dl", "--total", "none"],
+            ["log", "--id", "dl", "--level", "warning", "slow mirror"],
+            ["log", "--", "--not an option"],
+            ["end", "dl", "--status", "failure", "--error", "reset by peer"],
+        ]
+        for call in calls {
+            let result = try CommandRunner.activity(["emit"] + call, environment: environment)
+            #expect(result.status == 0, "\(call)")
+        }
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.split(separator: "\n").count == calls.count)
+        Golden.check(EventLog(text).normalized, named: "emit-file-sink.jsonl")
+        let validation = try CommandRunner.activity(["validate", log.path])
+        // The parent "outer.7" is not in this file: a warning, not an error.
+        #expect(validation.status == 0)
+    }
+
+    @Test("a sink that is not there costs a warning, never the script's exit status")
+    func brokenSink() throws {
+        let gone = try CommandRunner.activity(
+            ["emit", "begin", "X", "--id", "x"], environment: ["ACTIVITY_SINK": "unix:/nonexistent/sink"])
+        #expect(gone.status == 0)
+        #expect(gone.standardOutput == "x\n")
+        #expect(gone.standardError == "activity emit: event not sent: /nonexistent/sink: No such file or directory\n")
+        let bad = try CommandRunner.activity(["emit", "log", "hi"], environment: ["ACTIVITY_SINK": "tcp:1.2.3.4"])
+        #expect(bad.status == 0)
+        #expect(bad.standardError.contains("ACTIVITY_SINK='tcp:1.2.3.4' is not one of"))
+        let closed = try CommandRunner.run("/bin/sh", ["-c", "activity emit log hi 3>&-"], environment: ["ACTIVITY_SINK": "fd:3"])
+        #expect(closed.status == 0)
+        #expect(closed.standardError.contains("fd 3: Bad file descriptor"))
+    }
+}

@@ -1,0 +1,174 @@
+import ActivityWire
+import Foundation
+import Testing
+
+@Suite("activity run")
+struct RunTests {
+    /// Runs `activity run --mode jsonl -- ARGUMENTS` and reads the display's events.
+    func run(_ arguments: [String], options: [String] = [], environment: [String: String] = [:]) throws -> (
+        CommandResult, EventLog
+    ) {
+        let result = try CommandRunner.activity(["run", "--mode", "jsonl"] + options + ["--"] + arguments, environment: environment)
+        return (result, EventLog(result.standardError))
+    }
+
+    @Test("a command that reports nothing just runs; its activity ends in success")
+    func silent() throws {
+        let (result, log) = try run(["sh", "-c", "echo hello; echo there >&2"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "hello\n")
+        #expect(log.otherLines.contains("there"))
+        Golden.check(log.normalized, named: "run-silent.jsonl")
+    }
+
+    @Test("a non-zero exit: the same status, and the activity fails with it")
+    func failure() throws {
+        let (result, log) = try run(["sh", "-c", "printf 'no newline at the end'; exit 3"])
+        #expect(result.status == 3)
+        #expect(result.standardOutput == "no newline at the end\n")
+        let root = try #require(log.begin(titled: "sh -c 'printf '\\''no newline at the end'\\''; exit 3'"))
+        let end = try #require(log.end(of: root.id))
+        #expect(end.status == .failure)
+        #expect(end.error == "exit status 3")
+    }
+
+    @Test("a killed command: 128 + signal, and \"killed by SIGKILL\"")
+    func killed() throws {
+        let (result, log) = try run(["sh", "-c", "kill -KILL $$"])
+        #expect(result.status == 128 + 9)
+        let end = try #require(log.events.last)
+        guard case .end(let e) = end else { Issue.record("the last event is not an end"); return }
+        #expect(e.error == "killed by SIGKILL")
+    }
+
+    @Test("a command that does not exist: 127; one that cannot be executed: 126")
+    func notFound() throws {
+        let (missing, log) = try run(["no-such-command-for-activity"])
+        #expect(missing.status == 127)
+        #expect(missing.standardError.hasSuffix("activity run: no-such-command-for-activity: command not found\n"))
+        #expect(log.events.count == 2)
+        let folder = try TemporaryFolder()
+        let script = try folder.file("script.sh", contents: "#!/bin/sh\necho hi\n")
+        let (denied, _) = try run([script.path])
+        #expect(denied.status == 126)
+        #expect(denied.standardError.contains("cannot execute: Permission denied"))
+    }
+
+    @Test("lots of output on both streams: nothing lost, nothing reordered within a stream")
+    func output() throws {
+        let program = #"BEGIN { for (i = 1; i <= 20000; i++) { print "out " i; print "err " i > "/dev/stderr" } }"#
+        let (result, _) = try run(["awk", program])
+        #expect(result.status == 0)
+        let out = result.standardOutput.split(separator: "\n")
+        let err = result.standardError.split(separator: "\n").filter { $0.hasPrefix("err ") }
+        #expect(out.count == 20000)
+        #expect(err.count == 20000)
+        #expect(out == (1...20000).map { "out \($0)"[...] })
+        #expect(err == (1...20000).map { "err \($0)"[...] })
+    }
+
+    @Test("grandchildren report under the command; a reporter that dies leaves only its own activities abandoned")
+    func nesting() throws {
+        let script = """
+            outer=$(activity emit begin Outer)
+            export ACTIVITY_PARENT=$outer
+            sh -c 'inner=$(activity emit begin Inner); activity emit end "$inner"'
+            sh -c 'activity emit begin Orphan >/dev/null; kill -KILL $$'
+            activity emit end "$outer"
+            """
+        let (result, log) = try run(["sh", "-c", script])
+        #expect(result.status == 0)
+        Golden.check(log.normalized, named: "run-nesting.jsonl")
+        let root = try #require(log.events.first?.id)
+        let outer = try #require(log.begin(titled: "Outer"))
+        #expect(outer.parent == root)
+        #expect(log.begin(titled: "Inner")?.parent == outer.id)
+        let orphan = try #require(log.begin(titled: "Orphan"))
+        #expect(log.end(of: orphan.id)?.status == .abandoned)
+        #expect(log.end(of: outer.id)?.status == .success)
+    }
+
+    @Test("the private socket: a 0700 directory, removed afterwards; the environment names it and the parent")
+    func socket() throws {
+        let (result, log) = try run(["sh", "-c", #"p=${ACTIVITY_SINK#unix:}; echo "$p"; stat -c %a "$(dirname "$p")"; echo "$ACTIVITY_PARENT""#])
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0].hasSuffix("/sink"))
+        #expect(lines[1] == "700")
+        #expect(!FileManager.default.fileExists(atPath: lines[0]))
+        #expect(!FileManager.default.fileExists(atPath: (lines[0] as NSString).deletingLastPathComponent))
+        _ = log
+        #expect(lines[2].hasSuffix(".run"))
+    }
+
+    @Test("after the command exits, reporters still connected get the grace, then are abandoned")
+    func grace() throws {
+        let folder = try TemporaryFolder()
+        let pidFile = folder.url.appendingPathComponent("pid").path
+        // A daemon that keeps its connection (and the output pipes) open.
+        let daemon = try folder.file(
+            "daemon.py",
+            contents: """
+                import os, socket, time
+                os.closerange(3, 1024)  # what the test runner leaked into its children
+                s = socket.socket(socket.AF_UNIX)
+                s.connect(os.environ["ACTIVITY_SINK"][5:])
+                s.sendall(b'{"v":1,"type":"begin","id":"daemon","title":"Daemon"}\\n')
+                time.sleep(30)
+                """)
+        let script = "python3 \(daemon.path) & echo $! > \(pidFile); sleep 0.3"
+        let started = Date()
+        let (result, log) = try run(["sh", "-c", script], options: ["--grace", "0.2"])
+        let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        kill(pid_t(pid)!, SIGKILL)
+        #expect(result.status == 0)
+        #expect(Date().timeIntervalSince(started) < 10)
+        let daemonBegin = try #require(log.begin(titled: "Daemon"))
+        #expect(log.end(of: daemonBegin.id)?.status == .abandoned)
+    }
+
+    @Test("SIGTERM to activity reaches the command, which decides how it ends")
+    func forwarding() throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("out")
+        let err = folder.url.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.activity)
+        process.arguments = [
+            "run", "--mode", "jsonl", "sh", "-c", #"trap 'echo got TERM; exit 5' TERM; echo ready; while :; do sleep 0.05; done"#,
+        ]
+        process.environment = CommandRunner.baseEnvironment()
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        var ready = false
+        for _ in 0..<500 where !ready {
+            usleep(10_000)
+            ready = (try? String(contentsOf: out, encoding: .utf8))?.contains("ready") ?? false
+        }
+        #expect(ready)
+        kill(process.processIdentifier, SIGTERM)
+        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
+        if process.isRunning {
+            Issue.record("activity run did not end after SIGTERM")
+            kill(-process.processIdentifier, SIGKILL)
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 5)
+        #expect(try String(contentsOf: out, encoding: .utf8) == "ready\ngot TERM\n")
+    }
+
+    @Test("Examples/shell/build.sh under activity run")
+    func shellExample() throws {
+        let (result, log) = try run([Repository.path("Examples/shell/build.sh")])
+        #expect(result.status == 0)
+        Golden.check(result.standardOutput, named: "run-shell-example.stdout")
+        Golden.check(log.normalized, named: "run-shell-example.jsonl")
+        #expect(log.otherLines.contains("check: 1 warning"))
+        #expect(!log.events.contains { if case .end(let e) = $0 { e.status == .abandoned } else { false } })
+    }
+}

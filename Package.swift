@@ -30,8 +30,20 @@ package.targets += [
     .target(name: "InMemoryActivity", dependencies: ["ActivityWire"]),
     .testTarget(
         name: "ActivityReportingTests",
-        dependencies: ["ActivityReporting", "InMemoryActivity", "ActivityWire"]
+        dependencies: [
+            "ActivityReporting", "InMemoryActivity", "ActivityWire", "activity-example-downloads",
+            "activity-conformance-c", "activity-sdk-fork-helper",
+        ]
     ),
+    // The C side of the SDK/C-library conformance test (ActivityReportingTests runs both).
+    .executableTarget(
+        name: "activity-conformance-c", dependencies: ["CActivity"], path: "Tests/Conformance/scenario-c",
+        linkerSettings: [.linkedLibrary("m")]
+    ),
+    .executableTarget(
+        name: "activity-sdk-fork-helper", dependencies: ["ActivityReporting"], path: "Tests/Conformance/fork-helper"
+    ),
+    .executableTarget(name: "activity-example-downloads", dependencies: ["ActivityReporting"], path: "Examples/swift"),
 ]
 
 // MARK: - C shim (also built standalone by Sources/CActivity/Makefile)
@@ -39,7 +51,7 @@ package.targets += [
 package.targets += [
     .target(
         name: "CActivity",
-        exclude: ["Makefile", "activity.pc.in"],
+        exclude: ["Makefile", "activity.pc.in", "tests", "bench", "build"],
         linkerSettings: [.linkedLibrary("json-c"), .linkedLibrary("pthread")]
     ),
     .testTarget(name: "CActivityTests", dependencies: ["CActivity", "ActivityWire"]),
@@ -74,7 +86,7 @@ package.targets += [
 package.targets += [
     .executableTarget(
         name: "ActivityBench",
-        dependencies: ["ActivityWire"],
+        dependencies: ["ActivityWire", "ActivityReporting"],
         path: "Benchmarks/ActivityBench"
     )
 ]

@@ -5,8 +5,8 @@
 #endif
 
 /// One figure of the benchmark: several runs of the same measurement, and the target it is held to.
-struct Figure: Sendable {
-    enum Better: String, Sendable { case lower, higher }
+struct Figure: Sendable, Codable {
+    enum Better: String, Sendable, Codable { case lower, higher }
 
     var name: String
     var unit: String
@@ -34,7 +34,7 @@ struct Figure: Sendable {
 }
 
 /// How hard to measure.
-struct BenchSettings: Sendable {
+struct BenchSettings: Sendable, Codable {
     var runs: Int
     var scale: Double  // 1 for full runs, smaller for --quick
 

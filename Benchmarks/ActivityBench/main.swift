@@ -5,57 +5,102 @@ import Foundation
 #endif
 
 let usage = """
-    usage: activity-bench [--quick] [--runs N] [--output DIR]
+    usage: activity-bench [--quick] [--runs N] [--output DIR] [--only SECTION[,SECTION…]]
 
     Measures the hot paths of swift-activity in a release build and writes
     DIR/results.json and DIR/results.md (DIR defaults to bench-results).
-      --quick      fewer iterations and runs: checks that every benchmark works
-      --runs N     measured runs per figure (default 5; 2 with --quick)
-      --output DIR where to write the results
+      --quick       fewer iterations and runs: checks that every benchmark works
+      --runs N      measured runs per figure, after one warm-up (default 5; 2 with --quick)
+      --output DIR  where to write the results
+      --only LIST   run only these sections: \(Sections.all.map(\.name).joined(separator: ", "))
     """
+
+func fail(_ message: String, status: Int32 = 64) -> Never {
+    FileHandle.standardError.write(Data("activity-bench: \(message)\n".utf8))
+    exit(status)
+}
 
 var settings = BenchSettings(runs: 5, scale: 1)
 var output = "bench-results"
-var arguments = CommandLine.arguments.dropFirst()
+var only: Set<String>?
+var childSection: String?
 var runsGiven: Int?
+var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--quick":
         settings.scale = 0.02
     case "--runs":
         guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else {
-            FileHandle.standardError.write(Data("activity-bench: --runs needs a positive number\n\(usage)\n".utf8))
-            exit(64)
+            fail("--runs needs a positive number\n\(usage)")
         }
         runsGiven = value
     case "--output":
-        guard let value = arguments.popFirst() else {
-            FileHandle.standardError.write(Data("activity-bench: --output needs a directory\n\(usage)\n".utf8))
-            exit(64)
-        }
+        guard let value = arguments.popFirst() else { fail("--output needs a directory\n\(usage)") }
         output = value
+    case "--only":
+        guard let value = arguments.popFirst() else { fail("--only needs section names\n\(usage)") }
+        let names = Set(value.split(separator: ",").map(String.init))
+        let unknown = names.subtracting(Sections.all.map(\.name))
+        guard unknown.isEmpty else { fail("unknown section \(unknown.sorted().joined(separator: ", "))\n\(usage)") }
+        only = names
+    case "--section":  // internal: run one section in this process and print its figures as JSON
+        childSection = arguments.popFirst()
+    case "--scale":  // internal, with --section
+        settings.scale = arguments.popFirst().flatMap(Double.init) ?? settings.scale
     case "-h", "--help":
         print(usage)
         exit(0)
     default:
-        FileHandle.standardError.write(Data("activity-bench: unknown argument '\(argument)'\n\(usage)\n".utf8))
-        exit(64)
+        fail("unknown argument '\(argument)'\n\(usage)")
     }
 }
 settings.runs = runsGiven ?? (settings.scale < 1 ? 2 : 5)
 
-var figures: [Figure] = []
-@MainActor func section(_ name: String, _ body: () throws -> [Figure]) {
-    FileHandle.standardError.write(Data("measuring \(name)…\n".utf8))
+if let name = childSection {
+    guard let section = Sections.all.first(where: { $0.name == name }) else { fail("no section \(name)") }
     do {
-        figures += try body()
+        let figures = try section.run(settings)
+        FileHandle.standardOutput.write(try JSONEncoder().encode(figures))
+        exit(0)
     } catch {
-        FileHandle.standardError.write(Data("activity-bench: \(name) failed: \(error)\n".utf8))
-        exit(1)
+        fail("\(name) failed: \(error)", status: 1)
     }
 }
 
-section("the wire library") { try WireBenchmarks.figures(settings: settings) }
+/// Runs a section in a child process and returns its figures.
+func runInChild(_ section: Sections.Section, settings: BenchSettings) throws -> [Figure] {
+    let process = Process()
+    process.executableURL = URL(
+        filePath: CommandLine.arguments[0].contains("/") ? CommandLine.arguments[0] : "/proc/self/exe")
+    if !FileManager.default.isExecutableFile(atPath: process.executableURL!.path) {
+        process.executableURL = URL(filePath: "/proc/self/exe")
+    }
+    process.arguments = ["--section", section.name, "--runs", "\(settings.runs)", "--scale", "\(settings.scale)"]
+    let outputFile = FileManager.default.temporaryDirectory.appending(
+        path: "activity-bench-\(getpid())-\(section.name)")
+    FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: outputFile) }
+    let handle = try FileHandle(forWritingTo: outputFile)
+    process.standardOutput = handle
+    try process.run()
+    process.waitUntilExit()
+    try handle.close()
+    guard process.terminationStatus == 0 else {
+        throw BenchError("section \(section.name) exited with status \(process.terminationStatus)")
+    }
+    return try JSONDecoder().decode([Figure].self, from: Data(contentsOf: outputFile))
+}
+
+var figures: [Figure] = []
+for section in Sections.all where only?.contains(section.name) ?? true {
+    FileHandle.standardError.write(Data("measuring \(section.name): \(section.summary)…\n".utf8))
+    do {
+        figures += try runInChild(section, settings: settings)
+    } catch {
+        fail("\(error)", status: 1)
+    }
+}
 
 do {
     try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -65,6 +110,5 @@ do {
     print(table, terminator: "")
     FileHandle.standardError.write(Data("results written to \(output)/results.json and results.md\n".utf8))
 } catch {
-    FileHandle.standardError.write(Data("activity-bench: cannot write results to \(output): \(error)\n".utf8))
-    exit(73)
+    fail("cannot write results to \(output): \(error)", status: 73)
 }

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The public API: handles, the progress hot path, and the begin, log and end events. */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/** The handle activity_begin() returns while reporting is off: every call on it does nothing. */
+static activity disabled_handle = {
+    .enabled = false,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .id = "",
+};
+
+static const char *const status_names[] = {"success", "failure", "cancelled", "skipped"};
+static const char *const level_names[] = {"debug", "info", "warning", "error"};
+
+const char *activity_version(void)
+{
+    return ACTIVITY_VERSION_STRING;
+}
+
+const char *activity_strerror(int code)
+{
+    switch (code) {
+    case 0: return "success";
+    case -EINVAL: return "invalid argument: a negative, NaN or infinite number, an unknown enum value, or a malformed sink";
+    case -ENOMEM: return "out of memory";
+    case -ETIMEDOUT: return "the reader did not take the events in time";
+    default: return code < 0 ? "unknown error" : "not an error code";
+    }
+}
+
+static bool is_valid_count(double value)
+{
+    return value >= 0 && value <= DBL_MAX; /* false for NaN and infinity too */
+}
+
+static double clamp_count(double value)
+{
+    return value > MAX_COUNT ? MAX_COUNT : value;
+}
+
+static void destroy(activity *a)
+{
+    pthread_mutex_destroy(&a->lock);
+    free(a->message);
+    free(a);
+}
+
+void activity_release(activity *a)
+{
+    if (atomic_fetch_sub_explicit(&a->refs, 1, memory_order_acq_rel) == 1) destroy(a);
+}
+
+double activity_completed_value(activity *a)
+{
+    double whole = (double)atomic_load_explicit(&a->whole, memory_order_relaxed);
+    double fraction = double_of(atomic_load_explicit(&a->fraction_bits, memory_order_relaxed));
+    return clamp_count(whole + fraction);
+}
+
+double activity_total_value(activity *a)
+{
+    return double_of(atomic_load_explicit(&a->total_bits, memory_order_relaxed));
+}
+
+/** Writes a built line for a, waiting as begin, end and log do. */
+static sink_result write_event(const event_fields *fields, uint64_t epoch, int wait_ms, bool may_block)
+{
+    char line[LINE_MAX_BYTES + 1];
+    size_t length = event_build(fields, line);
+    if (length == 0) return SINK_DROPPED;
+    return sink_write(line, length, wait_ms, may_block, epoch);
+}
+
+activity *activity_begin(activity *parent, const char *title, double total, const char *unit)
+{
+    if (!sink_enabled()) return &disabled_handle;
+    activity *a = calloc(1, sizeof *a);
+    if (!a) return NULL;
+    pthread_mutex_init(&a->lock, NULL);
+    atomic_init(&a->refs, 1);
+    a->epoch = sink_epoch();
+    a->pid = getpid();
+    ids_next(a->id);
+    double initial_total = total >= 0 && total <= DBL_MAX ? clamp_count(total) : -1;
+    atomic_init(&a->total_bits, bits_of(initial_total));
+    atomic_init(&a->fraction_bits, bits_of(0.0));
+    a->sent_total = initial_total;
+
+    event_fields f = event_fields_empty("begin");
+    f.id = a->id;
+    f.parent = parent && parent->id[0] ? parent->id : sink_parent_id();
+    f.title = title ? title : "";
+    f.total = initial_total;
+    f.unit = unit;
+    a->enabled = write_event(&f, a->epoch, sink_timeout_ms(), true) == SINK_WRITTEN;
+    /* A begin the reader never got would make every later line of it an error: stay silent. */
+    if (a->enabled) registry_add(a);
+    return a;
+}
+
+int activity_advance(activity *a, double delta)
+{
+    if (__builtin_expect(a == NULL, 0)) return 0;
+    if (__builtin_expect(!is_valid_count(delta), 0)) return -EINVAL;
+    if (!a->enabled) return 0;
+    if (__builtin_expect(delta < MAX_COUNT && delta == (double)(uint64_t)delta, 1)) {
+        atomic_fetch_add_explicit(&a->whole, (uint64_t)delta, memory_order_relaxed);
+        return 0;
+    }
+    uint64_t old = atomic_load_explicit(&a->fraction_bits, memory_order_relaxed), next;
+    do {
+        next = bits_of(clamp_count(double_of(old) + delta));
+    } while (!atomic_compare_exchange_weak_explicit(&a->fraction_bits, &old, next, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    return 0;
+}
+
+int activity_set_completed(activity *a, double completed)
+{
+    if (!a) return 0;
+    if (!is_valid_count(completed)) return -EINVAL;
+    if (!a->enabled) return 0;
+    completed = clamp_count(completed);
+    double whole = floor(completed);
+    atomic_store_explicit(&a->whole, (uint64_t)whole, memory_order_relaxed);
+    atomic_store_explicit(&a->fraction_bits, bits_of(completed - whole), memory_order_relaxed);
+    return 0;
+}
+
+int activity_set_total(activity *a, double total)
+{
+    if (!a) return 0;
+    if (isnan(total) || isinf(total)) return -EINVAL;
+    if (!a->enabled) return 0;
+    atomic_store_explicit(&a->total_bits, bits_of(total < 0 ? -1 : clamp_count(total)), memory_order_relaxed);
+    return 0;
+}
+
+int activity_set_message(activity *a, const char *message)
+{
+    if (!a || !message || !a->enabled || a->epoch != sink_epoch()) return 0;
+    char *copy = event_sanitize_utf8(message, LINE_MAX_BYTES);
+    if (!copy) return -ENOMEM;
+    pthread_mutex_lock(&a->lock);
+    free(a->message);
+    a->message = copy;
+    atomic_store(&a->message_changed, true);
+    pthread_mutex_unlock(&a->lock);
+    return 0;
+}
+
+bool activity_emit_progress_locked(activity *a, int wait_ms, bool may_block)
+{
+    if (a->epoch != sink_epoch()) return true;
+    double completed = activity_completed_value(a);
+    double total = activity_total_value(a);
+    bool message = atomic_exchange(&a->message_changed, false);
+    bool completed_changed = completed != a->sent_completed;
+    bool total_changed = total != a->sent_total;
+    if (!completed_changed && !total_changed && !message) return true;
+
+    event_fields f = event_fields_empty("progress");
+    f.id = a->id;
+    if (completed_changed) f.completed = completed;
+    if (total_changed) {
+        if (total < 0) f.total_null = true;
+        else f.total = total;
+    }
+    if (message) f.message = a->message;
+    sink_result result = write_event(&f, a->epoch, wait_ms, may_block);
+    if (result == SINK_WRITTEN) {
+        a->sent_completed = completed;
+        a->sent_total = total;
+        return true;
+    }
+    if (result == SINK_OFF) return true; /* nothing will ever be written: nothing is pending */
+    if (message) atomic_store(&a->message_changed, true);
+    return false;
+}
+
+int activity_log(activity *a, activity_level level, const char *message)
+{
+    if (!message) return 0;
+    if ((unsigned)level > ACTIVITY_ERROR) return -EINVAL;
+    if (!sink_enabled()) return 0;
+    uint64_t epoch = sink_epoch();
+    event_fields f = event_fields_empty("log");
+    /* A log of an activity the stream does not know is still worth showing, without its id. */
+    if (a && a->enabled && a->epoch == epoch) f.id = a->id;
+    f.level = level_names[level];
+    f.message = message;
+    write_event(&f, 0, sink_timeout_ms(), true);
+    return 0;
+}
+
+int activity_end(activity *a, activity_status status, const char *message)
+{
+    if (!a) return 0;
+    if ((unsigned)status > ACTIVITY_SKIPPED) return -EINVAL;
+    if (a == &disabled_handle) return 0;
+    if (!a->enabled || a->pid != getpid()) {
+        /* Never in the stream, or inherited from the parent process (whose registry and locks
+           this process does not share): only the memory is left to free. */
+        destroy(a);
+        return 0;
+    }
+    pthread_mutex_lock(&a->lock);
+    a->ended = true;
+    if (a->epoch == sink_epoch()) {
+        int wait_ms = sink_timeout_ms();
+        activity_emit_progress_locked(a, wait_ms, true);
+        event_fields f = event_fields_empty("end");
+        f.id = a->id;
+        f.status = status_names[status];
+        double completed = activity_completed_value(a);
+        double total = activity_total_value(a);
+        if (completed > 0) f.completed = completed;
+        if (total >= 0) f.total = total;
+        if (status == ACTIVITY_FAILURE) f.error = message;
+        else f.message = message;
+        write_event(&f, a->epoch, wait_ms, true);
+    }
+    pthread_mutex_unlock(&a->lock);
+    registry_remove(a);
+    activity_release(a);
+    return 0;
+}
+
+const char *activity_id(const activity *a)
+{
+    return a ? a->id : NULL;
+}
+
+int activity_set_sink(const char *spec)
+{
+    if (!spec) return 0;
+    return sink_set(spec);
+}
+
+int activity_flush(int timeout_ms)
+{
+    if (!sink_enabled()) return 0;
+    if (timeout_ms < 0) timeout_ms = sink_timeout_ms();
+    int64_t deadline = monotonic_ms() + timeout_ms;
+    bool all = registry_flush(timeout_ms, true);
+    int64_t remaining = deadline - monotonic_ms();
+    all = sink_drain(remaining > 0 ? (int)remaining : 0, true) && all;
+    return all ? 0 : -ETIMEDOUT;
+}

@@ -1,1 +1,235 @@
-/* libactivity: filled in by the C shim issue. */
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * libactivity: report the progress of long-running work as swift-activity
+ * protocol v1 JSON lines, from C, C++, Python (ctypes), Rust, Go or anything
+ * else with a C FFI.
+ *
+ * Where events go
+ * ---------------
+ * The sink is read from the environment variable ACTIVITY_SINK the first time
+ * an event is reported, or set with activity_set_sink():
+ *
+ *   unix:PATH   connect to a listening Unix stream socket; every process makes
+ *               its own connection on first use (a forked child makes a new one)
+ *   fd:N        write to the already open file descriptor N
+ *   file:PATH   append to PATH (created with mode 0666 & ~umask)
+ *   stdout      the same as fd:1
+ *   stderr      the same as fd:2
+ *   none        report nothing
+ *
+ * Unset (or empty), every function does nothing, cheaply, like sd_notify()
+ * without NOTIFY_SOCKET. A malformed value turns reporting off and prints one
+ * line on stderr.
+ *
+ * ACTIVITY_PARENT names the activity that started this process: activities
+ * begun without a parent nest under it, so a tree of processes shows as one
+ * tree. ACTIVITY_TIMEOUT_MS (0 to 60000, default 1000) bounds how long
+ * activity_begin(), activity_end() and activity_log() wait for a stalled reader.
+ *
+ * Guarantees
+ * ----------
+ * - Every function is thread-safe. A handle may be used from several threads
+ *   at once until activity_end() is called on it; activity_end() must be the
+ *   handle's last use.
+ * - Every function accepts NULL handles and NULL strings as harmless no-ops.
+ * - Functions return 0 on success, also when reporting is off or the reader has
+ *   gone away, and a negative errno value on bad arguments (-EINVAL: NaN,
+ *   infinite or negative numbers, unknown enum values; nothing is written).
+ * - Each event is one line of at most 4096 bytes written with one write(2), so
+ *   lines from many threads and processes sharing a pipe never tear. Long text
+ *   is cut on a UTF-8 boundary and ends in "…"; invalid UTF-8 becomes U+FFFD.
+ * - activity_advance() and the other progress setters only update atomics:
+ *   a background thread, started with the first activity, writes the latest
+ *   values about every 100 ms, and always before the activity's end.
+ * - A reader never hurts the producer: no SIGPIPE, no error to handle when it
+ *   exits (reporting turns itself off), no blocking of the progress setters
+ *   when it stalls (begin, end and log give up after ACTIVITY_TIMEOUT_MS), and
+ *   the caller's file-descriptor flags and signal dispositions are never
+ *   changed.
+ * - After fork(), handles inherited from the parent are inert in the child
+ *   (only activity_end() to free them is useful); the child's own activities
+ *   get fresh ids and, with a unix: sink, the child's own connection.
+ *
+ * Example
+ * -------
+ *   activity *a = activity_begin(NULL, "Downloading", 12, "files");
+ *   for (int i = 0; i < 12; i++) {
+ *       fetch(i);
+ *       activity_advance(a, 1);
+ *   }
+ *   activity_end(a, ACTIVITY_SUCCESS, NULL);
+ *
+ * Build with: cc app.c $(pkg-config --cflags --libs activity)
+ */
+#ifndef ACTIVITY_H
+#define ACTIVITY_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The library's version, at compile time. activity_version() gives it at run time. */
+#define ACTIVITY_VERSION_MAJOR 0
+#define ACTIVITY_VERSION_MINOR 1
+#define ACTIVITY_VERSION_PATCH 0
+#define ACTIVITY_VERSION_STRING "0.1.0"
+/** The protocol major version the library writes (the "v" field of every line). */
+#define ACTIVITY_PROTOCOL_VERSION 1
+
+#if defined(_WIN32)
+#define ACTIVITY_API
+#elif defined(__GNUC__) || defined(__clang__)
+#define ACTIVITY_API __attribute__((visibility("default")))
+#else
+#define ACTIVITY_API
+#endif
+
+/** How an activity ended. */
+typedef enum activity_status {
+    ACTIVITY_SUCCESS = 0,
+    ACTIVITY_FAILURE = 1,
+    ACTIVITY_CANCELLED = 2,
+    ACTIVITY_SKIPPED = 3
+} activity_status;
+
+/** The severity of a log message. */
+typedef enum activity_level {
+    ACTIVITY_DEBUG = 0,
+    ACTIVITY_INFO = 1,
+    ACTIVITY_WARNING = 2,
+    ACTIVITY_ERROR = 3
+} activity_level;
+
+/** One unit of work being reported. Opaque: use it only through these functions. */
+typedef struct activity activity;
+
+/**
+ * The library's version at run time, "MAJOR.MINOR.PATCH".
+ *
+ * Returns a static string; never NULL.
+ */
+ACTIVITY_API const char *activity_version(void);
+
+/**
+ * Begins an activity and writes its "begin" event.
+ *
+ * parent: the enclosing activity, or NULL for a top-level activity (nested
+ *         under ACTIVITY_PARENT when that is set to a valid id).
+ * title:  what is being done ("Downloading"); NULL is taken as "".
+ * total:  the amount of work, in units; a negative or non-finite total means
+ *         indeterminate. Values above 2^53 are clamped.
+ * unit:   the unit of total and completed ("bytes" is formatted by renderers
+ *         as KiB/MiB); NULL means items.
+ *
+ * Returns a handle to pass to the other functions and finally to
+ * activity_end(), which frees it. The handle is usable even when reporting is
+ * off (its calls then do nothing), so callers never branch. Returns NULL only
+ * when out of memory, and NULL is accepted everywhere as a no-op.
+ *
+ * May wait up to ACTIVITY_TIMEOUT_MS for a stalled reader. Thread-safe.
+ */
+ACTIVITY_API activity *activity_begin(activity *parent, const char *title, double total, const char *unit);
+
+/**
+ * Adds delta units to the activity's completed count. The hot path: a few
+ * nanoseconds, no lock, no system call; the value is written by the
+ * background thread within about 100 ms.
+ *
+ * Returns 0, or -EINVAL when delta is negative, NaN or infinite (nothing
+ * changes). Thread-safe; any number of threads may advance one activity.
+ */
+ACTIVITY_API int activity_advance(activity *a, double delta);
+
+/**
+ * Sets the activity's completed count (an absolute value, not an increment).
+ * It may exceed the total. Values above 2^53 are clamped.
+ *
+ * Returns 0, or -EINVAL when completed is negative, NaN or infinite.
+ * Thread-safe; never blocks.
+ */
+ACTIVITY_API int activity_set_completed(activity *a, double completed);
+
+/**
+ * Sets the activity's total. A negative total makes it indeterminate; totals
+ * may go down as well as up. Values above 2^53 are clamped.
+ *
+ * Returns 0, or -EINVAL when total is NaN or infinite. Thread-safe; never
+ * blocks.
+ */
+ACTIVITY_API int activity_set_total(activity *a, double total);
+
+/**
+ * Sets the activity's status message ("resolving host"). The string is copied;
+ * NULL is a no-op. Coalesced with progress: only the latest message set within
+ * about 100 ms is written.
+ *
+ * Returns 0, or -ENOMEM. Thread-safe; never waits for the reader.
+ */
+ACTIVITY_API int activity_set_message(activity *a, const char *message);
+
+/**
+ * Writes a log message, attached to the activity a, or to none when a is NULL.
+ * A NULL message is a no-op.
+ *
+ * Returns 0, or -EINVAL for an unknown level. Never dropped while the reader
+ * is alive; may wait up to ACTIVITY_TIMEOUT_MS for a stalled reader.
+ * Thread-safe.
+ */
+ACTIVITY_API int activity_log(activity *a, activity_level level, const char *message);
+
+/**
+ * Ends the activity and frees the handle: writes its latest progress if it
+ * has not been written yet, then its "end" event with the final completed
+ * count and total. message (may be NULL) says how it went; for a failure it is
+ * written as the error.
+ *
+ * Returns 0, or -EINVAL for an unknown status; then nothing is written and the
+ * handle stays valid. The handle must not be used after a 0 return, by any
+ * thread. May wait up to ACTIVITY_TIMEOUT_MS for a stalled reader.
+ */
+ACTIVITY_API int activity_end(activity *a, activity_status status, const char *message);
+
+/**
+ * The activity's id, unique across processes and machines
+ * ("3f9c2a71d04be815.12"): a random per-process prefix of 64 bits and a
+ * counter. Pass it to a child process as ACTIVITY_PARENT to nest the child's
+ * activities under this one.
+ *
+ * Returns a string owned by the handle, valid until activity_end(); "" for a
+ * handle begun while reporting was off; NULL for a NULL handle.
+ */
+ACTIVITY_API const char *activity_id(const activity *a);
+
+/**
+ * Replaces the sink, overriding ACTIVITY_SINK. spec has the syntax of
+ * ACTIVITY_SINK ("unix:/run/x.sock", "fd:3", "file:/tmp/log.jsonl", "stdout",
+ * "stderr", "none"); the connection or file is opened on first use. Activities
+ * begun under the previous sink become inert. NULL is a no-op.
+ *
+ * Returns 0, or -EINVAL for a malformed spec (then the sink is unchanged and
+ * nothing is printed). Thread-safe.
+ */
+ACTIVITY_API int activity_set_sink(const char *spec);
+
+/**
+ * Writes the latest progress of every live activity now, waiting at most
+ * timeout_ms for a stalled reader (negative: ACTIVITY_TIMEOUT_MS). Call it
+ * before exiting when activities are still open, or before handing the sink
+ * to someone else.
+ *
+ * Returns 0, also when reporting is off or the reader is gone, or -ETIMEDOUT
+ * when some progress could not be written in time. Thread-safe.
+ */
+ACTIVITY_API int activity_flush(int timeout_ms);
+
+/**
+ * A static English description of a return value of this library (0 or a
+ * negative errno value). Never NULL.
+ */
+ACTIVITY_API const char *activity_strerror(int code);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACTIVITY_H */

@@ -1,0 +1,22 @@
+/// The benchmark's sections. Each runs in a fresh child process, so process-wide state (the SDK's
+/// bootstrap, the C library's sink) starts clean and peak memory is measured per section.
+enum Sections {
+    struct Section: Sendable {
+        var name: String
+        var summary: String
+        var run: @Sendable (BenchSettings) throws -> [Figure]
+    }
+
+    static let all: [Section] = [
+        Section(name: "wire", summary: "decoding and encoding throughput") { try WireBenchmarks.figures(settings: $0) },
+        Section(name: "sdk-advance", summary: "Swift advance(by:) with a sink") {
+            try ReportingBenchmarks.attached(settings: $0)
+        },
+        Section(name: "sdk-disabled", summary: "Swift advance(by:) with reporting off") {
+            try ReportingBenchmarks.disabled(settings: $0)
+        },
+        Section(name: "sdk-pipe", summary: "Swift SDK events per second into a pipe") {
+            try ReportingBenchmarks.pipeThroughput(settings: $0)
+        },
+    ]
+}

@@ -1,0 +1,256 @@
+import ActivityWire
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The shared state of one activity: what ``Activity`` handles point to, and what the flusher and
+/// ``ActivitySystem/cancel(_:)`` find in the table of live activities.
+///
+/// The hot path (`advance(by:)`) touches one relaxed atomic add and nothing else.
+/// Everything that sends an event holds `state`'s lock while it does, so the events of one activity
+/// reach the sink in order: `begin`, coalesced `progress`, `end` with the final numbers, and nothing
+/// after `end`.
+final class ActivityCore: Sendable {
+    let id: ActivityID
+    let parent: ActivityID?
+    let reporter: Reporter
+    let isCancellable: Bool
+    /// The process that began the activity. In a child made by `fork()` every call on an inherited
+    /// activity does nothing: its locks may be held by threads that do not exist there, and its
+    /// lines belong to the parent's stream.
+    let pid = getpid()
+
+    /// Whole units added by `advance(by:)` since `State.base` was last set.
+    let units = Atomic<Int>(0)
+    let cancelRequested = Atomic<Bool>(false)
+    let ended = Atomic<Bool>(false)
+    let state: Lock<State>
+    /// The tasks running the body of a cancellable activity. A lock of its own, so that
+    /// ``cancel()`` never waits for `state`: a consumer may cancel from inside its sink's `send`,
+    /// which runs under `state`'s lock.
+    let tasks = Lock(Tasks())
+
+    struct Tasks {
+        var running: [Int: TaskHandle] = [:]
+        var nextKey = 0
+        var closed = false
+    }
+
+    struct State {
+        var title: String
+        var base: Double
+        var total: Double?
+        var message: String?
+        var sentCompleted: Double
+        var sentTotal: Double?
+        var titleChanged = false
+        var messageChanged = false
+        var totalChanged = false
+        var isEnded = false
+        var tracked: TrackedProgress?
+    }
+
+    init(
+        id: ActivityID, parent: ActivityID?, reporter: Reporter, title: String, total: Double?, completed: Double,
+        message: String?, cancellable: Bool
+    ) {
+        self.id = id
+        self.parent = parent
+        self.reporter = reporter
+        self.isCancellable = cancellable
+        self.state = Lock(
+            State(
+                title: title, base: completed, total: total, message: message, sentCompleted: completed,
+                sentTotal: total
+            )
+        )
+    }
+
+    // MARK: Numbers and text
+
+    /// The amount of work done now.
+    func completed(_ state: State) -> Double {
+        state.base + Double(units.load(ordering: .relaxed))
+    }
+
+    func set(completed: Double?, total: Double??, message: String?, title: String?) {
+        guard pid == getpid() else { return }
+        state.withLock { state in
+            guard !state.isEnded else { return }
+            if let completed {
+                units.store(0, ordering: .relaxed)
+                state.base = completed
+            }
+            if let total, total != state.total {
+                state.total = total
+                state.totalChanged = true
+            }
+            if let message, message != state.message {
+                state.message = message
+                state.messageChanged = true
+            }
+            if let title, title != state.title {
+                state.title = title
+                state.titleChanged = true
+            }
+        }
+    }
+
+    func add(_ amount: Double) {
+        guard pid == getpid() else { return }
+        state.withLock { state in
+            guard !state.isEnded else { return }
+            state.base += amount
+        }
+    }
+
+    /// The `progress` event that brings a consumer up to date, or `nil` when nothing changed.
+    private func pendingProgress(_ state: inout State) -> ActivityEvent.Progress? {
+        state.tracked?.poll(into: &state, core: self)
+        let completed = min(completed(state), Numbers.maxCount)
+        let completedChanged = completed != state.sentCompleted
+        guard completedChanged || state.totalChanged || state.messageChanged || state.titleChanged else { return nil }
+        var event = ActivityEvent.Progress(id: id)
+        if completedChanged { event.completed = completed }
+        if state.totalChanged { event.total = state.total.map { .value($0) } ?? .indeterminate }
+        if state.messageChanged { event.message = state.message }
+        if state.titleChanged { event.title = state.title }
+        state.sentCompleted = completed
+        if state.totalChanged { state.sentTotal = state.total }
+        state.totalChanged = false
+        state.messageChanged = false
+        state.titleChanged = false
+        return event
+    }
+
+    // MARK: Events
+
+    /// Sends the coalesced progress, if any. Called by the flusher; skips an activity whose lock is
+    /// busy (it is being ended or updated, and the next tick catches up).
+    func flushProgress(waiting: Bool = false) {
+        guard reporter.isEnabled, !ended.load(ordering: .relaxed) else { return }
+        if waiting {
+            state.withLock { sendPending(&$0) }
+        } else if reporter.flushesInBackground {
+            _ = state.withLockIfAvailable { sendPending(&$0) }
+        }
+    }
+
+    private func sendPending(_ state: inout State) {
+        guard !state.isEnded, var event = pendingProgress(&state) else { return }
+        event.timestamp = wallClockTimestamp()
+        reporter.sink.send(.progress(event))
+    }
+
+    /// Ends the activity. The `end` line carries the final count and total, so the latest progress
+    /// always arrives with it (as with the C library); a title or message not yet sent goes first,
+    /// in a `progress` line of its own. Returns `false` when the activity had already ended.
+    @discardableResult
+    func end(status: ActivityEvent.Status, message: String?, error: String?) -> Bool {
+        guard pid == getpid() else { return false }
+        let didEnd = state.withLock { state -> Bool in
+            guard !state.isEnded else { return false }
+            state.isEnded = true
+            ended.store(true, ordering: .relaxed)
+            defer { state.tracked = nil }
+            guard reporter.isEnabled else { return true }
+            let now = wallClockTimestamp()
+            state.tracked?.poll(into: &state, core: self)
+            if state.titleChanged || state.messageChanged {
+                var text = ActivityEvent.Progress(id: id, timestamp: now)
+                if state.titleChanged { text.title = state.title }
+                if state.messageChanged { text.message = state.message }
+                reporter.sink.send(.progress(text))
+            }
+            var end = ActivityEvent.End(id: id, status: status, message: message, error: error, timestamp: now)
+            let completed = min(completed(state), Numbers.maxCount)
+            if completed > 0 || completed != state.sentCompleted { end.completed = completed }
+            if let total = state.total {
+                end.total = .value(total)
+            } else if state.sentTotal != nil {
+                end.total = .indeterminate
+            }
+            reporter.sink.send(.end(end))
+            return true
+        }
+        if didEnd {
+            tasks.withLock { tasks in
+                tasks.closed = true
+                tasks.running.removeAll()
+            }
+            Flusher.shared.unregister(self)
+        }
+        return didEnd
+    }
+
+    func log(_ message: String, level: ActivityEvent.Level) {
+        guard reporter.isEnabled, pid == getpid() else { return }
+        state.withLock { state in
+            // A line for an activity that has ended is still worth showing, but not under its id.
+            let event = ActivityEvent.Log(
+                message: message, id: state.isEnded ? nil : id, level: level, timestamp: wallClockTimestamp()
+            )
+            reporter.sink.send(.log(event))
+        }
+    }
+
+    // MARK: Cancellation
+
+    /// Marks the activity cancelled and cancels every task running its `withActivity` body.
+    /// Returns `false` when the activity is not cancellable or has ended. Never takes `state`'s
+    /// lock, so it may be called from a sink while an event of this activity is being sent.
+    func cancel() -> Bool {
+        guard isCancellable, !ended.load(ordering: .relaxed) else { return false }
+        cancelRequested.store(true, ordering: .relaxed)
+        tasks.withLock { tasks in
+            for handle in tasks.running.values { handle.task.cancel() }
+        }
+        return true
+    }
+
+    /// Registers the task that runs the current code, so that ``cancel()`` can cancel it. Returns a
+    /// key for ``detach(_:)``, or `nil` outside a task.
+    func attachCurrentTask() -> Int? {
+        guard isCancellable else { return nil }
+        return withUnsafeCurrentTask { task -> Int? in
+            guard let task else { return nil }
+            return tasks.withLock { tasks -> Int? in
+                guard !tasks.closed else { return nil }
+                if cancelRequested.load(ordering: .relaxed) { task.cancel() }
+                let key = tasks.nextKey
+                tasks.nextKey += 1
+                tasks.running[key] = TaskHandle(task: task)
+                return key
+            }
+        }
+    }
+
+    /// Forgets a task registered by ``attachCurrentTask()``; called before that task's body returns.
+    func detach(_ key: Int?) {
+        guard let key else { return }
+        tasks.withLock { _ = $0.running.removeValue(forKey: key) }
+    }
+
+    func track(_ progress: TrackedProgress) {
+        guard pid == getpid() else { return }
+        state.withLock { state in
+            guard !state.isEnded else { return }
+            state.tracked = progress
+        }
+    }
+}
+
+/// A task running a cancellable activity's body.
+///
+/// `UnsafeCurrentTask` must not outlive its task. The handle is registered when the body starts
+/// and removed before the body returns (and when the activity ends), so it never does; cancelling a
+/// task is safe from any thread.
+struct TaskHandle: @unchecked Sendable {
+    let task: UnsafeCurrentTask
+}

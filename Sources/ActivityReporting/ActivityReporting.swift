@@ -1,1 +1,0 @@
-// The ActivityReporting module: see the issue that builds it.

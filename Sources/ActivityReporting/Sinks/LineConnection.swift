@@ -1,0 +1,262 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One process's stream of lines to one destination: a queue and the thread that writes it.
+///
+/// The writer thread blocks `SIGPIPE` for itself, polls the descriptor before each write (so a
+/// blocking descriptor never blocks it for long and its flags are never touched), writes each line
+/// with one `write(2)` or `send(2, MSG_NOSIGNAL)`, and turns the connection off for good when the
+/// reader has gone away.
+final class LineConnection: Sendable {
+    struct Target: Sendable {
+        var fd: Int32
+        /// Whether the connection opened the descriptor itself (and closes it).
+        var owned: Bool
+        var isSocket: Bool
+    }
+
+    let target: Target?
+    private let queueLimit: Int
+    private let wake = DispatchSemaphore(value: 0)
+    private let queue = Lock(Queue())
+
+    private struct Queue {
+        var lines: [[UInt8]] = []
+        /// Lines taken by the writer and not yet written.
+        var inFlight = 0
+        var broken = false
+        var stalled = false
+        var closed = false
+        /// The writer thread has returned: the descriptor is never touched again.
+        var finished = false
+        var dropped = 0
+    }
+
+    init(target: Target?, queueLimit: Int) {
+        self.target = target
+        self.queueLimit = queueLimit
+        if target == nil {
+            queue.withLock {
+                $0.broken = true
+                $0.finished = true
+            }
+        } else {
+            let thread = Thread { [self] in run() }
+            thread.name = "activity-writer"
+            thread.start()
+        }
+    }
+
+    var droppedLines: Int { queue.withLock { $0.dropped } }
+
+    // MARK: Producer side
+
+    /// Queues `line`. When the queue is full, drops it at once if `mayDrop`, else waits up to
+    /// `waitLimit` seconds for room (and not at all while the reader is known to be stalled).
+    func enqueue(_ line: [UInt8], waitLimit: Double, mayDrop: Bool) {
+        var deadline: Double?
+        while true {
+            enum Outcome { case queued, dropped, full }
+            let outcome = queue.withLock { queue -> Outcome in
+                if queue.broken || queue.closed { return .dropped }
+                if queue.lines.count + queue.inFlight < queueLimit {
+                    queue.lines.append(line)
+                    return .queued
+                }
+                if mayDrop || queue.stalled {
+                    queue.dropped += 1
+                    return .dropped
+                }
+                return .full
+            }
+            switch outcome {
+            case .queued:
+                wake.signal()
+                return
+            case .dropped:
+                return
+            case .full:
+                let now = monotonicSeconds()
+                let limit = deadline ?? (now + waitLimit)
+                deadline = limit
+                if now >= limit {
+                    queue.withLock { queue in
+                        queue.stalled = true
+                        queue.dropped += 1
+                    }
+                    return
+                }
+                usleep(500)
+            }
+        }
+    }
+
+    /// Waits, at most `timeout` seconds, until the queue is empty or the connection is broken.
+    func drain(timeout: Double) {
+        let deadline = monotonicSeconds() + timeout
+        while true {
+            // A reader known to be stalled is not waited for again: that wait was already spent.
+            let done = queue.withLock { $0.broken || $0.stalled || ($0.lines.isEmpty && $0.inFlight == 0) }
+            if done || monotonicSeconds() >= deadline { return }
+            usleep(500)
+        }
+    }
+
+    /// Stops the writer after what is queued, and closes an owned descriptor. With `wait`, returns
+    /// when the writer thread has finished (or after `wait` seconds).
+    func close(wait: Double = 0) {
+        queue.withLock { $0.closed = true }
+        wake.signal()
+        let deadline = monotonicSeconds() + wait
+        while monotonicSeconds() < deadline, !queue.withLock({ $0.finished }) {
+            usleep(500)
+        }
+    }
+
+    /// In a child after `fork()`: the writer thread did not survive; close this process's copy of
+    /// an owned descriptor, so the parent's connection is the parent's alone.
+    func abandonAfterFork() {
+        if let target, target.owned { System.close(target.fd) }
+    }
+
+    // MARK: Writer thread
+
+    private func run() {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        defer { queue.withLock { $0.finished = true } }
+        guard let target else { return }
+        while true {
+            wake.wait()
+            while true {
+                let (batch, closed) = queue.withLock { queue -> ([[UInt8]], Bool) in
+                    let batch = queue.lines
+                    queue.lines.removeAll(keepingCapacity: true)
+                    queue.inFlight = batch.count
+                    return (batch, queue.closed)
+                }
+                for line in batch {
+                    let ok = queue.withLock { !$0.broken } && write(line, to: target, signals: &pipeSignal)
+                    queue.withLock { queue in
+                        queue.inFlight -= 1
+                        if !ok { queue.broken = true }
+                        if queue.stalled, queue.lines.count + queue.inFlight <= queueLimit / 2 { queue.stalled = false }
+                    }
+                }
+                if closed {
+                    if target.owned { System.close(target.fd) }
+                    return
+                }
+                if batch.isEmpty { break }
+            }
+        }
+    }
+
+    /// Writes one line whole; `false` when the reader has gone away or the descriptor failed.
+    private func write(_ line: [UInt8], to target: Target, signals: inout sigset_t) -> Bool {
+        line.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                var request = pollfd(fd: target.fd, events: Int16(POLLOUT), revents: 0)
+                let ready = poll(&request, 1, 100)
+                if ready < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                if ready == 0 {
+                    // A stalled reader: keep waiting, unless the sink is going away.
+                    if queue.withLock({ $0.closed }) { return false }
+                    continue
+                }
+                if request.revents & Int16(POLLOUT) == 0 { return false }  // POLLERR, POLLHUP, POLLNVAL
+                let start = bytes.baseAddress! + offset
+                let written =
+                    target.isSocket
+                    ? send(target.fd, start, bytes.count - offset, System.sendFlags)
+                    : System.write(target.fd, start, bytes.count - offset)
+                if written < 0 {
+                    switch errno {
+                    case EINTR, EAGAIN, EWOULDBLOCK:
+                        continue
+                    case EPIPE:
+                        System.consumePendingSIGPIPE(&signals)  // the SIGPIPE this write raised
+                        return false
+                    default:
+                        return false
+                    }
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+
+    // MARK: Opening
+
+    /// Opens `destination` for this process.
+    static func open(_ destination: ActivitySinkDestination) throws(ActivitySinkError) -> Target {
+        switch destination {
+        case .none:
+            throw ActivitySinkError("none is not a destination; use NoOpActivitySink")
+        case .standardOutput:
+            return Target(fd: 1, owned: false, isSocket: isSocket(1))
+        case .standardError:
+            return Target(fd: 2, owned: false, isSocket: isSocket(2))
+        case .fileDescriptor(let fd):
+            guard fcntl(fd, F_GETFL) >= 0 else { throw ActivitySinkError("fd:\(fd) is not an open file descriptor") }
+            return Target(fd: fd, owned: false, isSocket: isSocket(fd))
+        case .file(let path):
+            let fd = System.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw ActivitySinkError("cannot open \(path): \(String(cString: strerror(errno)))") }
+            return Target(fd: fd, owned: true, isSocket: false)
+        case .unixSocket(let path):
+            return try connect(path)
+        }
+    }
+
+    private static func isSocket(_ fd: Int32) -> Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK
+    }
+
+    private static func connect(_ path: String) throws(ActivitySinkError) -> Target {
+        let fd = System.streamSocket()
+        guard fd >= 0 else { throw ActivitySinkError("cannot create a socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        #if canImport(Darwin)
+            address.sun_len = UInt8(MemoryLayout<sockaddr_un>.size)
+        #endif
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            System.close(fd)
+            throw ActivitySinkError("the socket path \(path) is too long")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                System.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            let reason = String(cString: strerror(errno))
+            System.close(fd)
+            throw ActivitySinkError("cannot connect to unix:\(path): \(reason)")
+        }
+        return Target(fd: fd, owned: true, isSocket: true)
+    }
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* libactivity internals, shared between its source files. Nothing here is exported. */
+#ifndef ACTIVITY_INTERNAL_H
+#define ACTIVITY_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "include/activity.h"
+
+#define HIDDEN __attribute__((visibility("hidden")))
+
+/** The longest line written, newline included: PIPE_BUF, so one write(2) on a pipe is atomic. */
+#define LINE_MAX_BYTES 4096
+/** The largest count: every integer up to it is exact in a double. */
+#define MAX_COUNT 9007199254740992.0
+/** Room for an id: 16 hex digits, a dot, 20 decimal digits and a NUL. */
+#define ID_CAPACITY 40
+/** How often the flusher writes coalesced progress, in milliseconds. */
+#define FLUSH_INTERVAL_MS 100
+
+/* ---- activity.c: the handle --------------------------------------------------------------- */
+
+struct activity {
+    /* The hot path: completed = whole + fraction. Integral deltas use one fetch_add. */
+    _Atomic uint64_t whole;
+    _Atomic uint64_t fraction_bits; /* a double */
+    _Atomic uint64_t total_bits;    /* a double; negative means indeterminate */
+    _Atomic bool message_changed;
+    bool enabled;                   /* false: every call is a no-op (reporting was off at begin) */
+    uint64_t epoch;                 /* the sink epoch it was begun in; another epoch makes it inert */
+    pid_t pid;                      /* the process that began it; in another one it is inert */
+    _Atomic int refs;               /* the caller's and the registry's, plus the flusher's while it writes */
+
+    pthread_mutex_t lock;           /* guards what follows, and serializes this activity's lines */
+    bool ended;
+    char *message;                  /* the latest message, not written yet when message_changed */
+    double sent_completed;          /* the values the stream has seen */
+    double sent_total;
+
+    struct activity *prev, *next;   /* the registry, guarded by its own lock */
+    char id[ID_CAPACITY];
+};
+
+HIDDEN double activity_completed_value(activity *a);
+HIDDEN double activity_total_value(activity *a);
+HIDDEN void activity_release(activity *a);
+/** Writes the progress not written yet; a->lock held. Returns false when it could not be written. */
+HIDDEN bool activity_emit_progress_locked(activity *a, int wait_ms, bool may_block_on_sink);
+
+/* ---- registry.c: live activities and the flusher thread ----------------------------------- */
+
+HIDDEN void registry_add(activity *a);
+HIDDEN void registry_remove(activity *a);
+/** Writes pending progress of every live activity; returns false when some could not be written. */
+HIDDEN bool registry_flush(int wait_ms, bool may_block_on_sink);
+HIDDEN void registry_after_fork_in_child(void);
+
+/* ---- sink.c: where lines go ---------------------------------------------------------------- */
+
+/** The result of writing one line. */
+typedef enum sink_result {
+    SINK_WRITTEN,   /* the line is in the stream (possibly still completing after a short write) */
+    SINK_DROPPED,   /* the reader did not take it in time: nothing of it was written */
+    SINK_OFF,       /* reporting is off, or the reader has gone away */
+    SINK_BUSY,      /* another thread is writing (only with may_block == false) */
+} sink_result;
+
+/** Whether events are reported at all; reads ACTIVITY_SINK on first use. Cheap after that. */
+HIDDEN bool sink_enabled(void);
+/** The current sink epoch: it changes with activity_set_sink() and in a forked child. */
+HIDDEN uint64_t sink_epoch(void);
+/**
+ * Writes one line (newline included, at most LINE_MAX_BYTES) with one write(2), waiting at most
+ * wait_ms for a stalled reader. A non-zero epoch that is no longer current writes nothing.
+ * With may_block false, gives up at once when another thread is writing.
+ */
+HIDDEN sink_result sink_write(const char *line, size_t length, int wait_ms, bool may_block, uint64_t epoch);
+/** Completes a line cut short by a full socket buffer; false when still incomplete. */
+HIDDEN bool sink_drain(int wait_ms, bool may_block);
+/** The configured wait for a stalled reader, in milliseconds. */
+HIDDEN int sink_timeout_ms(void);
+/** Parses a sink spec; 0 or -EINVAL. Exposed for activity_set_sink(). */
+HIDDEN int sink_set(const char *spec);
+/** The valid ACTIVITY_PARENT of this process, or NULL. */
+HIDDEN const char *sink_parent_id(void);
+
+/* ---- ids.c -------------------------------------------------------------------------------- */
+
+/** Writes a fresh id into buffer (ID_CAPACITY bytes). */
+HIDDEN void ids_next(char buffer[ID_CAPACITY]);
+HIDDEN void ids_after_fork_in_child(void);
+/** Whether s is a valid protocol id: 1 to 128 bytes of [A-Za-z0-9._:@/+-]. */
+HIDDEN bool ids_is_valid(const char *s);
+
+/* ---- event.c: building lines with json-c -------------------------------------------------- */
+
+/** The fields of one event; NULL strings and negative numbers are left out. */
+typedef struct event_fields {
+    const char *type;      /* "begin", "progress", "log", "end" */
+    const char *id;
+    const char *parent;
+    const char *title;
+    const char *unit;
+    const char *message;
+    const char *error;
+    const char *level;     /* log */
+    const char *status;    /* end */
+    double completed;      /* < 0: absent */
+    double total;          /* < 0: absent, unless total_null */
+    bool total_null;       /* progress: "total": null (indeterminate) */
+} event_fields;
+
+/** An empty set of fields: every number absent. */
+HIDDEN event_fields event_fields_empty(const char *type);
+/**
+ * Builds the line for an event into out (LINE_MAX_BYTES + 1 bytes), newline included, and
+ * returns its length, or 0 when out of memory.
+ */
+HIDDEN size_t event_build(const event_fields *fields, char *out);
+/** The shortest text that reads back as value, as "%.17g" would but without needless digits. */
+HIDDEN void event_format_double(double value, char out[32]);
+/** A copy of s with invalid UTF-8 replaced by U+FFFD and cut to at most max_bytes (on a boundary). */
+HIDDEN char *event_sanitize_utf8(const char *s, size_t max_bytes);
+
+/* ---- small shared helpers ----------------------------------------------------------------- */
+
+static inline uint64_t bits_of(double d)
+{
+    uint64_t u;
+    __builtin_memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+static inline double double_of(uint64_t u)
+{
+    double d;
+    __builtin_memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+/** Milliseconds on the monotonic clock. */
+HIDDEN int64_t monotonic_ms(void);
+
+#endif /* ACTIVITY_INTERNAL_H */

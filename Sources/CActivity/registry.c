@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The registry of live activities and the flusher: a thread, started with the first activity,
+ * that writes coalesced progress about every 100 ms while activities are live and sleeps
+ * otherwise. It never waits for the reader: a progress line that cannot go out now stays
+ * pending and is retried on the next tick.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+HIDDEN void sink_thread_blocks_sigpipe(void);
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake;
+static bool wake_ready;
+static activity *head;
+static size_t live;
+static bool flusher_running;
+
+/** Takes a reference to every live activity of the current epoch; registry_lock held. */
+static activity **collect_locked(size_t *count)
+{
+    *count = 0;
+    if (live == 0) return NULL;
+    activity **list = malloc(live * sizeof *list);
+    if (!list) return NULL;
+    uint64_t current = sink_epoch();
+    for (activity *a = head; a; a = a->next) {
+        if (a->epoch != current) continue;
+        atomic_fetch_add(&a->refs, 1);
+        list[(*count)++] = a;
+    }
+    return list;
+}
+
+/** Writes what each activity has pending, then drops the references collect_locked took. */
+static bool emit_all(activity **list, size_t count, int wait_ms, bool may_block)
+{
+    bool all = true;
+    int64_t deadline = monotonic_ms() + (wait_ms > 0 ? wait_ms : 0);
+    for (size_t k = 0; k < count; k++) {
+        activity *a = list[k];
+        int remaining = wait_ms > 0 ? (int)(deadline - monotonic_ms()) : 0;
+        if (remaining < 0) remaining = 0;
+        pthread_mutex_lock(&a->lock);
+        if (!a->ended && !activity_emit_progress_locked(a, remaining, may_block)) all = false;
+        pthread_mutex_unlock(&a->lock);
+        activity_release(a);
+    }
+    free(list);
+    return all;
+}
+
+static void *flusher_main(void *unused)
+{
+    (void)unused;
+    sink_thread_blocks_sigpipe();
+    pthread_mutex_lock(&registry_lock);
+    for (;;) {
+        while (live == 0) pthread_cond_wait(&wake, &registry_lock);
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += FLUSH_INTERVAL_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec += 1;
+            until.tv_nsec -= 1000000000L;
+        }
+        while (pthread_cond_timedwait(&wake, &registry_lock, &until) != ETIMEDOUT) {
+        }
+        size_t count = 0;
+        activity **list = collect_locked(&count);
+        pthread_mutex_unlock(&registry_lock);
+        emit_all(list, count, 0, false);
+        pthread_mutex_lock(&registry_lock);
+    }
+    return NULL;
+}
+
+/** Starts the flusher with every signal blocked, so signals keep going to the caller's threads. */
+static void start_flusher_locked(void)
+{
+    if (!wake_ready) {
+        pthread_condattr_t attributes;
+        pthread_condattr_init(&attributes);
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+        pthread_cond_init(&wake, &attributes);
+        pthread_condattr_destroy(&attributes);
+        wake_ready = true;
+    }
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attributes, 256 * 1024);
+    pthread_t thread;
+    flusher_running = pthread_create(&thread, &attributes, flusher_main, NULL) == 0;
+    pthread_attr_destroy(&attributes);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+void registry_add(activity *a)
+{
+    atomic_fetch_add(&a->refs, 1);
+    pthread_mutex_lock(&registry_lock);
+    a->prev = NULL;
+    a->next = head;
+    if (head) head->prev = a;
+    head = a;
+    live++;
+    if (!flusher_running) start_flusher_locked();
+    if (live == 1 && wake_ready) pthread_cond_signal(&wake);
+    pthread_mutex_unlock(&registry_lock);
+}
+
+void registry_remove(activity *a)
+{
+    pthread_mutex_lock(&registry_lock);
+    if (a->prev) a->prev->next = a->next;
+    else head = a->next;
+    if (a->next) a->next->prev = a->prev;
+    a->prev = a->next = NULL;
+    live--;
+    pthread_mutex_unlock(&registry_lock);
+    activity_release(a);
+}
+
+bool registry_flush(int wait_ms, bool may_block)
+{
+    pthread_mutex_lock(&registry_lock);
+    size_t count = 0;
+    activity **list = collect_locked(&count);
+    pthread_mutex_unlock(&registry_lock);
+    return emit_all(list, count, wait_ms, may_block);
+}
+
+void registry_after_fork_in_child(void)
+{
+    /* The parent's activities are inert here and the flusher thread did not come along. */
+    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    memcpy(&registry_lock, &fresh, sizeof fresh);
+    head = NULL;
+    live = 0;
+    flusher_running = false;
+    if (wake_ready) {
+        pthread_condattr_t attributes;
+        pthread_condattr_init(&attributes);
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+        pthread_cond_init(&wake, &attributes);
+        pthread_condattr_destroy(&attributes);
+    }
+}

@@ -1,1 +1,0 @@
-// The InMemoryActivity module: see the issue that builds it.

@@ -1,0 +1,44 @@
+import ActivityWire
+import Foundation
+import InMemoryActivity
+import Testing
+
+@testable import ActivityReporting
+
+@Suite("Schema")
+struct SchemaTests {
+    static let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Schemas/activity-event.v1.schema.json")
+
+    static let available =
+        executableOnPath("check-jsonschema") != nil || ProcessInfo.processInfo.environment["CI"] != nil
+
+    @Test(
+        "Every line the SDK writes passes check-jsonschema",
+        .enabled(if: available, "check-jsonschema is not installed (pip install check-jsonschema)")
+    )
+    func everyLine() async throws {
+        try await withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("events.jsonl").path
+            try await runScenario(on: JSONLinesSink(.file(path: path)))
+            let lines = readBytes(URL(fileURLWithPath: path)).split(separator: 0x0A)
+            #expect(lines.count >= 12)
+            var files: [String] = []
+            for (index, line) in lines.enumerated() {
+                let file = folder.appendingPathComponent("line-\(index + 1).json").path
+                try Data(line).write(to: URL(fileURLWithPath: file))
+                files.append(file)
+            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try #require(executableOnPath("check-jsonschema")))
+            process.arguments = ["--schemafile", Self.schema.path] + files
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let report = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(String(decoding: report, as: UTF8.self))")
+        }
+    }
+}

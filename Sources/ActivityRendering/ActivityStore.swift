@@ -65,11 +65,23 @@ public struct ActivityStore: Sendable {
 
     /// The open activities in display order: depth first, each parent before its children.
     public func forEachOpen(_ body: (ActivityState) -> Bool) {
-        var stack: [ActivityID] = roots.reversed()
-        while let id = stack.popLast() {
-            guard let node = nodes[id] else { continue }
-            if !body(node) { return }
-            stack.append(contentsOf: node.children.reversed())
+        var stack: [ActivityID] = []
+        stack.reserveCapacity(min(roots.count, 256) + 16)
+        // Roots are pushed lazily, so a frame of 20 lines over 10,000 roots stays cheap.
+        var nextRoot = 0
+        while true {
+            let id: ActivityID
+            if let pending = stack.popLast() {
+                id = pending
+            } else if nextRoot < roots.count {
+                id = roots[nextRoot]
+                nextRoot += 1
+            } else {
+                return
+            }
+            guard let index = nodes.index(forKey: id) else { continue }
+            if !body(nodes.values[index]) { return }
+            stack.append(contentsOf: nodes.values[index].children.reversed())
         }
     }
 
@@ -102,15 +114,18 @@ public struct ActivityStore: Sendable {
     public mutating func apply(
         _ event: ActivityEvent, line: Int, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
-        var event = event
         let time = event.timestamp ?? summary.lastTime ?? 0
-        event.timestamp = time
         if summary.firstTime == nil { summary.firstTime = time }
-        summary.lastTime = max(summary.lastTime ?? time, time)
+        if time > summary.lastTime ?? -.infinity { summary.lastTime = time }
         switch event {
-        case .begin(let begin): return applyBegin(begin, time: time, line: line, body)
-        case .progress(let progress): return applyProgress(progress, time: time, line: line, body)
+        case .begin(var begin):
+            begin.timestamp = time
+            return applyBegin(begin, time: time, line: line, body)
+        case .progress(var progress):
+            progress.timestamp = time
+            return applyProgress(progress, time: time, line: line, body)
         case .log(var log):
+            log.timestamp = time
             var diagnostics: [Diagnostic] = []
             if let id = log.id, nodes[id]?.isRunning != true {
                 diagnostics = problem(unknown: id, doing: "log", line: line)
@@ -118,7 +133,9 @@ public struct ActivityStore: Sendable {
             }
             body(ActivityUpdate(event: .log(log), activity: log.id.flatMap { nodes[$0] }))
             return diagnostics
-        case .end(let end): return applyEnd(end, time: time, line: line, body)
+        case .end(var end):
+            end.timestamp = time
+            return applyEnd(end, time: time, line: line, body)
         }
     }
 

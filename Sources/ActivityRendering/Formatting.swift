@@ -12,16 +12,10 @@ public enum Formatting {
         let integer = Int64(scaled)
         let sign = value < 0 && integer != 0 ? "-" : ""
         guard decimals > 0 else { return sign + String(integer) }
-        var fraction = integer % scale
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: decimals + 1)
-        digits[0] = UInt8(ascii: ".")
-        var position = decimals
-        while fraction > 0 {
-            digits[position] = UInt8(ascii: "0") + UInt8(fraction % 10)
-            fraction /= 10
-            position -= 1
-        }
-        return sign + String(integer / scale) + String(decoding: digits, as: UTF8.self)
+        var fraction = String(integer % scale)
+        // Small strings live inline: padding by concatenation allocates nothing.
+        while fraction.utf8.count < decimals { fraction = "0" + fraction }
+        return sign + String(integer / scale) + "." + fraction
     }
 
     /// A count: an integer when integral, else with one decimal; SI-abbreviated from ten million.

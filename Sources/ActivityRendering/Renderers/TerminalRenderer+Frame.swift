@@ -15,25 +15,28 @@ extension TerminalRenderer {
         let showHeader = store.summary.begun > 1 && maxLines > 1
         if showHeader { lines.append(headerLine(store, now: now)) }
         let budget = maxLines - lines.count
-        var shown: [ActivityState] = []
+        // Lines are built as the tree is walked; one activity past the budget means "+N more".
+        var shown = 0
+        var pendingLast: StyledLine?
         store.forEachOpen { activity in
-            shown.append(activity)
-            return shown.count <= budget
+            if shown < budget - 1 {
+                lines.append(activityLine(activity, now: now, width: width))
+            } else if shown == budget - 1 {
+                pendingLast = activityLine(activity, now: now, width: width)
+            }
+            shown += 1
+            return shown <= budget
         }
-        var visible = shown.count
-        var hidden = 0
-        if shown.count > budget {
-            visible = max(0, budget - 1)
-            hidden = store.openCount - visible
-        }
-        for activity in shown.prefix(visible) {
-            lines.append(activityLine(activity, now: now, width: width))
-        }
-        if hidden > 0 {
-            lines.append(StyledLine("\(style.ellipsis) +\(hidden) more", .dim))
+        if shown > budget {
+            lines.append(StyledLine(style.ellipsis + " +" + String(store.openCount - (budget - 1)) + " more", .dim))
+        } else if let pendingLast {
+            lines.append(pendingLast)
         }
         if etaCache.count > 2 * max(16, store.openCount) {
             etaCache = etaCache.filter { store[$0.key]?.isRunning == true }
+        }
+        if textCache.count > 2 * max(16, store.openCount) {
+            textCache = textCache.filter { store[$0.key]?.isRunning == true }
         }
         return lines.map { $0.truncated(to: width, ellipsis: style.ellipsis) }
     }
@@ -69,11 +72,16 @@ extension TerminalRenderer {
                 self.text = text
                 self.width = DisplayWidth.of(text)
             }
+            init(text: String, width: Int) {
+                self.text = text
+                self.width = width
+            }
         }
         let indentWidth = 2 * min(activity.depth, 16)
         let spinner = style.spinner(at: now)
-        let title = TextSanitizer.display(activity.title)
-        let titleWidth = DisplayWidth.of(title)
+        let text = displayText(activity)
+        let title = text.title
+        let titleWidth = text.titleWidth
         let fraction = activity.fraction
 
         var percent = Part(fraction.map { Formatting.percent($0) })
@@ -87,7 +95,7 @@ extension TerminalRenderer {
             })
         var eta = Part(etaText(activity, now: now))
         var elapsed = Part(Formatting.duration(activity.duration(at: now)))
-        var message = Part(activity.message.map(TextSanitizer.display))
+        var message = text.message.map { Part(text: $0, width: text.messageWidth) }
         var barWidth = fraction == nil ? 0 : 20
 
         let fixed = indentWidth + 2  // the spinner is one column, then a space
@@ -160,6 +168,23 @@ extension TerminalRenderer {
         return line
     }
 
+    /// An activity's title and message, sanitized and measured once for as long as they stay
+    /// the same.
+    func displayText(_ activity: ActivityState) -> DisplayText {
+        if let cached = textCache[activity.id], cached.rawTitle == activity.title,
+            cached.rawMessage == activity.message
+        {
+            return cached
+        }
+        let title = TextSanitizer.display(activity.title)
+        let message = activity.message.map(TextSanitizer.display).flatMap { $0.isEmpty ? nil : $0 }
+        let text = DisplayText(
+            rawTitle: activity.title, rawMessage: activity.message, title: title, titleWidth: DisplayWidth.of(title),
+            message: message, messageWidth: message.map(DisplayWidth.of) ?? 0)
+        textCache[activity.id] = text
+        return text
+    }
+
     /// `ETA 12s`, `ETA —` while stalled, or `nil` while there is no estimate yet. The text
     /// changes at most twice a second.
     func etaText(_ activity: ActivityState, now: Double) -> String? {
@@ -176,4 +201,14 @@ extension TerminalRenderer {
         if let text { etaCache[activity.id] = (text, now) } else { etaCache[activity.id] = nil }
         return text
     }
+}
+
+/// A title and message ready to draw, with the raw text they came from.
+struct DisplayText {
+    var rawTitle: String
+    var rawMessage: String?
+    var title: String
+    var titleWidth: Int
+    var message: String?
+    var messageWidth: Int
 }

@@ -21,6 +21,7 @@ extension TerminalRenderer {
         case .end:
             guard let activity = update.activity else { return }
             etaCache[activity.id] = nil
+            textCache[activity.id] = nil
             if activity.depth == 0 {
                 appendAbove(endLine(activity, title: TextSanitizer.display(activity.title)))
             } else if activity.status == .failure {

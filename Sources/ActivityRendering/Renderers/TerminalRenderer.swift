@@ -86,6 +86,7 @@ public final class TerminalRenderer: ActivityRenderer {
     var pendingSeparate: [(any ByteOutput, [UInt8])] = []
     var redrawNeeded = false
     var etaCache: [ActivityID: (text: String, time: Double)] = [:]
+    var textCache: [ActivityID: DisplayText] = [:]
 
     // Shared state.
     var startTime: Double?

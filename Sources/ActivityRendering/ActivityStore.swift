@@ -181,9 +181,10 @@ public struct ActivityStore: Sendable {
         }
         if begin.parent == nil { roots.append(begin.id) }
         var node = ActivityState(
-            id: begin.id, title: begin.title, message: begin.message, parent: begin.parent, depth: depth,
-            completed: begin.completed, total: begin.total, unit: begin.unit, cancellable: begin.cancellable,
-            blocking: begin.blocking, attrs: begin.attrs, startTime: time, sequence: sequence)
+            identity: .init(
+                id: begin.id, parent: begin.parent, depth: depth, unit: begin.unit, cancellable: begin.cancellable,
+                blocking: begin.blocking, attrs: begin.attrs, startTime: time, sequence: sequence),
+            title: begin.title, message: begin.message, completed: begin.completed, total: begin.total)
         node.estimator.record(completed: begin.completed, at: time)
         sequence += 1
         openCount += 1

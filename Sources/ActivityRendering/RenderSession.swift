@@ -315,9 +315,14 @@ extension RenderSession {
                 continue
             }
             let isTerminal = TerminalDevice.isTerminal(descriptor)
-            let shares = tty && isTerminal && displayIsTerminal && TerminalDevice.sameDevice(descriptor, display)
+            if tty && isTerminal && displayIsTerminal && TerminalDevice.sameDevice(descriptor, display) {
+                // The same terminal: the line goes into the next frame, above the live region,
+                // in the same write, so the region never flickers.
+                targets[stream] = .display
+                continue
+            }
             targets[stream] = .output(
-                FileDescriptorOutput(fileDescriptor: descriptor), sanitize: isTerminal, sharesTerminal: shares)
+                FileDescriptorOutput(fileDescriptor: descriptor), sanitize: isTerminal, sharesTerminal: false)
         }
         return targets
     }

@@ -236,15 +236,31 @@ public struct ActivityStore: Sendable {
         return diagnostics
     }
 
-    /// Ends `id` and its open descendants (as `abandoned`, deepest first).
+    /// Ends `id` and its open descendants (as `abandoned`), children before their parents.
+    /// Iterative: a hostile stream may nest thousands deep, and this may run on a small stack.
     private mutating func end(
         _ id: ActivityID, status: ActivityEvent.Status, time: Double, event: ActivityEvent.End? = nil,
         _ body: (ActivityUpdate) -> Void
     ) {
-        guard let node = nodes[id] else { return }
-        while let child = nodes[id]?.children.first {
-            end(child, status: .abandoned, time: time, body)
+        guard nodes[id] != nil else { return }
+        var order: [ActivityID] = []
+        var stack: [ActivityID] = [id]
+        while let next = stack.popLast() {
+            order.append(next)
+            if let children = nodes[next]?.children { stack.append(contentsOf: children) }
         }
+        for next in order.reversed() {
+            let isTarget = next == id
+            endOne(next, status: isTarget ? status : .abandoned, time: time, event: isTarget ? event : nil, body)
+        }
+    }
+
+    /// Ends one activity whose children have all ended.
+    private mutating func endOne(
+        _ id: ActivityID, status: ActivityEvent.Status, time: Double, event: ActivityEvent.End?,
+        _ body: (ActivityUpdate) -> Void
+    ) {
+        guard let node = nodes[id], node.isRunning else { return }
         var normalized = event ?? ActivityEvent.End(id: id, status: status)
         normalized.timestamp = time
         let ended = update(id) { node in

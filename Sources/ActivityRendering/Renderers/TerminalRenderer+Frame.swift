@@ -8,8 +8,9 @@ extension TerminalRenderer {
 
     /// The live region's lines at `now`, at most rows − 1.
     func frameLines(_ store: ActivityStore, now: Double) -> [StyledLine] {
-        guard store.openCount > 0 else { return [] }
-        let maxLines = max(1, configuration.size.rows - 1)
+        // Rows − 1 lines at most; a one-row terminal gets no live region, only permanent lines.
+        let maxLines = configuration.size.rows - 1
+        guard store.openCount > 0, maxLines > 0 else { return [] }
         let width = lineWidth
         var lines: [StyledLine] = []
         let showHeader = store.summary.begun > 1 && maxLines > 1

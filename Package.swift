@@ -51,8 +51,8 @@ package.targets += [
 package.targets += [
     .target(
         name: "CActivity",
-        exclude: ["Makefile", "activity.pc.in", "tests", "bench", "build"],
-        linkerSettings: [.linkedLibrary("json-c"), .linkedLibrary("pthread")]
+        exclude: ["Makefile", "activity.pc.in", "tests", "bench"],
+        linkerSettings: [.linkedLibrary("json-c"), .linkedLibrary("pthread"), .linkedLibrary("m")]
     ),
     .testTarget(name: "CActivityTests", dependencies: ["CActivity", "ActivityWire"]),
 ]
@@ -66,7 +66,7 @@ package.targets += [
         exclude: ["Golden", "Fixtures"]
     ),
     .target(name: "ActivityOverlay", dependencies: ["ActivityWire"]),
-    .testTarget(name: "ActivityOverlayTests", dependencies: ["ActivityOverlay", "ActivityWire"]),
+    .testTarget(name: "ActivityOverlayTests", dependencies: ["ActivityOverlay", "ActivityWire", "ActivityReporting"]),
 ]
 
 // MARK: - Command line
@@ -86,7 +86,7 @@ package.targets += [
 package.targets += [
     .executableTarget(
         name: "ActivityBench",
-        dependencies: ["ActivityWire", "ActivityReporting"],
+        dependencies: ["ActivityWire", "ActivityReporting", "CActivity", "ActivityCLI"],
         path: "Benchmarks/ActivityBench"
     )
 ]

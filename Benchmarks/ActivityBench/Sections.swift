@@ -18,5 +18,14 @@ enum Sections {
         Section(name: "sdk-pipe", summary: "Swift SDK events per second into a pipe") {
             try ReportingBenchmarks.pipeThroughput(settings: $0)
         },
+        Section(name: "c-advance", summary: "C activity_advance with a sink") {
+            try CLibraryBenchmarks.attached(settings: $0)
+        },
+        Section(name: "c-disabled", summary: "C activity_advance with reporting off") {
+            try CLibraryBenchmarks.disabled(settings: $0)
+        },
+        Section(name: "c-pipe", summary: "C library events per second into a pipe") {
+            try CLibraryBenchmarks.pipeThroughput(settings: $0)
+        },
     ]
 }

@@ -79,7 +79,7 @@ func runInChild(_ section: Sections.Section, settings: BenchSettings) throws -> 
     process.arguments = ["--section", section.name, "--runs", "\(settings.runs)", "--scale", "\(settings.scale)"]
     let outputFile = FileManager.default.temporaryDirectory.appending(
         path: "activity-bench-\(getpid())-\(section.name)")
-    FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: outputFile) }
     let handle = try FileHandle(forWritingTo: outputFile)
     process.standardOutput = handle

@@ -12,6 +12,7 @@
 /** The handle activity_begin() returns while reporting is off: every call on it does nothing. */
 static activity disabled_handle = {
     .enabled = false,
+    .message_lock = PTHREAD_MUTEX_INITIALIZER,
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .id = "",
 };
@@ -48,6 +49,7 @@ static double clamp_count(double value)
 static void destroy(activity *a)
 {
     pthread_mutex_destroy(&a->lock);
+    pthread_mutex_destroy(&a->message_lock);
     free(a->message);
     free(a);
 }
@@ -84,6 +86,7 @@ activity *activity_begin(activity *parent, const char *title, double total, cons
     activity *a = calloc(1, sizeof *a);
     if (!a) return NULL;
     pthread_mutex_init(&a->lock, NULL);
+    pthread_mutex_init(&a->message_lock, NULL);
     atomic_init(&a->refs, 1);
     a->epoch = sink_epoch();
     a->pid = getpid();
@@ -110,8 +113,8 @@ int activity_advance(activity *a, double delta)
     if (__builtin_expect(a == NULL, 0)) return 0;
     if (__builtin_expect(!is_valid_count(delta), 0)) return -EINVAL;
     if (!a->enabled) return 0;
-    if (__builtin_expect(delta < MAX_COUNT && delta == (double)(uint64_t)delta, 1)) {
-        atomic_fetch_add_explicit(&a->whole, (uint64_t)delta, memory_order_relaxed);
+    if (__builtin_expect(delta < MAX_COUNT && delta == (double)(int64_t)delta, 1)) {
+        atomic_fetch_add_explicit(&a->whole, (uint64_t)(int64_t)delta, memory_order_relaxed);
         return 0;
     }
     uint64_t old = atomic_load_explicit(&a->fraction_bits, memory_order_relaxed), next;
@@ -148,11 +151,11 @@ int activity_set_message(activity *a, const char *message)
     if (!a || !message || !a->enabled || a->epoch != sink_epoch()) return 0;
     char *copy = event_sanitize_utf8(message, LINE_MAX_BYTES);
     if (!copy) return -ENOMEM;
-    pthread_mutex_lock(&a->lock);
-    free(a->message);
+    pthread_mutex_lock(&a->message_lock);
+    char *previous = a->message;
     a->message = copy;
-    atomic_store(&a->message_changed, true);
-    pthread_mutex_unlock(&a->lock);
+    pthread_mutex_unlock(&a->message_lock);
+    free(previous);
     return 0;
 }
 
@@ -161,7 +164,10 @@ bool activity_emit_progress_locked(activity *a, int wait_ms, bool may_block)
     if (a->epoch != sink_epoch()) return true;
     double completed = activity_completed_value(a);
     double total = activity_total_value(a);
-    bool message = atomic_exchange(&a->message_changed, false);
+    pthread_mutex_lock(&a->message_lock);
+    char *message = a->message; /* taken: a newer one may arrive while this one is written */
+    a->message = NULL;
+    pthread_mutex_unlock(&a->message_lock);
     bool completed_changed = completed != a->sent_completed;
     bool total_changed = total != a->sent_total;
     if (!completed_changed && !total_changed && !message) return true;
@@ -173,15 +179,25 @@ bool activity_emit_progress_locked(activity *a, int wait_ms, bool may_block)
         if (total < 0) f.total_null = true;
         else f.total = total;
     }
-    if (message) f.message = a->message;
+    f.message = message;
     sink_result result = write_event(&f, a->epoch, wait_ms, may_block);
-    if (result == SINK_WRITTEN) {
+    if (result == SINK_WRITTEN || result == SINK_OFF) {
+        /* Written, or never to be written: nothing is pending. */
         a->sent_completed = completed;
         a->sent_total = total;
+        free(message);
         return true;
     }
-    if (result == SINK_OFF) return true; /* nothing will ever be written: nothing is pending */
-    if (message) atomic_store(&a->message_changed, true);
+    if (message) {
+        /* Still pending, unless a newer message has replaced it meanwhile. */
+        pthread_mutex_lock(&a->message_lock);
+        if (!a->message) {
+            a->message = message;
+            message = NULL;
+        }
+        pthread_mutex_unlock(&a->message_lock);
+        free(message);
+    }
     return false;
 }
 
@@ -214,18 +230,19 @@ int activity_end(activity *a, activity_status status, const char *message)
     pthread_mutex_lock(&a->lock);
     a->ended = true;
     if (a->epoch == sink_epoch()) {
-        int wait_ms = sink_timeout_ms();
-        activity_emit_progress_locked(a, wait_ms, true);
+        /* The final count and total travel in the end line itself: the last progress is never
+           lost, and never costs a line of its own. A pending message is superseded. */
         event_fields f = event_fields_empty("end");
         f.id = a->id;
         f.status = status_names[status];
         double completed = activity_completed_value(a);
         double total = activity_total_value(a);
-        if (completed > 0) f.completed = completed;
+        if (completed > 0 || completed != a->sent_completed) f.completed = completed;
         if (total >= 0) f.total = total;
+        else if (a->sent_total >= 0) f.total_null = true;
         if (status == ACTIVITY_FAILURE) f.error = message;
         else f.message = message;
-        write_event(&f, a->epoch, wait_ms, true);
+        write_event(&f, a->epoch, sink_timeout_ms(), true);
     }
     pthread_mutex_unlock(&a->lock);
     registry_remove(a);

@@ -52,18 +52,29 @@ static struct json_object *count(double value)
     return number(value);
 }
 
-/** Unix time in seconds, with microseconds. */
-static struct json_object *timestamp(void)
+/** Unix time in seconds with microseconds, as text without needless zeros: read once per event. */
+typedef struct timestamp_text {
+    char text[40];
+    bool integral;
+} timestamp_text;
+
+static timestamp_text timestamp_now(void)
 {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    long long seconds = (long long)now.tv_sec;
+    timestamp_text t;
     long micros = now.tv_nsec / 1000;
-    if (micros == 0) return json_object_new_int64(seconds);
-    char text[40];
-    int length = snprintf(text, sizeof text, "%lld.%06ld", seconds, micros);
-    while (length > 0 && text[length - 1] == '0') text[--length] = '\0';
-    return json_object_new_double_s(strtod(text, NULL), text);
+    t.integral = micros == 0;
+    int length = snprintf(t.text, sizeof t.text, "%lld.%06ld", (long long)now.tv_sec, micros);
+    while (length > 0 && t.text[length - 1] == '0') t.text[--length] = '\0';
+    if (t.integral) t.text[--length] = '\0'; /* the point */
+    return t;
+}
+
+static struct json_object *timestamp(const timestamp_text *t)
+{
+    if (t->integral) return json_object_new_int64(strtoll(t->text, NULL, 10));
+    return json_object_new_double_s(strtod(t->text, NULL), t->text);
 }
 
 char *event_sanitize_utf8(const char *s, size_t max_bytes)
@@ -128,13 +139,13 @@ static void add_string(struct json_object *o, const char *key, const char *value
     if (value) json_object_object_add(o, key, json_object_new_string(value));
 }
 
-static struct json_object *build_object(const event_fields *f, char *const text[F_COUNT])
+static struct json_object *build_object(const event_fields *f, char *const text[F_COUNT], const timestamp_text *ts)
 {
     struct json_object *o = json_object_new_object();
     if (!o) return NULL;
     json_object_object_add(o, "v", json_object_new_int(ACTIVITY_PROTOCOL_VERSION));
     json_object_object_add(o, "type", json_object_new_string(f->type));
-    json_object_object_add(o, "ts", timestamp());
+    json_object_object_add(o, "ts", timestamp(ts));
     add_string(o, "id", f->id);
     switch (f->type[0]) {
     case 'b': /* begin */
@@ -159,7 +170,8 @@ static struct json_object *build_object(const event_fields *f, char *const text[
     default: /* end */
         add_string(o, "status", f->status);
         if (f->completed >= 0) json_object_object_add(o, "completed", count(f->completed));
-        if (f->total >= 0) json_object_object_add(o, "total", count(f->total));
+        if (f->total_null) json_object_object_add(o, "total", NULL);
+        else if (f->total >= 0) json_object_object_add(o, "total", count(f->total));
         add_string(o, "message", text[F_MESSAGE]);
         add_string(o, "error", text[F_ERROR]);
         break;
@@ -168,9 +180,10 @@ static struct json_object *build_object(const event_fields *f, char *const text[
 }
 
 /** Serializes into out with a newline; returns the line's length, newline included, or 0. */
-static size_t serialize(const event_fields *f, char *const text[F_COUNT], char *out, size_t *needed)
+static size_t serialize(const event_fields *f, char *const text[F_COUNT], const timestamp_text *ts, char *out,
+                        size_t *needed)
 {
-    struct json_object *o = build_object(f, text);
+    struct json_object *o = build_object(f, text, ts);
     if (!o) return 0;
     size_t length = 0;
     const char *json =
@@ -187,24 +200,36 @@ static size_t serialize(const event_fields *f, char *const text[F_COUNT], char *
     return result;
 }
 
-/** Cuts text to at most bytes bytes on a UTF-8 boundary and appends "…" (text has room). */
-static void truncate_text(char *text, size_t bytes)
+/** text cut to at most bytes bytes on a UTF-8 boundary, plus "…" (malloc'd), as the Swift encoder cuts it. */
+static char *truncated(const char *text, size_t bytes)
 {
     size_t length = strlen(text);
-    if (length <= bytes) return;
+    if (length <= bytes) return strdup(text);
     size_t end = bytes;
     while (end > 0 && ((unsigned char)text[end] & 0xC0) == 0x80) end--;
-    memcpy(text + end, ellipsis, ELLIPSIS_BYTES + 1);
+    char *result = malloc(end + ELLIPSIS_BYTES + 1);
+    if (!result) return NULL;
+    memcpy(result, text, end);
+    memcpy(result + end, ellipsis, ELLIPSIS_BYTES + 1);
+    return result;
 }
+
+/**
+ * Text longer than this is cut before anything else. It can never fit in a line, so where the
+ * cut falls makes no difference, except when several fields are longer than this: then which
+ * one is shortened first may differ from the Swift encoder's choice.
+ */
+#define TEXT_PRECUT_BYTES (16 * LINE_MAX_BYTES)
 
 size_t event_build(const event_fields *f, char *out)
 {
     const char *source[F_COUNT] = {f->title, f->message, f->unit, f->error};
     char *text[F_COUNT] = {NULL, NULL, NULL, NULL};
     size_t result = 0;
+    timestamp_text ts = timestamp_now();
     for (int k = 0; k < F_COUNT; k++) {
         if (!source[k]) continue;
-        text[k] = event_sanitize_utf8(source[k], LINE_MAX_BYTES);
+        text[k] = event_sanitize_utf8(source[k], TEXT_PRECUT_BYTES);
         if (!text[k]) goto done;
     }
     /* Which fields an event of this type may shorten, in order (ties go to the first). */
@@ -215,11 +240,14 @@ size_t event_build(const event_fields *f, char *out)
     case 'l': order[fields++] = F_MESSAGE; break;
     default: order[fields++] = F_MESSAGE; order[fields++] = F_ERROR; break;
     }
+    /* The Swift encoder's algorithm, step for step, so both cut text at the same byte: while the
+       line is too long, take the longest text field; if even "…" alone leaves no room, use that
+       and go on; else keep the longest prefix that fits, found by bisection (escapes make the
+       encoded length differ from the raw length). */
     for (;;) {
         size_t needed = 0;
-        result = serialize(f, text, out, &needed);
+        result = serialize(f, text, &ts, out, &needed);
         if (result > 0 || needed == 0) break;
-        size_t excess = needed - LINE_MAX_BYTES;
         int longest = -1;
         size_t longest_length = 0;
         for (int k = 0; k < fields; k++) {
@@ -230,8 +258,38 @@ size_t event_build(const event_fields *f, char *out)
             }
         }
         if (longest < 0) break; /* nothing left to cut: the event is dropped */
-        size_t target = longest_length > excess + ELLIPSIS_BYTES ? longest_length - excess - ELLIPSIS_BYTES : 0;
-        truncate_text(text[longest], target);
+        char *original = text[longest];
+        char *best = strdup(ellipsis);
+        if (!best) {
+            result = 0;
+            goto done;
+        }
+        text[longest] = best;
+        size_t shortest_needed = 0;
+        serialize(f, text, &ts, out, &shortest_needed);
+        if (shortest_needed >= LINE_MAX_BYTES || shortest_needed == 0) {
+            free(original);
+            continue; /* this field alone cannot make room */
+        }
+        size_t fits = 0, too_long = longest_length;
+        while (too_long - fits > 1) {
+            size_t middle = (fits + too_long) / 2;
+            char *candidate = truncated(original, middle);
+            if (!candidate) break;
+            text[longest] = candidate;
+            size_t candidate_needed = 0;
+            serialize(f, text, &ts, out, &candidate_needed);
+            if (candidate_needed != 0 && candidate_needed <= LINE_MAX_BYTES) {
+                fits = middle;
+                free(best);
+                best = candidate;
+            } else {
+                too_long = middle;
+                free(candidate);
+            }
+        }
+        text[longest] = best;
+        free(original);
     }
 done:
     for (int k = 0; k < F_COUNT; k++) free(text[k]);

@@ -30,15 +30,16 @@ struct activity {
     _Atomic uint64_t whole;
     _Atomic uint64_t fraction_bits; /* a double */
     _Atomic uint64_t total_bits;    /* a double; negative means indeterminate */
-    _Atomic bool message_changed;
     bool enabled;                   /* false: every call is a no-op (reporting was off at begin) */
     uint64_t epoch;                 /* the sink epoch it was begun in; another epoch makes it inert */
     pid_t pid;                      /* the process that began it; in another one it is inert */
     _Atomic int refs;               /* the caller's and the registry's, plus the flusher's while it writes */
 
+    pthread_mutex_t message_lock;   /* guards message; never held during I/O */
+    char *message;                  /* the latest message not written yet, or NULL */
+
     pthread_mutex_t lock;           /* guards what follows, and serializes this activity's lines */
     bool ended;
-    char *message;                  /* the latest message, not written yet when message_changed */
     double sent_completed;          /* the values the stream has seen */
     double sent_total;
 
@@ -112,7 +113,7 @@ typedef struct event_fields {
     const char *status;    /* end */
     double completed;      /* < 0: absent */
     double total;          /* < 0: absent, unless total_null */
-    bool total_null;       /* progress: "total": null (indeterminate) */
+    bool total_null;       /* progress, end: "total": null (indeterminate) */
 } event_fields;
 
 /** An empty set of fields: every number absent. */

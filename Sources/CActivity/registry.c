@@ -23,12 +23,15 @@ static activity *head;
 static size_t live;
 static bool flusher_running;
 
+/** Room for the activities of one flush without allocating (nothing is allocated while idle). */
+enum { BATCH = 256 };
+
 /** Takes a reference to every live activity of the current epoch; registry_lock held. */
-static activity **collect_locked(size_t *count)
+static activity **collect_locked(activity **batch, size_t *count)
 {
     *count = 0;
-    if (live == 0) return NULL;
-    activity **list = malloc(live * sizeof *list);
+    if (live == 0) return batch;
+    activity **list = live <= BATCH ? batch : malloc(live * sizeof *list);
     if (!list) return NULL;
     uint64_t current = sink_epoch();
     for (activity *a = head; a; a = a->next) {
@@ -40,7 +43,7 @@ static activity **collect_locked(size_t *count)
 }
 
 /** Writes what each activity has pending, then drops the references collect_locked took. */
-static bool emit_all(activity **list, size_t count, int wait_ms, bool may_block)
+static bool emit_all(activity **list, activity **batch, size_t count, int wait_ms, bool may_block)
 {
     bool all = true;
     int64_t deadline = monotonic_ms() + (wait_ms > 0 ? wait_ms : 0);
@@ -53,7 +56,7 @@ static bool emit_all(activity **list, size_t count, int wait_ms, bool may_block)
         pthread_mutex_unlock(&a->lock);
         activity_release(a);
     }
-    free(list);
+    if (list != batch) free(list);
     return all;
 }
 
@@ -73,10 +76,11 @@ static void *flusher_main(void *unused)
         }
         while (pthread_cond_timedwait(&wake, &registry_lock, &until) != ETIMEDOUT) {
         }
+        activity *batch[BATCH];
         size_t count = 0;
-        activity **list = collect_locked(&count);
+        activity **list = collect_locked(batch, &count);
         pthread_mutex_unlock(&registry_lock);
-        emit_all(list, count, 0, false);
+        emit_all(list, batch, count, 0, false);
         pthread_mutex_lock(&registry_lock);
     }
     return NULL;
@@ -134,11 +138,12 @@ void registry_remove(activity *a)
 
 bool registry_flush(int wait_ms, bool may_block)
 {
+    activity *batch[BATCH];
     pthread_mutex_lock(&registry_lock);
     size_t count = 0;
-    activity **list = collect_locked(&count);
+    activity **list = collect_locked(batch, &count);
     pthread_mutex_unlock(&registry_lock);
-    return emit_all(list, count, wait_ms, may_block);
+    return emit_all(list, batch, count, wait_ms, may_block);
 }
 
 void registry_after_fork_in_child(void)

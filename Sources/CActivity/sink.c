@@ -50,6 +50,14 @@ static bool stalled;           /* a line timed out: wait no more until one goes 
 static char tail[LINE_MAX_BYTES];
 static size_t tail_length, tail_offset; /* the rest of a line a socket took only part of */
 
+#ifdef ACTIVITY_TEST_SHORT_WRITES
+/* Test builds only (make check-tsan, check-asan): sockets take a line in small pieces, so that a
+   reader stalling mid-line exercises the completion of cut lines. */
+enum { SOCKET_PIECE = 61 };
+#else
+enum { SOCKET_PIECE = LINE_MAX_BYTES };
+#endif
+
 /** Whether the current thread has SIGPIPE blocked for good (the flusher thread). */
 static _Thread_local bool thread_blocks_sigpipe;
 
@@ -357,8 +365,10 @@ static ssize_t write_until_locked(const char *bytes, size_t length, int64_t dead
             if (ready == 0) break; /* the reader is not reading */
             if (p.revents & POLLNVAL) return -1;
         }
-        ssize_t n = is_socket ? send(fd, bytes + done, length - done, MSG_NOSIGNAL | MSG_DONTWAIT)
-                              : write_without_sigpipe(bytes + done, length - done);
+        size_t piece = length - done;
+        if (is_socket && piece > SOCKET_PIECE) piece = SOCKET_PIECE;
+        ssize_t n = is_socket ? send(fd, bytes + done, piece, MSG_NOSIGNAL | MSG_DONTWAIT)
+                              : write_without_sigpipe(bytes + done, piece);
         if (n > 0) {
             done += (size_t)n;
             continue;

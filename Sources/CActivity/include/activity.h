@@ -40,7 +40,7 @@
  *   is cut on a UTF-8 boundary and ends in "…"; invalid UTF-8 becomes U+FFFD.
  * - activity_advance() and the other progress setters only update atomics:
  *   a background thread, started with the first activity, writes the latest
- *   values about every 100 ms, and always before the activity's end.
+ *   values about every 100 ms; the end event carries the final values.
  * - A reader never hurts the producer: no SIGPIPE, no error to handle when it
  *   exits (reporting turns itself off), no blocking of the progress setters
  *   when it stalls (begin, end and log give up after ACTIVITY_TIMEOUT_MS), and
@@ -178,10 +178,12 @@ ACTIVITY_API int activity_set_message(activity *a, const char *message);
 ACTIVITY_API int activity_log(activity *a, activity_level level, const char *message);
 
 /**
- * Ends the activity and frees the handle: writes its latest progress if it
- * has not been written yet, then its "end" event with the final completed
- * count and total. message (may be NULL) says how it went; for a failure it is
- * written as the error.
+ * Ends the activity and frees the handle: writes its "end" event, which
+ * carries the final completed count and total, so the latest progress always
+ * reaches the reader with the end. message (may be NULL) says how it went;
+ * for ACTIVITY_FAILURE it is written as the "error" field, otherwise as the
+ * "message" field. A message set with activity_set_message() and not yet
+ * written is superseded.
  *
  * Returns 0, or -EINVAL for an unknown status; then nothing is written and the
  * handle stays valid. The handle must not be used after a 0 return, by any

@@ -1,0 +1,58 @@
+//! A minimal Rust program reporting progress through libactivity.
+//!
+//!     rustc demo.rs -L "$(pkg-config --variable=libdir activity)" \
+//!         -C link-args=-Wl,-rpath,"$(pkg-config --variable=libdir activity)"
+//!     ACTIVITY_SINK=stderr ./demo
+
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_char, c_double, c_int};
+use std::ptr;
+
+/// The library's opaque handle.
+#[repr(C)]
+pub struct Activity {
+    _private: [u8; 0],
+}
+
+pub const ACTIVITY_SUCCESS: c_int = 0;
+pub const ACTIVITY_FAILURE: c_int = 1;
+pub const ACTIVITY_INFO: c_int = 1;
+
+#[link(name = "activity")]
+extern "C" {
+    fn activity_version() -> *const c_char;
+    fn activity_begin(parent: *mut Activity, title: *const c_char, total: c_double, unit: *const c_char)
+        -> *mut Activity;
+    fn activity_advance(a: *mut Activity, delta: c_double) -> c_int;
+    fn activity_set_message(a: *mut Activity, message: *const c_char) -> c_int;
+    fn activity_log(a: *mut Activity, level: c_int, message: *const c_char) -> c_int;
+    fn activity_end(a: *mut Activity, status: c_int, message: *const c_char) -> c_int;
+    fn activity_id(a: *const Activity) -> *const c_char;
+}
+
+fn main() {
+    let title = CString::new("Crunching numbers").unwrap();
+    let unit = CString::new("blocks").unwrap();
+    let done = CString::new("all blocks checked").unwrap();
+    unsafe {
+        let version = CStr::from_ptr(activity_version()).to_string_lossy();
+        let crunch = activity_begin(ptr::null_mut(), title.as_ptr(), 64.0, unit.as_ptr());
+        let id = CStr::from_ptr(activity_id(crunch)).to_string_lossy().into_owned();
+        for block in 0..64 {
+            if block == 32 {
+                let message = CString::new("halfway").unwrap();
+                activity_set_message(crunch, message.as_ptr());
+            }
+            activity_advance(crunch, 1.0);
+        }
+        let check = CString::new("Verifying").unwrap();
+        let verify = activity_begin(crunch, check.as_ptr(), -1.0, ptr::null());
+        let note = CString::new(format!("libactivity {} says hello from Rust", version)).unwrap();
+        activity_log(verify, ACTIVITY_INFO, note.as_ptr());
+        let failed = CString::new("checksum mismatch in block 7").unwrap();
+        activity_end(verify, ACTIVITY_FAILURE, failed.as_ptr());
+        assert_eq!(activity_advance(crunch, -1.0), -22); // -EINVAL: nothing written
+        activity_end(crunch, ACTIVITY_SUCCESS, done.as_ptr());
+        println!("crunched under {}", id);
+    }
+}

@@ -1,0 +1,362 @@
+import ActivityOverlay
+import ActivityWire
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Why the terminal overlay cannot start.
+struct TerminalOverlayError: Error, CustomStringConvertible, Sendable {
+    var description: String
+}
+
+/// `--mode overlay`: the loading overlay, drawn in a terminal.
+///
+/// While work runs past the grace period, the presenter switches to the alternate screen (so the
+/// session's text is untouched and comes back afterwards), paints it grey when the work asked to
+/// dim, and draws a centred box with a spinner or a bar, the label, the message and "Esc to cancel"
+/// when the work is cancellable. While the work blocks input, the input terminal is put in
+/// non-canonical, no-echo mode and every keystroke is read and thrown away (Esc requests
+/// cancellation; Ctrl-C still interrupts). The terminal is restored when the overlay hides, on
+/// ``finish()``, at exit, and on SIGINT, SIGTERM, SIGHUP and SIGQUIT; on Ctrl-Z it is given back
+/// while the process is stopped, and taken again when it continues.
+///
+/// ```swift
+/// let overlay = try TerminalOverlayPresenter(
+///     environment: ProcessInfo.processInfo.environment, outputFD: 2, inputFD: open("/dev/tty", O_RDWR)
+/// ) { ids in requestCancel(ids) }
+/// for event in events { overlay.handle(event) }
+/// overlay.finish()
+/// ```
+final class TerminalOverlayPresenter: Sendable {
+    private struct Core: Sendable {
+        var model: OverlayModel
+        var columns = 80
+        var rows = 24
+        var inAlternateScreen = false
+        var rawInput = false
+        var savedInput = termios()
+        var lastFrame = ""
+        var finished = false
+        /// Whether the wake-up pipe is closed (after the thread has ended).
+        var closed = false
+        /// Lines that arrived while the alternate screen hid the session, written when it leaves.
+        var heldLines: [[UInt8]] = []
+        var heldBytes = 0
+    }
+
+    private let core: Mutex<Core>
+    private let outputFD: Int32
+    private let inputFD: Int32?
+    private let unicode: Bool
+    private let color: Bool
+    private let onCancel: @Sendable ([ActivityID]) -> Void
+    private let origin = ContinuousClock.now
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let driverDone = DispatchSemaphore(value: 0)
+    private let driverThread = Atomic<UInt>(0)
+    private let registeredSignals: Bool
+
+    /// How often a spinner moves, and how often the size of the terminal is checked while visible.
+    static let frameInterval = 100
+    /// The most text held back while the alternate screen is shown.
+    static let heldLimit = 1 << 20
+
+    /// Prepares the overlay; nothing is drawn until work has run past the grace period.
+    ///
+    /// - Parameters:
+    ///   - environment: `TERM`, `NO_COLOR`, `CLICOLOR`, `LC_ALL`/`LC_CTYPE`/`LANG` (UTF-8 or ASCII),
+    ///     `COLUMNS`/`LINES` (when the terminal does not say its size).
+    ///   - outputFD: The terminal to draw on. It must be a terminal.
+    ///   - inputFD: The terminal whose keystrokes are swallowed while the work blocks input, or `nil`
+    ///     (no key is read, Esc cannot cancel). Ignored when it is not a terminal.
+    ///   - configuration: The overlay's timings.
+    ///   - onCancel: Called, from the presenter's thread, with the activities to cancel.
+    /// - Throws: ``TerminalOverlayError`` when `outputFD` is not a terminal or `TERM` is `dumb`.
+    init(
+        environment: [String: String], outputFD: Int32, inputFD: Int32?,
+        configuration: OverlayConfiguration = OverlayConfiguration(),
+        onCancel: @escaping @Sendable ([ActivityID]) -> Void
+    ) throws {
+        guard isatty(outputFD) == 1 else {
+            throw TerminalOverlayError(
+                description: "--mode overlay needs a terminal to draw on (use --mode overlay-jsonl to feed a UI)")
+        }
+        guard environment["TERM"] != "dumb" else {
+            throw TerminalOverlayError(
+                description: "--mode overlay needs a terminal that can move the cursor (TERM=dumb)")
+        }
+        self.outputFD = outputFD
+        self.inputFD = inputFD.flatMap { isatty($0) == 1 ? $0 : nil }
+        self.onCancel = onCancel
+        let locale =
+            (environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["LC_CTYPE"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"] ?? "").lowercased()
+        unicode = locale.contains("utf-8") || locale.contains("utf8")
+        color = (environment["NO_COLOR"] ?? "").isEmpty && environment["CLICOLOR"] != "0"
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            throw TerminalOverlayError(description: "cannot create a pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in ends {  // our own pipe: the caller's descriptors are never touched
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        wakeRead = ends[0]
+        wakeWrite = ends[1]
+        var core = Core(model: OverlayModel(configuration: configuration))
+        (core.columns, core.rows) = Self.size(of: outputFD, environment: environment)
+        self.core = Mutex(core)
+        registeredSignals = TerminalRestore.register(outputFD: outputFD, inputFD: self.inputFD)
+        let thread = Thread { [self] in drive() }
+        thread.name = "activity.overlay"
+        thread.start()
+    }
+
+    /// Applies one event. Thread-safe.
+    func handle(_ event: ActivityEvent) {
+        apply(.event(event))
+    }
+
+    /// Ends the overlay and restores the terminal: the main screen, the cursor and the input
+    /// settings. Waits for the presenter's thread. Idempotent; thread-safe.
+    func finish() {
+        let first = core.withLock { core -> Bool in
+            guard !core.finished else { return false }
+            core.finished = true
+            var output: [UInt8] = []
+            setRawInput(false, &core)
+            leave(&core, into: &output)
+            write(output, alternateScreen: false)
+            wake(&core)
+            return true
+        }
+        guard first else { return }
+        if registeredSignals { TerminalRestore.unregister() }
+        // Called from `onCancel`, on the presenter's own thread: that thread closes the pipe as it ends.
+        guard !isDriverThread else { return }
+        driverDone.wait()
+        closePipe()
+    }
+
+    /// Whether the caller is the presenter's thread.
+    private var isDriverThread: Bool {
+        driverThread.load(ordering: .acquiring) == UInt(bitPattern: Int(bitPattern: pthread_self()))
+    }
+
+    private func closePipe() {
+        core.withLock { core in
+            guard !core.closed else { return }
+            close(wakeRead)
+            close(wakeWrite)
+            core.closed = true
+        }
+    }
+
+    /// Writes a line that is not an event. While the overlay hides the session it is held back, and
+    /// written when the overlay hides (at most ``heldLimit`` bytes; the oldest go first).
+    func passthrough(_ line: [UInt8]) {
+        core.withLock { core in
+            let bytes = line + [UInt8(ascii: "\n")]
+            guard core.inAlternateScreen else { return write(bytes, alternateScreen: false) }
+            core.heldLines.append(bytes)
+            core.heldBytes += bytes.count
+            while core.heldBytes > Self.heldLimit, !core.heldLines.isEmpty {
+                core.heldBytes -= core.heldLines.removeFirst().count
+            }
+        }
+    }
+
+    // MARK: - The driver thread
+
+    private var now: Int {
+        let elapsed = ContinuousClock.now - origin
+        return Int(elapsed.components.seconds) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    private func apply(_ input: OverlayInput) {
+        let cancels = core.withLock { core -> [[ActivityID]] in
+            guard !core.finished else { return [] }
+            let effects = core.model.reduce(input, at: now)
+            present(&core)
+            wake(&core)
+            return effects.compactMap { if case .cancelRequested(let ids) = $0 { ids } else { nil } }
+        }
+        for ids in cancels { onCancel(ids) }
+    }
+
+    /// Sleeps until the next deadline, the next spinner frame, a keystroke or a wake-up, then ticks.
+    private func drive() {
+        driverThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
+        defer {
+            if isDriverThread, core.withLock({ $0.finished }) { closePipe() }
+            driverDone.signal()
+        }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while true {
+            let (timeout, reading) =
+                core.withLock { core -> (Int32, Bool)? in
+                    guard !core.finished else { return nil }
+                    var wait = core.model.nextDeadline.map { max(0, $0 - now) } ?? -1
+                    if core.model.state.isVisible {
+                        wait = wait < 0 ? Self.frameInterval : min(wait, Self.frameInterval)
+                    }
+                    return (Int32(clamping: wait), core.rawInput)
+                } ?? (-2, false)
+            guard timeout != -2 else { return }
+            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            if reading, let inputFD { fds.append(pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)) }
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0, errno != EINTR { return }
+            if fds[0].revents != 0 { while read(wakeRead, &buffer, buffer.count) > 0 {} }
+            var escape = false
+            if fds.count > 1, fds[1].revents & Int16(POLLIN) != 0, let inputFD {
+                let count = read(inputFD, &buffer, buffer.count)
+                if count > 0 { escape = Self.containsEscape(buffer[..<count]) }
+            }
+            apply(escape ? .cancelTapped : .tick)
+        }
+    }
+
+    /// Makes the thread recompute its timeout. Called with the lock held, so the pipe is open.
+    private func wake(_ core: inout Core) {
+        guard !core.closed else { return }
+        var byte: UInt8 = 1
+        _ = Glibc.write(wakeWrite, &byte, 1)
+    }
+
+    /// Whether a read from the keyboard holds a lone Esc (not the start of an arrow key's sequence).
+    static func containsEscape(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            defer { index += 1 }
+            guard bytes[index] == 0x1B else { continue }
+            let next = index + 1 < bytes.endIndex ? bytes[index + 1] : nil
+            guard next == UInt8(ascii: "[") || next == UInt8(ascii: "O") else { return true }
+            index += 2
+            while index < bytes.endIndex, !(0x40...0x7E).contains(bytes[index]) { index += 1 }
+        }
+        return false
+    }
+
+    // MARK: - Drawing
+
+    /// Brings the terminal in line with the model's state. Called with the lock held.
+    private func present(_ core: inout Core) {
+        if registeredSignals, TerminalRestore.wasInterrupted {  // a signal handler restored the terminal
+            core.inAlternateScreen = false
+            core.rawInput = false
+            return
+        }
+        if registeredSignals, TerminalRestore.consumeResumed() {  // back from Ctrl-Z: take the terminal again
+            core.inAlternateScreen = false
+            core.rawInput = false
+            core.lastFrame = ""
+        }
+        let state = core.model.state
+        var output: [UInt8] = []
+        setRawInput(state.blocksInput, &core)
+        let foreground = tcgetpgrp(outputFD)
+        let inBackground = foreground != -1 && foreground != getpgrp()  // after `bg`: leave the shell alone
+        if state.isVisible, !inBackground {
+            (core.columns, core.rows) = Self.size(of: outputFD, environment: [:], fallback: (core.columns, core.rows))
+            if !core.inAlternateScreen {
+                output += Array("\u{1B}[?1049h\u{1B}[?25l".utf8)
+                core.inAlternateScreen = true
+                core.lastFrame = ""
+            }
+            let frame = OverlayTerminalFrame(
+                state: state, columns: core.columns, rows: core.rows, unicode: unicode, color: color,
+                tick: now / Self.frameInterval
+            ).render()
+            if frame != core.lastFrame {
+                output += Array(frame.utf8)
+                core.lastFrame = frame
+            }
+        } else {
+            leave(&core, into: &output)
+        }
+        write(output, alternateScreen: core.inAlternateScreen)
+    }
+
+    /// Leaves the alternate screen and writes the lines held back meanwhile.
+    private func leave(_ core: inout Core, into output: inout [UInt8]) {
+        guard core.inAlternateScreen else { return }
+        output += TerminalRestore.leaveSequence
+        core.inAlternateScreen = false
+        core.lastFrame = ""
+        for line in core.heldLines { output += line }
+        core.heldLines = []
+        core.heldBytes = 0
+    }
+
+    /// Switches the input terminal between its own settings and no-echo, non-canonical reading.
+    /// A background process of that terminal leaves it alone (it would be stopped by SIGTTOU).
+    private func setRawInput(_ on: Bool, _ core: inout Core) {
+        guard let inputFD, on != core.rawInput else { return }
+        if on {
+            let foreground = tcgetpgrp(inputFD)
+            guard foreground == -1 || foreground == getpgrp() else { return }
+            var settings = termios()
+            guard tcgetattr(inputFD, &settings) == 0 else { return }
+            core.savedInput = settings
+            if registeredSignals { TerminalRestore.saveTermios(settings) }
+            settings.c_lflag &= ~tcflag_t(ICANON | ECHO | ECHONL | IEXTEN)
+            withUnsafeMutableBytes(of: &settings.c_cc) { cc in
+                cc[Int(VMIN)] = 1
+                cc[Int(VTIME)] = 0
+            }
+            guard tcsetattr(inputFD, TCSANOW, &settings) == 0 else {
+                if registeredSignals { TerminalRestore.clearTermios() }
+                return
+            }
+            core.rawInput = true
+        } else {
+            _ = tcsetattr(inputFD, TCSANOW, &core.savedInput)
+            if registeredSignals { TerminalRestore.clearTermios() }
+            core.rawInput = false
+        }
+    }
+
+    /// Writes every byte, retrying after interruptions; a terminal that has gone away is ignored.
+    /// The signal handler learns of the alternate screen before it is entered and after it is left,
+    /// so an interruption at any point leaves the terminal restored.
+    private func write(_ bytes: [UInt8], alternateScreen: Bool) {
+        if alternateScreen, registeredSignals { TerminalRestore.setAlternateScreen(true) }
+        defer { if !alternateScreen, registeredSignals { TerminalRestore.setAlternateScreen(false) } }
+        var offset = 0
+        var stalls = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes {
+                Glibc.write(outputFD, $0.baseAddress! + offset, bytes.count - offset)
+            }
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EINTR {
+                continue
+            } else if written < 0, errno == EAGAIN, stalls < 100 {
+                stalls += 1
+                var fd = pollfd(fd: outputFD, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&fd, 1, 10)
+            } else {
+                return
+            }
+        }
+    }
+
+    /// The terminal's size: the kernel's word, else `COLUMNS` and `LINES`, else `fallback`.
+    static func size(of fd: Int32, environment: [String: String], fallback: (Int, Int) = (80, 24)) -> (Int, Int) {
+        var size = winsize()
+        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
+            return (Int(size.ws_col), Int(size.ws_row))
+        }
+        let columns = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? fallback.0
+        let rows = environment["LINES"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? fallback.1
+        return (columns, rows)
+    }
+}

@@ -1,1 +1,0 @@
-// The ActivityOverlay module: see the issue that builds it.

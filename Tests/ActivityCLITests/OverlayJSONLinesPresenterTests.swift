@@ -1,0 +1,74 @@
+import ActivityOverlay
+import ActivityWire
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ActivityCLI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("Overlay JSON-lines presenter")
+struct OverlayJSONLinesPresenterTests {
+    /// Reads a pipe to its end on a thread of its own.
+    final class Drain: Sendable {
+        let done = DispatchSemaphore(value: 0)
+        let bytes = Mutex<[UInt8]>([])
+
+        init(_ fd: Int32) {
+            Thread.detachNewThread { [self] in
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = read(fd, &buffer, buffer.count)
+                    if count > 0 {
+                        bytes.withLock { $0 += buffer[..<count] }
+                    } else if count == 0 || errno != EINTR {
+                        break
+                    }
+                }
+                done.signal()
+            }
+        }
+    }
+
+    @Test("states as they change, the grace and the flash on time, and an idle end")
+    func stream() throws {
+        var fds: [Int32] = [-1, -1]
+        try #require(pipe(&fds) == 0)
+        let drain = Drain(fds[0])
+        var configuration = OverlayConfiguration()
+        configuration.graceMilliseconds = 40
+        configuration.minimumShowMilliseconds = 40
+        configuration.failureLingerMilliseconds = 40
+        let presenter = OverlayJSONLinesPresenter(outputFD: fds[1], configuration: configuration)
+        let id = ActivityID("a")!
+        presenter.handle(.begin(.init(id: id, title: "Syncing", total: 10, cancellable: true, blocking: .block)))
+        presenter.handle(.log(.init(message: "ignored")))
+        presenter.handle(.progress(.init(id: id, completed: 5)))
+        usleep(150_000)  // the grace passes: the thread writes the visible state by itself
+        presenter.handle(.end(.init(id: id, status: .failure, error: "Offline")))
+        usleep(150_000)
+        presenter.handle(.begin(.init(id: ActivityID("b")!, title: "Never ends")))
+        presenter.finish()
+        presenter.finish()
+        close(fds[1])
+        drain.done.wait()
+        close(fds[0])
+
+        let lines = drain.bytes.withLock { $0 }.split(separator: UInt8(ascii: "\n"))
+        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]) }
+        let phases = objects.map { $0["phase"] as? String ?? "?" }
+        #expect(phases.first == "idle")
+        #expect(phases.last == "idle")
+        #expect(phases.contains("visible") && phases.contains("flashing"))
+        let visible = try #require(objects.first { $0["phase"] as? String == "visible" })
+        #expect(visible["fraction"] as? Double == 0.5)
+        #expect(visible["blocksInput"] as? Bool == true)
+        #expect(visible["announcements"] as? [String] == ["Syncing"])
+        let flash = try #require(objects.first { $0["phase"] as? String == "flashing" })
+        #expect(flash["message"] as? String == "Offline")
+        #expect(objects.map { $0["time"] as? Int ?? -1 } == objects.map { $0["time"] as? Int ?? -1 }.sorted())
+    }
+}

@@ -1,0 +1,349 @@
+import ActivityOverlay
+import ActivityWire
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ActivityCLI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A pseudo-terminal opened by the test: the presenter draws on and reads from its terminal side;
+/// the test types into and reads from its controlling side.
+final class PseudoTerminal: Sendable {
+    let master: Int32
+    let terminal: Int32
+    private let output = Mutex<[UInt8]>([])
+    private let stop = Atomic<Bool>(false)
+    private let stopped = DispatchSemaphore(value: 0)
+
+    /// posix_openpt(3) and friends, which the Glibc module does not import.
+    private static func function<T>(_ name: String, as type: T.Type) throws -> T {
+        unsafeBitCast(try #require(dlsym(dlopen(nil, RTLD_NOW), name), "\(name) not found"), to: type)
+    }
+
+    init(columns: UInt16 = 48, rows: UInt16 = 14) throws {
+        typealias IntFunction = @convention(c) (Int32) -> Int32
+        let openPT = try Self.function("posix_openpt", as: IntFunction.self)
+        let grantPT = try Self.function("grantpt", as: IntFunction.self)
+        let unlockPT = try Self.function("unlockpt", as: IntFunction.self)
+        let ptsName = try Self.function("ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
+        master = openPT(O_RDWR | O_NOCTTY)
+        try #require(master >= 0)
+        try #require(grantPT(master) == 0 && unlockPT(master) == 0)
+        let name = String(cString: try #require(ptsName(master)))
+        terminal = open(name, O_RDWR | O_NOCTTY)
+        try #require(terminal >= 0)
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(terminal, UInt(TIOCSWINSZ), &size)
+        Thread.detachNewThread { [self] in readLoop() }
+    }
+
+    private func readLoop() {
+        defer { stopped.signal() }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !stop.load(ordering: .acquiring) {
+            var fd = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&fd, 1, 20) > 0 else { continue }
+            let count = read(master, &buffer, buffer.count)
+            if count > 0 { output.withLock { $0 += buffer[..<count] } } else if count < 0, errno != EINTR { return }
+        }
+    }
+
+    /// Everything drawn so far.
+    var text: String { output.withLock { String(decoding: $0, as: UTF8.self) } }
+
+    /// Types bytes on the keyboard.
+    func type(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    var settings: termios {
+        var settings = termios()
+        tcgetattr(terminal, &settings)
+        return settings
+    }
+
+    /// Waits, at most five seconds, for `condition`.
+    func wait(for condition: () -> Bool) throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition(), ContinuousClock.now < deadline { usleep(5_000) }
+        try #require(condition())
+    }
+
+    func close() {
+        stop.store(true, ordering: .releasing)
+        stopped.wait()
+        Glibc.close(terminal)
+        Glibc.close(master)
+    }
+}
+
+/// Counts the SIGHUPs that reach the handler the test installs before the presenter's.
+private let hangUps = Atomic<Int>(0)
+
+@Suite("Terminal overlay presenter, in a pseudo-terminal", .serialized)
+struct TerminalOverlayPresenterTests {
+    static let environment = ["TERM": "xterm-256color", "LANG": "C.UTF-8"]
+
+    static var fast: OverlayConfiguration {
+        var configuration = OverlayConfiguration()
+        configuration.graceMilliseconds = 60
+        configuration.minimumShowMilliseconds = 60
+        configuration.successLingerMilliseconds = 60
+        configuration.failureLingerMilliseconds = 60
+        return configuration
+    }
+
+    static func begin(_ id: String, _ title: String, cancellable: Bool = true) -> ActivityEvent {
+        .begin(.init(id: ActivityID(id)!, title: title, cancellable: cancellable, blocking: .dim))
+    }
+
+    @Test("draws on the alternate screen, swallows keys while blocking, Esc cancels, and restores everything")
+    func fullCycle() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let before = pty.settings
+        let cancels = Mutex<[[ActivityID]]>([])
+        let presenter = try TerminalOverlayPresenter(
+            environment: Self.environment, outputFD: pty.terminal, inputFD: pty.terminal, configuration: Self.fast
+        ) { ids in cancels.withLock { $0.append(ids) } }
+        defer { presenter.finish() }
+
+        presenter.handle(Self.begin("a", "Signing in"))
+        try pty.wait { pty.text.contains("Esc to cancel") }
+        #expect(pty.text.contains("\u{1B}[?1049h\u{1B}[?25l"))
+        #expect(pty.text.contains("Signing in"))
+        #expect(pty.text.contains("48;5;236m"))  // dimmed
+        #expect(pty.settings.c_lflag & tcflag_t(ECHO) == 0)
+        #expect(pty.settings.c_lflag & tcflag_t(ICANON) == 0)
+
+        pty.type(Array("zq\u{1B}[A".utf8))  // letters and an arrow key: swallowed, not echoed, no cancel
+        usleep(150_000)
+        #expect(!pty.text.contains("zq"))
+        #expect(cancels.withLock { $0.isEmpty })
+        pty.type([0x1B])
+        try pty.wait { !cancels.withLock { $0.isEmpty } }
+        try pty.wait { pty.text.contains("Cancelling…") }
+        pty.type([0x1B])
+        usleep(100_000)
+        #expect(cancels.withLock { $0 } == [[ActivityID("a")!]])
+
+        presenter.passthrough(Array("a line from the tool".utf8))
+        #expect(!pty.text.contains("a line from the tool"))  // held while the session is hidden
+        presenter.handle(.end(.init(id: ActivityID("a")!, status: .cancelled)))
+        try pty.wait { pty.text.contains("\u{1B}[?1049l\u{1B}[?25h") }
+        try pty.wait { pty.text.contains("a line from the tool") }
+        #expect(pty.settings.c_lflag == before.c_lflag)
+        presenter.finish()
+        presenter.finish()
+        #expect(pty.settings.c_lflag == before.c_lflag)
+    }
+
+    @Test("onCancel may finish the overlay from the presenter's own thread")
+    func finishFromCancel() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let before = pty.settings
+        let box = Mutex<TerminalOverlayPresenter?>(nil)
+        let finished = Atomic<Bool>(false)
+        let presenter = try TerminalOverlayPresenter(
+            environment: Self.environment, outputFD: pty.terminal, inputFD: pty.terminal, configuration: Self.fast
+        ) { _ in
+            box.withLock { $0 }?.finish()
+            finished.store(true, ordering: .releasing)
+        }
+        box.withLock { $0 = presenter }
+        defer { presenter.finish() }
+        presenter.handle(Self.begin("a", "Deleting"))
+        try pty.wait { pty.text.contains("Esc to cancel") }
+        pty.type([0x1B])
+        try pty.wait { finished.load(ordering: .acquiring) }
+        try pty.wait { pty.text.hasSuffix("\u{1B}[?1049l\u{1B}[?25h") }
+        #expect(pty.settings.c_lflag == before.c_lflag)
+        presenter.handle(Self.begin("b", "After the end"))  // ignored, and harmless
+        usleep(100_000)
+        #expect(!pty.text.contains("After the end"))
+    }
+
+    @Test("work shorter than the grace draws nothing, but blocks input meanwhile")
+    func shortWork() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        var configuration = Self.fast
+        configuration.graceMilliseconds = 400
+        let presenter = try TerminalOverlayPresenter(
+            environment: Self.environment, outputFD: pty.terminal, inputFD: pty.terminal, configuration: configuration
+        ) { _ in }
+        defer { presenter.finish() }
+        presenter.handle(Self.begin("a", "Quick", cancellable: false))
+        #expect(pty.settings.c_lflag & tcflag_t(ECHO) == 0)  // at once: the next tap is swallowed
+        try pty.wait { pty.settings.c_lflag & tcflag_t(ECHO) == 0 }
+        presenter.handle(.end(.init(id: ActivityID("a")!)))
+        try pty.wait { pty.settings.c_lflag & tcflag_t(ECHO) != 0 }
+        usleep(500_000)
+        presenter.finish()
+        #expect(pty.text.isEmpty)
+    }
+
+    @Test("finish in the middle restores the terminal at once")
+    func finishWhileVisible() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let before = pty.settings
+        let presenter = try TerminalOverlayPresenter(
+            environment: ["TERM": "xterm", "LANG": "C", "NO_COLOR": "1"], outputFD: pty.terminal,
+            inputFD: pty.terminal, configuration: Self.fast
+        ) { _ in }
+        defer { presenter.finish() }
+        presenter.handle(.begin(.init(id: ActivityID("a")!, title: "Copying", total: 4, blocking: .dim)))
+        presenter.handle(.progress(.init(id: ActivityID("a")!, completed: 1)))
+        try pty.wait { pty.text.contains("25%") }
+        #expect(pty.text.contains("+-----"))  // ASCII box outside UTF-8 locales
+        #expect(!pty.text.contains("48;5;236m"))  // NO_COLOR
+        presenter.finish()
+        try pty.wait { pty.text.hasSuffix("\u{1B}[?2026l\u{1B}[0m\u{1B}[?1049l\u{1B}[?25h") }
+        #expect(pty.settings.c_lflag == before.c_lflag)
+    }
+
+    @Test("a signal restores the terminal, then reaches the handler that was there before")
+    func signalRestores() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let before = pty.settings
+        var counting = sigaction()
+        counting.__sigaction_handler.sa_handler = { _ in hangUps.add(1, ordering: .relaxed) }
+        var original = sigaction()
+        sigaction(SIGHUP, &counting, &original)
+        defer { sigaction(SIGHUP, &original, nil) }
+
+        let presenter = try TerminalOverlayPresenter(
+            environment: Self.environment, outputFD: pty.terminal, inputFD: pty.terminal, configuration: Self.fast
+        ) { _ in }
+        defer { presenter.finish() }
+        presenter.handle(Self.begin("a", "Working"))
+        try pty.wait { pty.text.contains("Working") && pty.settings.c_lflag & tcflag_t(ECHO) == 0 }
+        kill(getpid(), SIGHUP)
+        try pty.wait { hangUps.load(ordering: .relaxed) == 1 }
+        #expect(pty.settings.c_lflag == before.c_lflag)
+        try pty.wait { pty.text.hasSuffix("\u{1B}[?1049l\u{1B}[?25h") }
+        presenter.finish()
+        var current = sigaction()
+        sigaction(SIGHUP, nil, &current)
+        #expect(current.sa_flags & SA_SIGINFO == 0)  // the test's handler is back
+        kill(getpid(), SIGHUP)
+        try pty.wait { hangUps.load(ordering: .relaxed) == 2 }
+    }
+
+    @Test("a signal the program ignores leaves the overlay alone")
+    func ignoredSignal() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        var ignore = sigaction()
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        var original = sigaction()
+        sigaction(SIGHUP, &ignore, &original)
+        defer { sigaction(SIGHUP, &original, nil) }
+        let presenter = try TerminalOverlayPresenter(
+            environment: Self.environment, outputFD: pty.terminal, inputFD: pty.terminal, configuration: Self.fast
+        ) { _ in }
+        defer { presenter.finish() }
+        presenter.handle(Self.begin("a", "Working"))
+        try pty.wait { pty.text.contains("Working") && pty.settings.c_lflag & tcflag_t(ECHO) == 0 }
+        kill(getpid(), SIGHUP)
+        usleep(100_000)
+        #expect(pty.settings.c_lflag & tcflag_t(ECHO) == 0)
+        #expect(!pty.text.contains("\u{1B}[?1049l"))
+    }
+
+    static let pyteAvailable: Bool = {
+        let check = Process()
+        check.executableURL = URL(filePath: "/usr/bin/env")
+        check.arguments = ["python3", "-c", "import pyte"]
+        check.standardError = FileHandle.nullDevice
+        guard (try? check.run()) != nil else { return false }
+        check.waitUntilExit()
+        return check.terminationStatus == 0 || ProcessInfo.processInfo.environment["CI"] != nil
+    }()
+
+    /// The screen a VT100 emulator (pyte) shows after `bytes`, one string per row.
+    static func emulate(_ bytes: String, columns: Int, rows: Int) throws -> [String] {
+        let script = """
+            import pyte, sys
+            screen = pyte.Screen(\(columns), \(rows))
+            pyte.Stream(screen).feed(sys.stdin.read())
+            print("\\n".join(screen.display))
+            """
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(bytes.utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .prefix(rows).map(String.init)
+    }
+
+    @Test(
+        "a terminal emulator shows exactly the frame's centred box",
+        .enabled(if: TerminalOverlayPresenterTests.pyteAvailable, "pyte is not installed (pip install pyte)")
+    )
+    func emulatedScreen() throws {
+        let pty = try PseudoTerminal(columns: 50, rows: 12)
+        defer { pty.close() }
+        let presenter = try TerminalOverlayPresenter(
+            environment: Self.environment, outputFD: pty.terminal, inputFD: nil, configuration: Self.fast
+        ) { _ in }
+        defer { presenter.finish() }
+        let id = ActivityID("a")!
+        let begin = ActivityEvent.begin(
+            .init(id: id, title: "Uploading photos", total: 8, message: "IMG_0042.HEIC", cancellable: true))
+        let progress = ActivityEvent.progress(.init(id: id, completed: 6))
+        presenter.handle(begin)
+        presenter.handle(progress)
+        try pty.wait { pty.text.contains("Esc to cancel") && pty.text.hasSuffix("\u{1B}[?2026l") }
+
+        var model = OverlayModel(configuration: Self.fast)
+        _ = model.reduce(.event(begin), at: 0)
+        _ = model.reduce(.event(progress), at: 0)
+        _ = model.reduce(.tick, at: 1000)
+        let expected = OverlayTerminalFrame(state: model.state, columns: 50, rows: 12).lines
+        #expect(expected.contains { $0.contains("75%") })
+        #expect(try Self.emulate(pty.text, columns: 50, rows: 12) == expected)
+    }
+
+    @Test("not a terminal, or a dumb one: a clear error")
+    func refusals() throws {
+        var fds: [Int32] = [-1, -1]
+        try #require(pipe(&fds) == 0)
+        defer { fds.forEach { Glibc.close($0) } }
+        #expect(throws: TerminalOverlayError.self) {
+            try TerminalOverlayPresenter(environment: Self.environment, outputFD: fds[1], inputFD: nil) { _ in }
+        }
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        #expect(throws: TerminalOverlayError.self) {
+            try TerminalOverlayPresenter(environment: ["TERM": "dumb"], outputFD: pty.terminal, inputFD: nil) { _ in }
+        }
+    }
+
+    @Test(
+        "a lone Esc cancels; arrow keys and other sequences do not",
+        arguments: [
+            ([0x1B], true), (Array("\u{1B}[A".utf8), false), (Array("x\u{1B}".utf8), true),
+            (Array("\u{1B}OP".utf8), false),
+            (Array("\u{1B}\u{1B}[B".utf8), true), (Array("abc".utf8), false),
+        ])
+    func escape(bytes: [UInt8], cancels: Bool) {
+        #expect(TerminalOverlayPresenter.containsEscape(bytes[...]) == cancels)
+    }
+}

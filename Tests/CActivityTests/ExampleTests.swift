@@ -1,0 +1,107 @@
+import ActivityWire
+import Foundation
+import Testing
+
+/// The examples, run end to end against the library as `make install` installs it.
+@Suite("libactivity examples")
+struct ExampleTests {
+    /// Runs a built example with a file sink and returns what it wrote, checked by ActivityWire.
+    private func runExample(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String] = [:],
+        in folder: TemporaryDirectory
+    ) throws -> (Support.Outcome, StreamReport) {
+        let sink = folder.url.appending(path: "events.jsonl")
+        var environment = environment
+        environment["ACTIVITY_SINK"] = "file:\(sink.path)"
+        let outcome = try Support.run(executable, arguments, environment: environment)
+        #expect(outcome.status == 0, "\(outcome.combined)")
+        return (outcome, try Support.check(try folder.read("events.jsonl")))
+    }
+
+    @Test("pkg-config finds the installed library, header and flags")
+    func pkgConfig() throws {
+        let prefix = try Support.prefix()
+        let pkgConfig = try #require(Support.executable("pkg-config"), "pkg-config is not installed")
+        let environment = ["PKG_CONFIG_PATH": prefix.appending(path: "lib/pkgconfig").path]
+        let flags = try Support.run(pkgConfig, ["--cflags", "--libs", "activity"], environment: environment)
+        #expect(flags.status == 0, "\(flags.combined)")
+        #expect(flags.output.contains("-I\(prefix.appending(path: "include").path)"))
+        #expect(flags.output.contains("-L\(prefix.appending(path: "lib").path) -lactivity"))
+        let version = try Support.run(pkgConfig, ["--modversion", "activity"], environment: environment)
+        #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+        for file in ["include/activity.h", "lib/libactivity.so.0", "lib/libactivity.so", "lib/libactivity.a"] {
+            #expect(FileManager.default.fileExists(atPath: prefix.appending(path: file).path), "\(file)")
+        }
+    }
+
+    @Test("Examples/c builds through pkg-config and reports a clean stream")
+    func cExample() throws {
+        let prefix = try Support.prefix()
+        let folder = try TemporaryDirectory()
+        let pkgConfig = try #require(Support.executable("pkg-config"), "pkg-config is not installed")
+        let flags = try Support.run(
+            pkgConfig, ["--cflags", "--libs", "activity"],
+            environment: ["PKG_CONFIG_PATH": prefix.appending(path: "lib/pkgconfig").path])
+        try #require(flags.status == 0, "\(flags.combined)")
+        let cc = try #require(Support.executable("cc"), "no C compiler")
+        let binary = folder.url.appending(path: "demo").path
+        let build = try Support.run(
+            cc,
+            ["-Wall", "-Wextra", "-Werror", Support.examples.appending(path: "c/demo.c").path, "-o", binary]
+                + flags.output.split(whereSeparator: \.isWhitespace).map(String.init)
+                + ["-Wl,-rpath,\(prefix.appending(path: "lib").path)"])
+        try #require(build.status == 0, "\(build.combined)")
+        let (outcome, report) = try runExample(binary, in: folder)
+        #expect(report.isClean, "\(report.summary)")
+        #expect(report.count("begin") == 7)
+        #expect(report.count("log") == 1)
+        #expect(outcome.output.hasPrefix("build id: "))
+        let ends = report.events.compactMap { if case .end(let e) = $0 { e } else { nil } }
+        #expect(ends.contains { $0.status == .failure && $0.error == "1 of 3 tests failed" })
+        #expect(ends.contains { $0.completed == 1_048_576 && $0.total == .value(1_048_576) })
+    }
+
+    @Test("Examples/python drives the library through ctypes")
+    func pythonExample() throws {
+        let prefix = try Support.prefix()
+        let python = try #require(Support.executable("python3"), "python3 is not installed")
+        let folder = try TemporaryDirectory()
+        let (outcome, report) = try runExample(
+            python, [Support.examples.appending(path: "python/demo.py").path],
+            environment: ["ACTIVITY_LIBRARY": prefix.appending(path: "lib/libactivity.so.0").path], in: folder)
+        #expect(report.isClean, "\(report.summary)\n\(outcome.combined)")
+        #expect(report.count("begin") == 7)
+        let ends = report.events.compactMap { if case .end(let e) = $0 { e } else { nil } }
+        #expect(ends.contains { $0.status == .failure && $0.error == "ConnectionError: connection reset by peer" })
+        #expect(ends.contains { $0.status == .skipped && ($0.message ?? "").hasPrefix("rejected: invalid argument") })
+        #expect(ends.contains { $0.completed == 40 && $0.total == .value(40) })
+    }
+
+    static let rustc = Support.executable("rustc")
+
+    @Test(
+        "Examples/rust declares the C API and reports through it",
+        .enabled(if: rustc != nil, "rustc is not installed (neither on PATH nor in ~/.cargo/bin): Rust example skipped")
+    )
+    func rustExample() throws {
+        let rustc = try #require(Self.rustc)
+        let prefix = try Support.prefix()
+        let folder = try TemporaryDirectory()
+        let binary = folder.url.appending(path: "demo").path
+        let lib = prefix.appending(path: "lib").path
+        let build = try Support.run(
+            rustc,
+            [
+                "--edition", "2021", "-O", Support.examples.appending(path: "rust/demo.rs").path, "-o", binary, "-L",
+                lib, "-C", "link-args=-Wl,-rpath,\(lib)",
+            ])
+        try #require(build.status == 0, "\(build.combined)")
+        let (outcome, report) = try runExample(binary, in: folder)
+        #expect(report.isClean, "\(report.summary)")
+        #expect(report.count("begin") == 2)
+        #expect(outcome.output.hasPrefix("crunched under "))
+        let ends = report.events.compactMap { if case .end(let e) = $0 { e } else { nil } }
+        #expect(ends.contains { $0.status == .failure && $0.error == "checksum mismatch in block 7" })
+        #expect(ends.contains { $0.completed == 64 && $0.message == "all blocks checked" })
+    }
+}

@@ -1,0 +1,168 @@
+import ActivityWire
+import Foundation
+import Testing
+
+/// Paths, processes and stream checks shared by the libactivity suites.
+enum Support {
+    /// The package root, found from this file (source-tree fixtures only; never build products).
+    static let packageRoot = URL(filePath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let libraryDirectory = packageRoot.appending(path: "Sources/CActivity")
+    static let examples = packageRoot.appending(path: "Examples")
+    static let schema = packageRoot.appending(path: "Schemas/activity-event.v1.schema.json")
+
+    /// A folder beside the test runner for make's outputs: a build product, reused between runs,
+    /// so make only rebuilds what changed.
+    static let buildArea: URL = {
+        var folder = Bundle.main.bundleURL
+        if folder.pathExtension == "xctest" || !folder.hasDirectoryPath { folder = folder.deletingLastPathComponent() }
+        return folder.appending(path: "libactivity-tests")
+    }()
+
+    /// Finds an executable on PATH (and in ~/.cargo/bin, where rustup puts rustc).
+    static func executable(_ name: String) -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        var folders = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        if let home = environment["HOME"] { folders.append("\(home)/.cargo/bin") }
+        return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// What a finished process left behind.
+    struct Outcome: Sendable {
+        var status: Int32
+        var output: String
+        var error: String
+        var combined: String { output + (error.isEmpty ? "" : "\n--- stderr ---\n" + error) }
+    }
+
+    /// Runs a program to its end, with ACTIVITY_* variables of the caller removed and `environment` added.
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
+    ) throws -> Outcome {
+        let scratch = try TemporaryDirectory()
+        let outputURL = scratch.url.appending(path: "stdout")
+        let errorURL = scratch.url.appending(path: "stderr")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputURL)
+        let error = try FileHandle(forWritingTo: errorURL)
+        defer {
+            try? output.close()
+            try? error.close()
+        }
+        let process = Process()
+        process.executableURL = URL(filePath: executable)
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ACTIVITY_") }
+        merged.merge(environment) { $1 }
+        process.environment = merged
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus,
+            output: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
+            error: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
+    }
+
+    static func make(_ arguments: [String]) throws -> Outcome {
+        let make = try #require(executable("make"), "make is not installed")
+        return try run(make, ["-C", libraryDirectory.path] + arguments)
+    }
+
+    /// The library built and installed once per test run (make keeps it up to date between runs).
+    static let installed: Result<URL, BuildFailure> = {
+        let prefix = buildArea.appending(path: "prefix")
+        do {
+            let outcome = try make([
+                "install", "BUILD=\(buildArea.appending(path: "build").path)", "PREFIX=\(prefix.path)",
+            ])
+            guard outcome.status == 0 else { return .failure(BuildFailure(output: outcome.combined)) }
+            return .success(prefix)
+        } catch {
+            return .failure(BuildFailure(output: "\(error)"))
+        }
+    }()
+
+    struct BuildFailure: Error, Sendable, CustomStringConvertible {
+        var output: String
+        var description: String { "make install failed:\n\(output)" }
+    }
+
+    /// The installation prefix, or a failed test with make's output.
+    static func prefix() throws -> URL {
+        try installed.get()
+    }
+
+    /// Decodes a whole stream with ActivityWire and applies the stream rules.
+    static func check(_ bytes: [UInt8]) throws -> StreamReport {
+        var reader = EventStreamReader(source: BytesSource(bytes))
+        var validator = StreamValidator()
+        var report = StreamReport()
+        var lastLine = 0
+        try reader.forEach { item in
+            guard item.isLineStart else { return }
+            lastLine = item.line
+            report.lines += 1
+            if item.bytes.count + 1 > WireLimits.maxProducedLineBytes { report.overlong += 1 }
+            switch item.decoded {
+            case .event(let event):
+                report.events.append(event)
+                report.raw.append(Array(item.bytes))
+                report.diagnostics += validator.check(event, line: item.line)
+            default:
+                report.diagnostics.append(
+                    item.decoded.diagnostic ?? Diagnostic(line: item.line, code: .invalidJSON, message: "not an event"))
+            }
+        }
+        report.diagnostics += validator.finish(atLine: lastLine + 1)
+        if let last = bytes.last, last != 0x0A { report.unterminated = true }
+        return report
+    }
+}
+
+/// What a stream turned out to hold.
+struct StreamReport {
+    var lines = 0
+    var events: [ActivityEvent] = []
+    /// Each event's line as written, without its newline.
+    var raw: [[UInt8]] = []
+    var diagnostics: [Diagnostic] = []
+    var overlong = 0
+    var unterminated = false
+
+    func count(_ type: String) -> Int { events.filter { $0.typeName == type }.count }
+
+    /// Every begin has its end, nothing else is wrong, and every line is whole and short enough.
+    var isClean: Bool {
+        diagnostics.isEmpty && overlong == 0 && !unterminated && count("begin") == count("end")
+    }
+
+    var summary: String {
+        "\(lines) lines, \(count("begin")) begin, \(count("progress")) progress, \(count("log")) log, "
+            + "\(count("end")) end; \(overlong) too long; diagnostics: "
+            + diagnostics.prefix(5).map(\.description).joined(separator: "; ")
+    }
+}
+
+/// A private temporary folder, removed with its contents when the value goes away.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appending(path: "libactivity-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func read(_ name: String) throws -> [UInt8] {
+        try [UInt8](Data(contentsOf: url.appending(path: name)))
+    }
+}

@@ -32,13 +32,13 @@ struct TerminalEndToEndTests {
         try Tmux.session { tmux, directory in
             try tmux.run(
                 // The producer ignores the interrupt and keeps the stream open: the exit status
-                // comes from the signal, not from the end of the input.
-                "trap : INT; (trap '' INT; head -n 20 '\(Tmux.fixture)'; exec sleep 3) | \(Tmux.activity) render; "
-                    + "echo STATUS=$?",
-                in: directory)
+                // comes from the signal, not from the end of the input. It is stopped afterwards.
+                "trap : INT; \(Tmux.producer) | \(Tmux.activity) render; echo STATUS=$?", in: directory)
             _ = try tmux.waitFor { $0.contains("Fetch sources") && $0.contains("%") }
             #expect(!tmux.cursorVisible(), "the cursor is hidden while the display is live")
             tmux.keys("C-c")
+            _ = try tmux.waitFor { $0.contains("(abandoned)") }
+            try Tmux.stopProducer(in: directory)
             let screen = try tmux.waitFor { $0.contains("STATUS=") }
             #expect(screen.contains("STATUS=130"))
             #expect(screen.contains("? Build  ") && screen.contains("s  (abandoned)"))
@@ -52,13 +52,14 @@ struct TerminalEndToEndTests {
     func terminate() throws {
         try Tmux.session { tmux, directory in
             try tmux.run(
-                "(head -n 20 '\(Tmux.fixture)'; exec sleep 3) | sh -c 'echo $$ > pid; exec \(Tmux.activity) render'; "
-                    + "echo STATUS=$?",
+                "\(Tmux.producer) | sh -c 'echo $$ > pid; exec \(Tmux.activity) render'; echo STATUS=$?",
                 in: directory)
             _ = try tmux.waitFor { $0.contains("Fetch sources") && $0.contains("%") }
             let pid = try #require(
                 readFile(directory + "/pid").flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
             kill(pid, SIGTERM)
+            _ = try tmux.waitFor { $0.contains("(abandoned)") }
+            try Tmux.stopProducer(in: directory)
             let screen = try tmux.waitFor { $0.contains("STATUS=") }
             #expect(screen.contains("STATUS=143"))
             #expect(tmux.cursorVisible())
@@ -68,14 +69,14 @@ struct TerminalEndToEndTests {
     @Test("a resize while live leaves no debris")
     func resize() throws {
         try Tmux.session { tmux, directory in
-            try tmux.run(
-                "(head -n 20 '\(Tmux.fixture)'; sleep 2) | \(Tmux.activity) render; echo STATUS=$?", in: directory)
+            try tmux.run("\(Tmux.producer) | \(Tmux.activity) render; echo STATUS=$?", in: directory)
             _ = try tmux.waitFor { $0.contains("Fetch sources") && $0.contains("%") }
             tmux.command("resize-window -x 44 -y 20")
             let narrow = try tmux.waitFor { screen in
                 screen.split(separator: "\n").contains { $0.contains("Fetch sources") && $0.count <= 44 }
             }
             #expect(narrow.split(separator: "\n").filter { $0.contains("Fetch sources") }.count == 1, "\(narrow)")
+            try Tmux.stopProducer(in: directory)
             let screen = try tmux.waitFor { $0.contains("STATUS=") }
             #expect(screen.contains("STATUS=0"))
             #expect(tmux.cursorVisible())
@@ -96,6 +97,19 @@ struct Tmux {
         let file = #filePath
         return "/" + file.split(separator: "/").dropLast().joined(separator: "/") + "/Fixtures/build.jsonl"
     }()
+
+    /// The first 20 lines of the fixture, then the stream stays open: a shell that writes its
+    /// pid to `producer`, ignores SIGINT and sleeps until ``stopProducer(in:)``.
+    static var producer: String {
+        "sh -c 'echo $$ > producer; trap \"\" INT; head -n 20 \"\(fixture)\"; exec sleep 60'"
+    }
+
+    /// Ends the stream that ``producer`` keeps open.
+    static func stopProducer(in directory: String) throws {
+        let pid = try #require(
+            readFile(directory + "/producer").flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        kill(pid, SIGKILL)
+    }
 
     /// Runs `body` with a fresh server and a temporary directory, both removed afterwards.
     static func session(_ body: (Tmux, String) throws -> Void) throws {

@@ -112,12 +112,12 @@ public struct ActivityStore: Sendable {
     /// raised (already counted in ``summary``).
     @discardableResult
     public mutating func apply(
-        _ event: ActivityEvent, line: Int, _ body: (ActivityUpdate) -> Void
+        _ event: consuming ActivityEvent, line: Int, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
         let time = event.timestamp ?? summary.lastTime ?? 0
         if summary.firstTime == nil { summary.firstTime = time }
         if time > summary.lastTime ?? -.infinity { summary.lastTime = time }
-        switch event {
+        switch consume event {
         case .begin(var begin):
             begin.timestamp = time
             return applyBegin(begin, time: time, line: line, body)
@@ -195,7 +195,7 @@ public struct ActivityStore: Sendable {
     }
 
     private mutating func applyProgress(
-        _ progress: ActivityEvent.Progress, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
+        _ progress: consuming ActivityEvent.Progress, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
         // The hot path: one hash lookup, the activity changed in place.
         guard let index = nodes.index(forKey: progress.id), nodes.values[index].isRunning else {

@@ -139,7 +139,7 @@ extension TerminalRenderer {
         drop(&percent)
 
         let titleRoom = max(1, width - fixed - optional)
-        var line = StyledLine(capacity: 12)
+        var line = StyledLine(capacity: 20)
         if indentWidth > 0 { line.append(String(repeating: " ", count: indentWidth), .none, width: indentWidth) }
         line.append(spinner, .cyan, width: 1)
         line.append(" ", .none, width: 1)
@@ -158,7 +158,11 @@ extension TerminalRenderer {
             }
         }
         func add(_ part: Part?, _ paint: TerminalStyle.Paint) {
-            if let part { line.append("  " + part.text, paint, width: 2 + part.width) }
+            guard let part else { return }
+            // The gap is a span of its own: joining it to the text could make a string too long
+            // to be stored inline.
+            line.append("  ", .none, width: 2)
+            line.append(part.text, paint, width: part.width)
         }
         add(percent, .none)
         add(counts, .none)

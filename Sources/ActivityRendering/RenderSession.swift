@@ -48,7 +48,8 @@ public final class RenderSession: Sendable {
     private let finished = Atomic<Bool>(false)
     private let finishing = Mutex(false)
     private let clock: @Sendable () -> Double
-    /// The mode in use: `tty`, `plain`, `log` or `jsonl` (never `auto`).
+    /// The mode in use: `tty`, `plain`, `log` or `jsonl`; `auto` only for a session built from
+    /// renderers of the caller's own.
     public let mode: RenderMode
 
     /// Sets up the renderers `options` ask for and starts the redraw timer.

@@ -132,33 +132,20 @@ struct RunTests {
     func forwarding() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("out")
-        let err = folder.url.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandRunner.activity)
-        process.arguments = [
-            "run", "--mode", "jsonl", "sh", "-c", #"trap 'echo got TERM; exit 5' TERM; echo ready; while :; do sleep 0.05; done"#,
-        ]
-        process.environment = CommandRunner.baseEnvironment()
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
+        let pid = try CommandRunner.spawn(
+            CommandRunner.activity,
+            ["run", "--mode", "jsonl", "sh", "-c", #"trap 'echo got TERM; exit 5' TERM; echo ready; while :; do sleep 0.05; done"#],
+            environment: CommandRunner.baseEnvironment(), stdin: "/dev/null", stdout: out.path,
+            stderr: folder.url.appendingPathComponent("err").path)
         var ready = false
         for _ in 0..<500 where !ready {
             usleep(10_000)
             ready = (try? String(contentsOf: out, encoding: .utf8))?.contains("ready") ?? false
         }
         #expect(ready)
-        kill(process.processIdentifier, SIGTERM)
-        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
-        if process.isRunning {
-            Issue.record("activity run did not end after SIGTERM")
-            kill(-process.processIdentifier, SIGKILL)
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 5)
+        kill(pid, SIGTERM)
+        let status = CommandRunner.wait(pid, timeout: 10, what: "activity run")
+        #expect(status.code == 5 && !status.killed)
         #expect(try String(contentsOf: out, encoding: .utf8) == "ready\ngot TERM\n")
     }
 

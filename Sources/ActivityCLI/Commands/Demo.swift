@@ -17,7 +17,7 @@ enum DemoCommand {
         case .success(let made): display = made
         case .failure(let error): return error.exitStatus
         }
-        SignalWatcher.start(finishing: display)
+        let watcher = SignalWatcher.start(finishing: display)
         let start = POSIX.monotonicSeconds()
         let startTime = POSIX.unixSeconds()
         for entry in DemoScript.timeline() {
@@ -30,7 +30,7 @@ enum DemoCommand {
             }
             display.handle(event)
         }
-        display.finish()
+        watcher.finish()
         return ExitCode.success
     }
 }

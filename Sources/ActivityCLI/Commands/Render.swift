@@ -28,9 +28,9 @@ enum RenderCommand {
         case .success(let made): display = made
         case .failure(let error): return error.exitStatus
         }
-        SignalWatcher.start(finishing: display)
+        let watcher = SignalWatcher.start(finishing: display)
         let status = StreamFeeder(display: display).feed(fd: fd, name: file, command: "render")
-        display.finish()
+        watcher.finish()
         return status
     }
 }
@@ -54,7 +54,7 @@ struct StreamFeeder {
                         pacer = current
                         event.timestamp = POSIX.unixSeconds()
                     }
-                    display.handle(event)
+                    display.handle(event, line: item.line)
                 case .text, .blank:
                     display.passthrough(Array(item.bytes), to: .standardOutput)
                 case .invalid(let diagnostic), .ignored(let diagnostic?):
@@ -64,7 +64,6 @@ struct StreamFeeder {
                 }
             }
         } catch {
-            display.finish()
             Console.error("\(name == "-" ? "standard input" : name): \(error)", command: command)
             return ExitCode.ioError
         }

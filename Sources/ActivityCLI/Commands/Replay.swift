@@ -29,10 +29,10 @@ enum ReplayCommand {
         case .success(let made): display = made
         case .failure(let error): return error.exitStatus
         }
-        SignalWatcher.start(finishing: display)
+        let watcher = SignalWatcher.start(finishing: display)
         let feeder = StreamFeeder(display: display, pacer: Pacer(speed: speed, maxGap: maxGap))
         let status = feeder.feed(fd: fd, name: file, command: "replay")
-        display.finish()
+        watcher.finish()
         return status
     }
 }

@@ -1,3 +1,11 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// `activity run [display options] [--] CMD [ARGS…]`: runs a command and draws what it reports.
 enum RunCommand {
     static let parser = ArgumentParser(
@@ -18,16 +26,29 @@ enum RunCommand {
         guard !parsed.positionals[0].isEmpty else { throw parser.usageError("CMD is empty") }
         SignalPipe.install()
         defer { SignalPipe.restore() }
+        let cancelTarget = CancelTarget()
         let display: any Display
         do throws(DisplayError) {
-            display = try DisplayFactory.make(options)
+            display = try DisplayFactory.make(options) { cancelTarget.interrupt() }
         } catch {
             Console.error(error.message, command: "run")
             return error.exitStatus
         }
         let supervisor = Supervisor(
             command: parsed.positionals, display: display, grace: grace,
-            mayTakeTerminal: options.mode != .overlay)
+            mayTakeTerminal: options.mode != .overlay, cancelTarget: cancelTarget)
         return supervisor.run()
+    }
+}
+
+/// Where Esc in the terminal overlay sends SIGINT: the command's process group, once it runs.
+final class CancelTarget: Sendable {
+    private let group = Atomic<Int32>(0)
+
+    func set(_ pid: Int32) { group.store(pid, ordering: .sequentiallyConsistent) }
+
+    func interrupt() {
+        let pid = group.load(ordering: .sequentiallyConsistent)
+        if pid > 0 { kill(-pid, SIGINT) }
     }
 }

@@ -12,7 +12,7 @@ enum DemoScript {
     /// The whole timeline, in time order.
     static func timeline() -> [Entry] {
         var script = Builder()
-        let build = script.begin("Build swift-activity", at: 0, total: nil)
+        let build = script.begin("Build swift-activity", at: 0, total: nil, cancellable: true)
         script.log("Planning 7 steps on 2 cores", at: 0.05)
 
         let resolve = script.begin("Resolve packages", at: 0.1, parent: build)
@@ -49,7 +49,7 @@ enum DemoScript {
                 compiled.append((start + Double(index + 1) * step, 1))
             }
             if module == "ActivityWire" {
-                script.log("FieldReader.swift:88: variable 'end' was never mutated", at: 3.3, id: id, level: .warning)
+                script.log("FieldReader.swift:88: 'end' is never mutated", at: 3.3, id: id, level: .warning)
             }
             script.end(id, at: end, completed: Double(files.count))
         }
@@ -85,11 +85,12 @@ enum DemoScript {
         private var counter = 0
 
         mutating func begin(
-            _ title: String, at time: Double, parent: ActivityID? = nil, total: Double? = nil, unit: String? = nil
+            _ title: String, at time: Double, parent: ActivityID? = nil, total: Double? = nil, unit: String? = nil,
+            cancellable: Bool = false
         ) -> ActivityID {
             counter += 1
             let id = ActivityID(unchecked: "demo.\(counter)")
-            add(time, .begin(.init(id: id, title: title, parent: parent, total: total, unit: unit)))
+            add(time, .begin(.init(id: id, title: title, parent: parent, total: total, unit: unit, cancellable: cancellable)))
             return id
         }
 

@@ -13,10 +13,17 @@ enum StandardStream: Sendable {
 protocol Display: Sendable {
     /// Folds one event into the display.
     func handle(_ event: ActivityEvent)
+    /// Folds one event read from input line `line` (named in diagnostics) into the display.
+    func handle(_ event: ActivityEvent, line: Int)
     /// Prints a line that is not an event (without its newline) above the live region.
     func passthrough(_ line: [UInt8], to stream: StandardStream)
     /// Tells the person watching about a problem in the stream.
     func report(_ diagnostic: Diagnostic)
     /// Ends the display: open activities end as abandoned, the terminal is restored.
     func finish()
+}
+
+extension Display {
+    /// Displays that do not name input lines in their diagnostics ignore `line`.
+    func handle(_ event: ActivityEvent, line: Int) { handle(event) }
 }

@@ -11,7 +11,11 @@ import Musl
 /// A log file that cannot be created fails with exit status 73 and a plugin not on `PATH` with
 /// 69, before anything is drawn.
 enum DisplayFactory {
-    static func make(_ options: DisplayOptions) throws(DisplayError) -> any Display {
+    /// - Parameter onCancel: what Esc in the terminal overlay does: `run` interrupts its command;
+    ///   the other commands interrupt themselves (the display finishes, the command ends by SIGINT).
+    static func make(
+        _ options: DisplayOptions, onCancel: @escaping @Sendable () -> Void = { kill(getpid(), SIGINT) }
+    ) throws(DisplayError) -> any Display {
         if let path = options.logFile {
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
@@ -31,9 +35,18 @@ enum DisplayFactory {
         case .plain: mode = .plain
         case .log: mode = .log
         case .jsonl: mode = .jsonl
-        case .overlay, .overlayJSONL:
-            throw DisplayError(
-                message: "--mode \(options.mode.rawValue) is not available in this build", exitStatus: ExitCode.unavailable)
+        case .overlay:
+            let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC)
+            do {
+                return try TerminalOverlayPresenter(
+                    environment: RenderOptions.processEnvironment(), outputFD: 2, inputFD: terminal >= 0 ? terminal : nil
+                ) { _ in onCancel() }
+            } catch {
+                if terminal >= 0 { close(terminal) }
+                throw DisplayError(message: "\(error)", exitStatus: ExitCode.unavailable)
+            }
+        case .overlayJSONL:
+            return OverlayJSONLinesPresenter(outputFD: 1)
         }
         let renderOptions = RenderOptions(
             mode: mode, logFile: options.logFile, logFormat: options.logFormat == .jsonl ? .jsonl : .text,

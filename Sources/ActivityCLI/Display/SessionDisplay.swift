@@ -12,6 +12,8 @@ final class SessionDisplay: Display {
 
     func handle(_ event: ActivityEvent) { session.handle(event) }
 
+    func handle(_ event: ActivityEvent, line: Int) { session.handle(event, line: line) }
+
     func passthrough(_ line: [UInt8], to stream: StandardStream) {
         session.passthrough(line, to: stream == .standardOutput ? .stdout : .stderr)
     }

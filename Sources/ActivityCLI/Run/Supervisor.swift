@@ -16,11 +16,15 @@ final class Supervisor {
     /// Whether the child may take the terminal's foreground (not while an overlay reads keys).
     let mayTakeTerminal: Bool
 
-    init(command: [String], display: any Display, grace: Double, mayTakeTerminal: Bool) {
+    /// Told the child's pid, so that Esc in the overlay can interrupt it.
+    let cancelTarget: CancelTarget
+
+    init(command: [String], display: any Display, grace: Double, mayTakeTerminal: Bool, cancelTarget: CancelTarget) {
         self.command = command
         self.display = display
         self.grace = grace
         self.mayTakeTerminal = mayTakeTerminal
+        self.cancelTarget = cancelTarget
     }
 
     /// Runs the command to its end and returns the status `activity run` exits with.
@@ -59,6 +63,7 @@ final class Supervisor {
         }
         close(output[1])
         close(errors[1])
+        cancelTarget.set(pid)
         let terminal: Int32? = mayTakeTerminal && isatty(0) == 1 && tcgetpgrp(0) == getpgrp() ? 0 : nil
         let child = ChildProcess(pid: pid, terminal: terminal)
         child.startWaiting()

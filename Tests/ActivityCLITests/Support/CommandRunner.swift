@@ -48,38 +48,80 @@ enum CommandRunner {
     }
 
     /// Runs a program with its output captured through files (no pipe can fill up and block it).
+    ///
+    /// Spawned with `posix_spawn` and waited for with `waitpid`: Foundation's `Process` also waits
+    /// for descriptors that daemons started by the program (tmux) inherit.
     static func run(
         _ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
         currentDirectory: URL? = nil, timeout: Double = 60
     ) throws -> CommandResult {
         let folder = try TemporaryFolder()
-        let out = folder.url.appendingPathComponent("stdout")
-        let err = folder.url.appendingPathComponent("stderr")
-        let inputFile = folder.url.appendingPathComponent("stdin")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: inputFile.path, contents: input ?? Data())
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = baseEnvironment(environment)
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = try FileHandle(forReadingFrom: inputFile)
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(2000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            Issue.record("\(executable) \(arguments) did not finish within \(timeout) s")
-        }
-        process.waitUntilExit()
+        let out = folder.url.appendingPathComponent("stdout").path
+        let err = folder.url.appendingPathComponent("stderr").path
+        let inputFile = folder.url.appendingPathComponent("stdin").path
+        _ = FileManager.default.createFile(atPath: inputFile, contents: input ?? Data())
+        let pid = try spawn(
+            executable, arguments, environment: baseEnvironment(environment), directory: currentDirectory?.path,
+            stdin: inputFile, stdout: out, stderr: err)
+        let status = wait(pid, timeout: timeout, what: "\(executable) \(arguments)")
         return CommandResult(
-            status: process.terminationStatus, killed: process.terminationReason == .uncaughtSignal,
-            standardOutput: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-            standardError: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+            status: status.killed ? status.code : status.code, killed: status.killed,
+            standardOutput: String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self),
+            standardError: String(decoding: FileManager.default.contents(atPath: err) ?? Data(), as: UTF8.self))
+    }
+
+    /// Starts a program with its standard streams on files; returns its pid.
+    static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
+        stdin: String, stdout: String, stderr: String
+    ) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var executable = executable
+        var arguments = arguments
+        if let directory {
+            arguments = ["-c", #"cd "$0" && exec "$@""#, directory, executable] + arguments
+            executable = "/bin/sh"
+        }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
+        return pid
+    }
+
+    /// Waits for a child; kills it when `timeout` passes. Returns the exit code, or the signal.
+    static func wait(_ pid: pid_t, timeout: Double, what: String) -> (code: Int32, killed: Bool) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { break }
+            if result < 0 && errno != EINTR { return (-1, false) }
+            if Date() > deadline {
+                Issue.record("\(what) did not finish within \(timeout) s")
+                kill(pid, SIGKILL)
+            }
+            usleep(2000)
+        }
+        let signal = status & 0x7f
+        return signal == 0 ? ((status >> 8) & 0xff, false) : (signal, true)
     }
 }
 

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// The closing summary line gives the time up to now, and the fixtures are from the past: it is
+/// checked on its own, and the rest against the golden file.
+func withoutSummaryTime(_ text: String) -> String {
+    text.replacingOccurrences(of: #"\[ *[0-9.]+[smhd]+\] (\d+ activities in) [0-9.]+[smhd]+"#, with: "[TIME] $1 TIME",
+        options: .regularExpression)
+        .replacingOccurrences(of: #"(\d+ activities in) [0-9.]+[smhd]+"#, with: "$1 TIME", options: .regularExpression)
+}
+
+@Suite("activity render")
+struct RenderTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/build.jsonl")
+
+    @Test("plain mode: text to standard output unchanged, the display on standard error")
+    func plain() throws {
+        let result = try CommandRunner.activity(["render", "--mode", "plain", Self.fixture.path])
+        #expect(result.status == 0)
+        Golden.check(result.standardOutput, named: "render-plain.stdout")
+        Golden.check(withoutSummaryTime(result.standardError), named: "render-plain.stderr")
+        let fromStdin = try CommandRunner.activity(["render", "--mode", "plain"], input: try Data(contentsOf: Self.fixture))
+        #expect(fromStdin.standardOutput == result.standardOutput)
+        #expect(withoutSummaryTime(fromStdin.standardError) == withoutSummaryTime(result.standardError))
+    }
+
+    @Test("jsonl mode shows the normalized stream; a jsonl log file records it for replay")
+    func jsonl() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.url.appendingPathComponent("run.jsonl")
+        let result = try CommandRunner.activity(
+            ["render", "--mode", "jsonl", "--log-file", log.path, "--log-format", "jsonl", Self.fixture.path])
+        #expect(result.status == 0)
+        let events = EventLog(result.standardError)
+        Golden.check(events.normalized, named: "render-jsonl.jsonl")
+        let recorded = try String(contentsOf: log, encoding: .utf8)
+        #expect(EventLog(recorded).normalized == events.normalized)
+        #expect(try CommandRunner.activity(["validate", "--strict", log.path]).status == 0)
+    }
+
+    @Test("unreadable inputs and log files: a message and a distinct status")
+    func badFiles() throws {
+        let missing = try CommandRunner.activity(["render", "/nonexistent.jsonl"])
+        #expect(missing.status == 66)
+        #expect(missing.standardError == "activity render: /nonexistent.jsonl: No such file or directory\n")
+        let directory = try CommandRunner.activity(["render", "--mode", "plain", "/"])
+        #expect(directory.status == 74)
+        #expect(directory.standardError.hasSuffix("activity render: /: Is a directory\n"))
+        let log = try CommandRunner.activity(["render", "--log-file", "/nonexistent/dir/log", Self.fixture.path])
+        #expect(log.status == 73)
+        #expect(log.standardError == "activity render: --log-file /nonexistent/dir/log: No such file or directory\n")
+        let plugin = try CommandRunner.activity(["render", "--plugin", "no-such-plugin", Self.fixture.path])
+        #expect(plugin.status == 69)
+        #expect(plugin.standardError == "activity render: --plugin no-such-plugin: no executable activity-render-no-such-plugin on PATH\n")
+        let extra = try CommandRunner.activity(["render", "a", "b"])
+        #expect(extra.status == 64)
+    }
+
+    @Test("a garbage stream never stops the display")
+    func garbage() throws {
+        var bytes = Data()
+        for index in 0..<2000 {
+            bytes += Data([UInt8](repeating: UInt8(truncatingIfNeeded: index * 37), count: index % 300))
+            bytes += Data("\n{\"v\":1,\"type\":\"begin\",\"id\":\"x\(index)\",\"title\":\"T\(index)\",\"total\":-1}\n".utf8)
+        }
+        bytes += Data(#"{"v":1,"type":"begin","id":"last","title":"Last"}"#.utf8)
+        let result = try CommandRunner.activity(["render", "--mode", "jsonl"], input: bytes)
+        #expect(result.status == 0)
+        let log = EventLog(result.standardError)
+        #expect(log.begin(titled: "Last") != nil)
+    }
+
+    @Test("in a terminal: the final screen, and the cursor visible afterwards")
+    func terminal() throws {
+        let pane = try TmuxPane(width: 100, height: 24)
+        try pane.type("activity render \(Self.fixture.path); echo EXIT=$?")
+        #expect(try pane.waitFor("EXIT=0"))
+        #expect(pane.cursorVisible)
+        let screen = try pane.screen().replacingOccurrences(of: Self.fixture.path, with: "FIXTURE")
+        Golden.check(withoutSummaryTime(screen), named: "render-tmux.txt")
+    }
+
+    @Test("in a terminal: Ctrl-C finishes the display, restores the cursor and ends by SIGINT (130)")
+    func interrupt() throws {
+        let pane = try TmuxPane(width: 100, height: 24)
+        let firstHalf = try String(contentsOf: Self.fixture, encoding: .utf8).split(separator: "\n").prefix(5)
+            .joined(separator: "\n")
+        let partial = try pane.folder.file("partial.jsonl", contents: firstHalf + "\n")
+        // The outer shell traps SIGINT so that it lives on to print the status.
+        try pane.type("sh -c 'trap : INT; (cat \(partial.path); sleep 30) | activity render; echo EXIT=$?'")
+        #expect(try pane.waitFor("Download"))
+        usleep(200_000)
+        try pane.press("C-c")
+        #expect(try pane.waitFor("EXIT=130"))
+        #expect(pane.cursorVisible)
+        #expect(try pane.screen().contains("? Build"))
+    }
+}

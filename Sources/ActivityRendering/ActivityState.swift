@@ -5,26 +5,68 @@ public import ActivityWire
 /// Text fields hold what the producer sent, unsanitized; renderers pass them through
 /// ``TextSanitizer`` before showing them.
 public struct ActivityState: Sendable, Hashable {
-    public let id: ActivityID
+    /// What never changes after the `begin`: shared, so a copy of the state stays small.
+    final class Identity: Sendable, Hashable {
+        let id: ActivityID
+        let parent: ActivityID?
+        let depth: Int
+        let unit: String?
+        let cancellable: Bool
+        let blocking: ActivityEvent.Blocking
+        let attrs: [String: AttributeValue]
+        let startTime: Double
+        let sequence: Int
+
+        init(
+            id: ActivityID, parent: ActivityID?, depth: Int, unit: String?, cancellable: Bool,
+            blocking: ActivityEvent.Blocking, attrs: [String: AttributeValue], startTime: Double, sequence: Int
+        ) {
+            self.id = id
+            self.parent = parent
+            self.depth = depth
+            self.unit = unit
+            self.cancellable = cancellable
+            self.blocking = blocking
+            self.attrs = attrs
+            self.startTime = startTime
+            self.sequence = sequence
+        }
+
+        static func == (lhs: Identity, rhs: Identity) -> Bool {
+            lhs === rhs
+                || (lhs.id == rhs.id && lhs.parent == rhs.parent && lhs.depth == rhs.depth && lhs.unit == rhs.unit
+                    && lhs.cancellable == rhs.cancellable && lhs.blocking == rhs.blocking && lhs.attrs == rhs.attrs
+                    && lhs.startTime == rhs.startTime && lhs.sequence == rhs.sequence)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(id)
+            hasher.combine(sequence)
+        }
+    }
+
+    let identity: Identity
+
+    public var id: ActivityID { identity.id }
     public var title: String
     public var message: String?
     /// The enclosing activity, `nil` at top level (also when the producer named a parent that was
     /// not open).
-    public var parent: ActivityID?
+    public var parent: ActivityID? { identity.parent }
     /// The children still running, in the order they began.
     public internal(set) var children: [ActivityID] = []
     /// How deep in the tree: 0 at top level.
-    public var depth: Int
+    public var depth: Int { identity.depth }
     public var completed: Double
     /// The amount of work; `nil` when indeterminate.
     public var total: Double?
     /// What is counted: `nil` for items; `bytes` is shown in binary units.
-    public var unit: String?
-    public var cancellable: Bool
-    public var blocking: ActivityEvent.Blocking
-    public var attrs: [String: AttributeValue]
+    public var unit: String? { identity.unit }
+    public var cancellable: Bool { identity.cancellable }
+    public var blocking: ActivityEvent.Blocking { identity.blocking }
+    public var attrs: [String: AttributeValue] { identity.attrs }
     /// When it began, Unix seconds.
-    public var startTime: Double
+    public var startTime: Double { identity.startTime }
     /// When it ended, Unix seconds; `nil` while it runs.
     public var endTime: Double?
     /// How it ended; `nil` while it runs.
@@ -34,7 +76,7 @@ public struct ActivityState: Sendable, Hashable {
     /// The rate and ETA estimate.
     public var estimator = RateEstimator()
     /// The order of the activity's begin in the stream, from 0.
-    public let sequence: Int
+    public var sequence: Int { identity.sequence }
 
     /// Whether the activity is still running.
     public var isRunning: Bool { status == nil }

@@ -65,11 +65,23 @@ public struct ActivityStore: Sendable {
 
     /// The open activities in display order: depth first, each parent before its children.
     public func forEachOpen(_ body: (ActivityState) -> Bool) {
-        var stack: [ActivityID] = roots.reversed()
-        while let id = stack.popLast() {
-            guard let node = nodes[id] else { continue }
-            if !body(node) { return }
-            stack.append(contentsOf: node.children.reversed())
+        var stack: [ActivityID] = []
+        stack.reserveCapacity(min(roots.count, 256) + 16)
+        // Roots are pushed lazily, so a frame of 20 lines over 10,000 roots stays cheap.
+        var nextRoot = 0
+        while true {
+            let id: ActivityID
+            if let pending = stack.popLast() {
+                id = pending
+            } else if nextRoot < roots.count {
+                id = roots[nextRoot]
+                nextRoot += 1
+            } else {
+                return
+            }
+            guard let index = nodes.index(forKey: id) else { continue }
+            if !body(nodes.values[index]) { return }
+            stack.append(contentsOf: nodes.values[index].children.reversed())
         }
     }
 
@@ -100,17 +112,20 @@ public struct ActivityStore: Sendable {
     /// raised (already counted in ``summary``).
     @discardableResult
     public mutating func apply(
-        _ event: ActivityEvent, line: Int, _ body: (ActivityUpdate) -> Void
+        _ event: consuming ActivityEvent, line: Int, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
-        var event = event
         let time = event.timestamp ?? summary.lastTime ?? 0
-        event.timestamp = time
         if summary.firstTime == nil { summary.firstTime = time }
-        summary.lastTime = max(summary.lastTime ?? time, time)
-        switch event {
-        case .begin(let begin): return applyBegin(begin, time: time, line: line, body)
-        case .progress(let progress): return applyProgress(progress, time: time, line: line, body)
+        if time > summary.lastTime ?? -.infinity { summary.lastTime = time }
+        switch consume event {
+        case .begin(var begin):
+            begin.timestamp = time
+            return applyBegin(begin, time: time, line: line, body)
+        case .progress(var progress):
+            progress.timestamp = time
+            return applyProgress(progress, time: time, line: line, body)
         case .log(var log):
+            log.timestamp = time
             var diagnostics: [Diagnostic] = []
             if let id = log.id, nodes[id]?.isRunning != true {
                 diagnostics = problem(unknown: id, doing: "log", line: line)
@@ -118,7 +133,9 @@ public struct ActivityStore: Sendable {
             }
             body(ActivityUpdate(event: .log(log), activity: log.id.flatMap { nodes[$0] }))
             return diagnostics
-        case .end(let end): return applyEnd(end, time: time, line: line, body)
+        case .end(var end):
+            end.timestamp = time
+            return applyEnd(end, time: time, line: line, body)
         }
     }
 
@@ -164,9 +181,10 @@ public struct ActivityStore: Sendable {
         }
         if begin.parent == nil { roots.append(begin.id) }
         var node = ActivityState(
-            id: begin.id, title: begin.title, message: begin.message, parent: begin.parent, depth: depth,
-            completed: begin.completed, total: begin.total, unit: begin.unit, cancellable: begin.cancellable,
-            blocking: begin.blocking, attrs: begin.attrs, startTime: time, sequence: sequence)
+            identity: .init(
+                id: begin.id, parent: begin.parent, depth: depth, unit: begin.unit, cancellable: begin.cancellable,
+                blocking: begin.blocking, attrs: begin.attrs, startTime: time, sequence: sequence),
+            title: begin.title, message: begin.message, completed: begin.completed, total: begin.total)
         node.estimator.record(completed: begin.completed, at: time)
         sequence += 1
         openCount += 1
@@ -177,21 +195,20 @@ public struct ActivityStore: Sendable {
     }
 
     private mutating func applyProgress(
-        _ progress: ActivityEvent.Progress, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
+        _ progress: consuming ActivityEvent.Progress, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
-        guard nodes[progress.id]?.isRunning == true else {
+        // The hot path: one hash lookup, the activity changed in place.
+        guard let index = nodes.index(forKey: progress.id), nodes.values[index].isRunning else {
             return problem(unknown: progress.id, doing: "progress", line: line)
         }
-        let node = update(progress.id) { node in
-            if let title = progress.title { node.title = title }
-            if let message = progress.message { node.message = message }
-            if let total = progress.total { node.total = total.value }
-            if let completed = progress.completed {
-                node.completed = completed
-                node.estimator.record(completed: completed, at: time)
-            }
+        if let title = progress.title { nodes.values[index].title = title }
+        if let message = progress.message { nodes.values[index].message = message }
+        if let total = progress.total { nodes.values[index].total = total.value }
+        if let completed = progress.completed {
+            nodes.values[index].completed = completed
+            nodes.values[index].estimator.record(completed: completed, at: time)
         }
-        body(ActivityUpdate(event: .progress(progress), activity: node))
+        body(ActivityUpdate(event: .progress(progress), activity: nodes.values[index]))
         return []
     }
 
@@ -219,15 +236,31 @@ public struct ActivityStore: Sendable {
         return diagnostics
     }
 
-    /// Ends `id` and its open descendants (as `abandoned`, deepest first).
+    /// Ends `id` and its open descendants (as `abandoned`), children before their parents.
+    /// Iterative: a hostile stream may nest thousands deep, and this may run on a small stack.
     private mutating func end(
         _ id: ActivityID, status: ActivityEvent.Status, time: Double, event: ActivityEvent.End? = nil,
         _ body: (ActivityUpdate) -> Void
     ) {
-        guard let node = nodes[id] else { return }
-        while let child = nodes[id]?.children.first {
-            end(child, status: .abandoned, time: time, body)
+        guard nodes[id] != nil else { return }
+        var order: [ActivityID] = []
+        var stack: [ActivityID] = [id]
+        while let next = stack.popLast() {
+            order.append(next)
+            if let children = nodes[next]?.children { stack.append(contentsOf: children) }
         }
+        for next in order.reversed() {
+            let isTarget = next == id
+            endOne(next, status: isTarget ? status : .abandoned, time: time, event: isTarget ? event : nil, body)
+        }
+    }
+
+    /// Ends one activity whose children have all ended.
+    private mutating func endOne(
+        _ id: ActivityID, status: ActivityEvent.Status, time: Double, event: ActivityEvent.End?,
+        _ body: (ActivityUpdate) -> Void
+    ) {
+        guard let node = nodes[id], node.isRunning else { return }
         var normalized = event ?? ActivityEvent.End(id: id, status: status)
         normalized.timestamp = time
         let ended = update(id) { node in

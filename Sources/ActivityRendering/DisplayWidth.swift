@@ -27,11 +27,22 @@ public enum DisplayWidth {
             break
         }
         if ascii { return text.utf8.count }
-        return Measurer.withLocale {
-            var width = 0
-            for scalar in text.unicodeScalars { width += scalarWidth(scalar) }
-            return width
+        var width = 0
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value >= 0x20 && value < 0x7F {
+                width += 1
+            } else if let known = knownWidth(value) {
+                width += known
+            } else {
+                return Measurer.withLocale {
+                    var width = 0
+                    for scalar in text.unicodeScalars { width += scalarWidth(scalar) }
+                    return width
+                }
+            }
         }
+        return width
     }
 
     /// The columns one scalar takes: 0, 1 or 2. Controls count 0 (they are sanitized away).
@@ -39,8 +50,22 @@ public enum DisplayWidth {
         let value = scalar.value
         if value >= 0x20 && value < 0x7F { return 1 }
         if value < 0x20 || (value >= 0x7F && value < 0xA0) { return 0 }
+        if let width = knownWidth(value) { return width }
         if let width = Measurer.cWidth(value) { return width }
         return fallbackWidth(value)
+    }
+
+    /// Widths that need no lookup: Latin, Greek and Cyrillic letters, general punctuation, box
+    /// drawing, block elements and Braille, which are all one column (the spinner, the bar, `…`
+    /// and `›` among them).
+    @inline(__always)
+    static func knownWidth(_ value: UInt32) -> Int? {
+        switch value {
+        case 0xA0...0x2FF, 0x370...0x482, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF, 0x2500...0x25FC,
+            0x2800...0x28FF:
+            1
+        default: nil
+        }
     }
 
     /// `text` cut so that it fits in `width` columns; when cut, it ends in `ellipsis`.

@@ -4,17 +4,32 @@ public enum Formatting {
     /// `value` with exactly `decimals` digits after the point, rounded half away from zero.
     public static func fixed(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return value.isNaN ? "?" : (value < 0 ? "-∞" : "∞") }
-        let scale = (0..<decimals).reduce(1.0) { r, _ in r * 10 }
-        let scaled = (abs(value) * scale).rounded()
+        let decimals = min(max(0, decimals), 9)
+        var scale: Int64 = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * Double(scale)).rounded()
         guard scaled < 9.0e18 else { return String(Int64(value)) }
         let integer = Int64(scaled)
         let sign = value < 0 && integer != 0 ? "-" : ""
-        guard decimals > 0 else { return sign + String(integer) }
-        let whole = integer / Int64(scale)
-        var fraction = String(integer % Int64(scale))
-        while fraction.count < decimals { fraction = "0" + fraction }
-        return "\(sign)\(whole).\(fraction)"
+        guard decimals > 0 else { return sign + digits(integer) }
+        var fraction = digits(integer % scale)
+        // Small strings live inline: padding by concatenation allocates nothing.
+        while fraction.utf8.count < decimals { fraction = "0" + fraction }
+        return sign + digits(integer / scale) + "." + fraction
     }
+
+    /// The decimal digits of a non-negative integer. Below 10,000 from a table, so the small
+    /// numbers every frame shows cost no conversion.
+    static func digits(_ value: Int64) -> String {
+        if value >= 0 && value < 10_000 { return smallNumbers[Int(value)] }
+        guard value > 0 else { return String(value) }
+        let low = Int(value % 10_000)
+        var tail = smallNumbers[low]
+        while tail.utf8.count < 4 { tail = "0" + tail }
+        return digits(value / 10_000) + tail
+    }
+
+    private static let smallNumbers: [String] = (0..<10_000).map { String($0) }
 
     /// A count: an integer when integral, else with one decimal; SI-abbreviated from ten million.
     public static func count(_ value: Double) -> String {
@@ -79,23 +94,26 @@ public enum Formatting {
         let seconds = seconds.isFinite ? max(0, seconds) : 0
         if seconds < 59.95 { return fixed(seconds, decimals: 1) + "s" }
         let whole = Int(seconds.rounded(.down))
-        if whole < 3600 { return "\(whole / 60)m" + twoDigits(whole % 60) + "s" }
-        if whole < 360_000 { return "\(whole / 3600)h" + twoDigits(whole % 3600 / 60) + "m" }
-        return "\(whole / 86400)d"
+        if whole < 3600 { return digits(Int64(whole / 60)) + "m" + twoDigits(whole % 60) + "s" }
+        if whole < 360_000 { return digits(Int64(whole / 3600)) + "h" + twoDigits(whole % 3600 / 60) + "m" }
+        return digits(Int64(whole / 86400)) + "d"
     }
 
     /// A coarse duration for an ETA: whole seconds below a minute.
     public static func eta(_ seconds: Double) -> String {
         let seconds = seconds.isFinite ? max(0, seconds) : 0
-        if seconds < 60 { return "\(Int(seconds.rounded(.up)))s" }
+        if seconds < 60 { return digits(Int64(seconds.rounded(.up))) + "s" }
         return duration(seconds)
     }
 
     /// A percentage of a fraction in 0...1, right-aligned in four columns: `  7%`, `100%`.
     public static func percent(_ fraction: Double) -> String {
         let value = Int((min(1, max(0, fraction)) * 100).rounded(.down))
-        let text = "\(value)%"
-        return String(repeating: " ", count: max(0, 4 - text.count)) + text
+        switch value {
+        case 100: return "100%"
+        case 10...: return " " + digits(Int64(value)) + "%"
+        default: return "  " + digits(Int64(value)) + "%"
+        }
     }
 
     /// An RFC 3339 UTC timestamp with milliseconds: `2026-11-29T12:03:27.123Z`.
@@ -121,5 +139,7 @@ public enum Formatting {
             + "\(twoDigits(Int(secondOfDay % 3600 / 60))):\(twoDigits(Int(secondOfDay % 60))).\(msText)Z"
     }
 
-    static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0" + digits(Int64(value)) : digits(Int64(value))
+    }
 }

@@ -46,8 +46,10 @@ public final class RenderSession: Sendable {
     private let timer: RedrawTimer?
     private let signals: SignalGuard?
     private let finished = Atomic<Bool>(false)
+    private let finishing = Mutex(false)
     private let clock: @Sendable () -> Double
-    /// The mode in use: `tty`, `plain`, `log` or `jsonl` (never `auto`).
+    /// The mode in use: `tty`, `plain`, `log` or `jsonl`; `auto` only for a session built from
+    /// renderers of the caller's own.
     public let mode: RenderMode
 
     /// Sets up the renderers `options` ask for and starts the redraw timer.
@@ -81,7 +83,6 @@ public final class RenderSession: Sendable {
             let renderer = TerminalRenderer(
                 output: display, configuration: configuration,
                 passthrough: Self.passthroughTargets(display: descriptor, tty: mode == .tty))
-            renderer.liveRegionDidChange = { SignalRelay.liveRegion.store($0, ordering: .relaxed) }
             terminal = renderer
             renderers.append(renderer)
         case .log:
@@ -145,8 +146,12 @@ public final class RenderSession: Sendable {
     public func handle(_ event: ActivityEvent, line: Int) {
         guard !finished.load(ordering: .relaxed) else { return }
         var event = event
-        if event.timestamp == nil { event.timestamp = clock() }
-        state.core.withLock { $0.apply(event, line: line) }
+        let arrival = clock()
+        if event.timestamp == nil { event.timestamp = arrival }
+        state.core.withLock { core in
+            core.noteArrival(eventTime: event.timestamp!, arrival: arrival)
+            core.apply(event, line: line)
+        }
     }
 
     /// Prints a line of the producer's own output (without its newline) above the live region,
@@ -170,13 +175,20 @@ public final class RenderSession: Sendable {
     }
 
     /// Ends what is still open as `abandoned`, draws the final state, stops the timer, waits for
-    /// plugins and restores the terminal. Idempotent; later events are ignored.
+    /// plugins and restores the terminal. Idempotent and thread-safe: a call made while another
+    /// is in progress returns when that one is done. Later events are ignored.
     public func finish() {
-        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        timer?.stop()
-        let now = clock()
-        state.core.withLock { $0.finish(now: now) }
-        signals?.uninstall()
+        // A second caller (a signal-watching thread racing the reading thread) waits until the
+        // first is done, so that whoever returns first finds the terminal restored.
+        finishing.withLock { done in
+            guard !done else { return }
+            finished.store(true, ordering: .releasing)
+            timer?.stop()
+            let now = clock()
+            state.core.withLock { $0.finish(now: $0.streamTime(now)) }
+            signals?.uninstall()
+            done = true
+        }
     }
 
     /// Writes the sequence that restores the terminal (synchronized output off, colours reset,
@@ -202,6 +214,7 @@ final class SessionState: Sendable {
     func tick(now: Double) {
         let watched = watchedTerminal
         core.withLock { core in
+            let now = core.streamTime(now)
             if let watched, let terminal = core.terminal {
                 terminal.resize(to: TerminalDevice.size(of: watched.descriptor, environment: watched.environment))
                 if SignalRelay.cursorRestored.exchange(false, ordering: .relaxed) { terminal.cursorWasShown() }
@@ -221,6 +234,18 @@ final class SessionCore {
     let terminal: TerminalRenderer?
     private var updates: [ActivityUpdate] = []
     private var isFinished = false
+    /// How far the stream's clock is from ours: 0, unless the events' timestamps are more than a
+    /// second away from their arrival (a recording rendered later, a producer's clock that is
+    /// off), so that elapsed times and abandoned ends are in the stream's own time.
+    private var clockOffset = 0.0
+
+    func noteArrival(eventTime: Double, arrival: Double) {
+        let offset = eventTime - arrival
+        clockOffset = abs(offset) > 1 ? offset : 0
+    }
+
+    /// `now` on the stream's clock.
+    func streamTime(_ now: Double) -> Double { now + clockOffset }
 
     init(renderers: [any ActivityRenderer], plugins: [PluginHost], terminal: TerminalRenderer?) {
         self.others = renderers
@@ -291,9 +316,14 @@ extension RenderSession {
                 continue
             }
             let isTerminal = TerminalDevice.isTerminal(descriptor)
-            let shares = tty && isTerminal && displayIsTerminal && TerminalDevice.sameDevice(descriptor, display)
+            if tty && isTerminal && displayIsTerminal && TerminalDevice.sameDevice(descriptor, display) {
+                // The same terminal: the line goes into the next frame, above the live region,
+                // in the same write, so the region never flickers.
+                targets[stream] = .display
+                continue
+            }
             targets[stream] = .output(
-                FileDescriptorOutput(fileDescriptor: descriptor), sanitize: isTerminal, sharesTerminal: shares)
+                FileDescriptorOutput(fileDescriptor: descriptor), sanitize: isTerminal, sharesTerminal: false)
         }
         return targets
     }

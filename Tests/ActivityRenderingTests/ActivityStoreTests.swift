@@ -125,4 +125,19 @@ struct ActivityStoreTests {
         #expect(store.summary.dropped == 99_000)
         #expect(store.finish(at: 1).count == 1000)
     }
+
+    @Test("a chain nested 10,000 deep ends without recursion")
+    func deepNesting() {
+        var store = ActivityStore()
+        _ = store.apply(E.begin("n0", "N", at: 0))
+        for depth in 1..<10_000 {
+            _ = store.apply(E.begin("n\(depth)", "N", parent: "n\(depth - 1)", at: 0))
+        }
+        #expect(store[E.id("n9999")]?.depth == 9999)
+        let ends = store.finish(at: 1)
+        #expect(ends.count == 10_000)
+        #expect(ends.first?.event.id == E.id("n9999"))
+        #expect(ends.last?.event.id == E.id("n0"))
+        #expect(store.openCount == 0)
+    }
 }

@@ -3,11 +3,19 @@ struct StyledLine: Sendable {
     struct Span: Sendable {
         var text: String
         var paint: TerminalStyle.Paint
+        /// The display width, measured once.
+        var width: Int
     }
 
     var spans: [Span] = []
+    /// The display width of the whole line.
+    private(set) var width = 0
 
     init() {}
+
+    init(capacity: Int) {
+        spans.reserveCapacity(capacity)
+    }
 
     init(_ text: String, _ paint: TerminalStyle.Paint = .none) {
         append(text, paint)
@@ -15,10 +23,15 @@ struct StyledLine: Sendable {
 
     mutating func append(_ text: String, _ paint: TerminalStyle.Paint = .none) {
         guard !text.isEmpty else { return }
-        spans.append(Span(text: text, paint: paint))
+        append(text, paint, width: DisplayWidth.of(text))
     }
 
-    var width: Int { spans.reduce(0) { $0 + DisplayWidth.of($1.text) } }
+    /// Appends text whose display width the caller already knows.
+    mutating func append(_ text: String, _ paint: TerminalStyle.Paint, width: Int) {
+        guard !text.isEmpty else { return }
+        spans.append(Span(text: text, paint: paint, width: width))
+        self.width += width
+    }
 
     /// The text without paint.
     var plain: String { spans.map(\.text).joined() }
@@ -30,10 +43,9 @@ struct StyledLine: Sendable {
         var used = 0
         let ellipsisWidth = DisplayWidth.of(ellipsis)
         for span in spans {
-            let spanWidth = DisplayWidth.of(span.text)
-            if used + spanWidth <= width - ellipsisWidth {
-                result.spans.append(span)
-                used += spanWidth
+            if used + span.width <= width - ellipsisWidth {
+                result.append(span.text, span.paint, width: span.width)
+                used += span.width
                 continue
             }
             let room = width - used

@@ -38,11 +38,8 @@ enum SignalRelay {
     static let restoreDescriptor = Atomic<Int32>(-1)
     /// The write end of the redraw timer's wake-up pipe; -1 for none.
     static let wakeDescriptor = Atomic<Int32>(-1)
-    /// Whether a live region is on screen (the restore then starts a fresh line).
-    static let liveRegion = Atomic<Bool>(false)
-    /// Set by the handlers: the cursor was shown; a window size changed.
+    /// Set by the handlers when they showed the cursor.
     static let cursorRestored = Atomic<Bool>(false)
-    static let resized = Atomic<Bool>(false)
     /// Whether a session owns the handlers.
     static let owned = Atomic<Bool>(false)
 
@@ -50,11 +47,6 @@ enum SignalRelay {
         let bytes = Array("\u{1B}[?2026l\u{1B}[0m\u{1B}[?25h".utf8)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = buffer.initialize(from: bytes)
-        return buffer
-    }()
-    nonisolated(unsafe) static let newlineBytes: UnsafeMutableBufferPointer<UInt8> = {
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 2)
-        _ = buffer.initialize(from: [0x0D, 0x0A])
         return buffer
     }()
 
@@ -69,10 +61,8 @@ enum SignalRelay {
     static func restoreTerminal() {
         let descriptor = restoreDescriptor.load(ordering: .acquiring)
         guard descriptor >= 0 else { return }
+        // The cursor already rests at the start of a fresh row, under the live region.
         _ = write(descriptor, restoreBytes.baseAddress, restoreBytes.count)
-        if liveRegion.load(ordering: .relaxed) {
-            _ = write(descriptor, newlineBytes.baseAddress, newlineBytes.count)
-        }
         cursorRestored.store(true, ordering: .relaxed)
     }
 
@@ -112,7 +102,6 @@ private let terminalSignalHandler:
             let savedErrno = errno
             defer { errno = savedErrno }
             if signal == SIGWINCH {
-                SignalRelay.resized.store(true, ordering: .relaxed)
                 SignalRelay.wake()
                 SignalRelay.chain(signal, info, context)
                 return
@@ -147,12 +136,9 @@ final class SignalGuard: Sendable {
                 .exchanged
         else { return nil }
         _ = SignalRelay.restoreBytes
-        _ = SignalRelay.newlineBytes
         SignalRelay.restoreDescriptor.store(descriptor, ordering: .releasing)
         SignalRelay.wakeDescriptor.store(wakeDescriptor, ordering: .releasing)
-        SignalRelay.liveRegion.store(false, ordering: .relaxed)
         SignalRelay.cursorRestored.store(false, ordering: .relaxed)
-        SignalRelay.resized.store(false, ordering: .relaxed)
         var installed: [Int32] = []
         for signal in [SIGINT, SIGTERM] + (watchSize ? [SIGWINCH] : []) {
             var current = sigaction()

@@ -8,32 +8,36 @@ extension TerminalRenderer {
 
     /// The live region's lines at `now`, at most rows − 1.
     func frameLines(_ store: ActivityStore, now: Double) -> [StyledLine] {
-        guard store.openCount > 0 else { return [] }
-        let maxLines = max(1, configuration.size.rows - 1)
+        // Rows − 1 lines at most; a one-row terminal gets no live region, only permanent lines.
+        let maxLines = configuration.size.rows - 1
+        guard store.openCount > 0, maxLines > 0 else { return [] }
         let width = lineWidth
         var lines: [StyledLine] = []
         let showHeader = store.summary.begun > 1 && maxLines > 1
         if showHeader { lines.append(headerLine(store, now: now)) }
         let budget = maxLines - lines.count
-        var shown: [ActivityState] = []
+        // Lines are built as the tree is walked; one activity past the budget means "+N more".
+        var shown = 0
+        var pendingLast: StyledLine?
         store.forEachOpen { activity in
-            shown.append(activity)
-            return shown.count <= budget
+            if shown < budget - 1 {
+                lines.append(activityLine(activity, now: now, width: width))
+            } else if shown == budget - 1 {
+                pendingLast = activityLine(activity, now: now, width: width)
+            }
+            shown += 1
+            return shown <= budget
         }
-        var visible = shown.count
-        var hidden = 0
-        if shown.count > budget {
-            visible = max(0, budget - 1)
-            hidden = store.openCount - visible
-        }
-        for activity in shown.prefix(visible) {
-            lines.append(activityLine(activity, now: now, width: width))
-        }
-        if hidden > 0 {
-            lines.append(StyledLine("\(style.ellipsis) +\(hidden) more", .dim))
+        if shown > budget {
+            lines.append(StyledLine(style.ellipsis + " +" + String(store.openCount - (budget - 1)) + " more", .dim))
+        } else if let pendingLast {
+            lines.append(pendingLast)
         }
         if etaCache.count > 2 * max(16, store.openCount) {
             etaCache = etaCache.filter { store[$0.key]?.isRunning == true }
+        }
+        if textCache.count > 2 * max(16, store.openCount) {
+            textCache = textCache.filter { store[$0.key]?.isRunning == true }
         }
         return lines.map { $0.truncated(to: width, ellipsis: style.ellipsis) }
     }
@@ -60,72 +64,130 @@ extension TerminalRenderer {
     /// bar (first narrowed), the percentage; the title gives way last, but keeps up to 40% of
     /// the line before anything else goes.
     func activityLine(_ activity: ActivityState, now: Double, width: Int) -> StyledLine {
-        let indent = String(repeating: " ", count: 2 * min(activity.depth, 16))
+        /// A part of the line with its width measured once.
+        struct Part {
+            var text: String
+            var width: Int
+            init?(_ text: String?) {
+                guard let text, !text.isEmpty else { return nil }
+                self.text = text
+                self.width = DisplayWidth.of(text)
+            }
+            init(text: String, width: Int) {
+                self.text = text
+                self.width = width
+            }
+        }
+        let indentWidth = 2 * min(activity.depth, 16)
         let spinner = style.spinner(at: now)
-        let title = TextSanitizer.display(activity.title)
-        let titleWidth = DisplayWidth.of(title)
+        let text = displayText(activity)
+        let title = text.title
+        let titleWidth = text.titleWidth
         let fraction = activity.fraction
 
-        var percent = fraction.map { Formatting.percent($0) }
-        var counts: String? =
+        var percent = Part(fraction.map { Formatting.percent($0) })
+        var counts = Part(
             activity.total != nil || activity.completed > 0
-            ? Formatting.progress(completed: activity.completed, total: activity.total, unit: activity.unit) : nil
-        var rate = activity.rate(at: now).flatMap { value -> String? in
-            value > 0 || activity.completed > 0 ? Formatting.rate(value, unit: activity.unit) : nil
-        }
-        var eta = etaText(activity, now: now)
-        var elapsed: String? = Formatting.duration(activity.duration(at: now))
-        var message = activity.message.map(TextSanitizer.display).flatMap { $0.isEmpty ? nil : $0 }
+                ? Formatting.progress(completed: activity.completed, total: activity.total, unit: activity.unit)
+                : nil)
+        var rate = Part(
+            activity.rate(at: now).flatMap { value -> String? in
+                value > 0 || activity.completed > 0 ? Formatting.rate(value, unit: activity.unit) : nil
+            })
+        var eta = Part(etaText(activity, now: now))
+        var elapsed = Part(Formatting.duration(activity.duration(at: now)))
+        var message = text.message.map { Part(text: $0, width: text.messageWidth) }
         var barWidth = fraction == nil ? 0 : 20
 
-        let fixed = DisplayWidth.of(indent) + DisplayWidth.of(spinner) + 1
+        let fixed = indentWidth + 2  // the spinner is one column, then a space
         let titleFloor = min(titleWidth, max(10, width * 2 / 5))
-        func optionalWidth() -> Int {
-            var total = 0
-            if barWidth > 0 { total += 2 + barWidth }
-            for part in [percent, counts, rate, eta, elapsed] { if let part { total += 2 + DisplayWidth.of(part) } }
-            if let message { total += 2 + DisplayWidth.of(message) }
-            return total
+        func cost(_ part: Part?) -> Int { part.map { 2 + $0.width } ?? 0 }
+        // The width of everything but the title, kept up to date as parts go.
+        var optional =
+            (barWidth > 0 ? 2 + barWidth : 0) + cost(percent) + cost(counts) + cost(rate) + cost(eta)
+            + cost(elapsed) + cost(message)
+        func fits() -> Bool { fixed + titleFloor + optional <= width }
+        func drop(_ part: inout Part?) {
+            if !fits() {
+                optional -= cost(part)
+                part = nil
+            }
         }
-        func fits() -> Bool { fixed + titleFloor + optionalWidth() <= width }
+        func narrowBar(to minimum: Int) {
+            while !fits() && barWidth > minimum {
+                barWidth -= 1
+                optional -= 1
+            }
+        }
 
         if !fits(), let text = message {
-            let room = width - fixed - titleFloor - (optionalWidth() - DisplayWidth.of(text))
-            message = room >= 12 ? DisplayWidth.truncate(text, to: room, ellipsis: style.ellipsis) : nil
+            optional -= cost(message)
+            let room = width - fixed - titleFloor - optional - 2
+            message = room >= 12 ? Part(DisplayWidth.truncate(text.text, to: room, ellipsis: style.ellipsis)) : nil
+            optional += cost(message)
         }
-        while !fits() && barWidth > 10 { barWidth -= 1 }
-        if !fits() { rate = nil }
-        if !fits() { eta = nil }
-        if !fits() { counts = nil }
-        if !fits() { elapsed = nil }
-        while !fits() && barWidth > 6 { barWidth -= 1 }
-        if !fits() { barWidth = 0 }
-        if !fits() { percent = nil }
+        narrowBar(to: 10)
+        drop(&rate)
+        drop(&eta)
+        drop(&counts)
+        drop(&elapsed)
+        narrowBar(to: 6)
+        if !fits() && barWidth > 0 {
+            optional -= 2 + barWidth
+            barWidth = 0
+        }
+        drop(&percent)
 
-        let titleRoom = max(1, width - fixed - optionalWidth())
-        var line = StyledLine(indent)
-        line.append(spinner, .cyan)
-        line.append(" ")
-        line.append(
-            DisplayWidth.truncate(title, to: titleRoom, ellipsis: style.ellipsis), activity.depth == 0 ? .bold : .none)
+        let titleRoom = max(1, width - fixed - optional)
+        var line = StyledLine(capacity: 20)
+        if indentWidth > 0 { line.append(String(repeating: " ", count: indentWidth), .none, width: indentWidth) }
+        line.append(spinner, .cyan, width: 1)
+        line.append(" ", .none, width: 1)
+        let shownTitle =
+            titleWidth <= titleRoom ? title : DisplayWidth.truncate(title, to: titleRoom, ellipsis: style.ellipsis)
+        line.append(shownTitle, activity.depth == 0 ? .bold : .none)
         if barWidth > 0, let fraction {
             if style.unicode {
                 let bar = style.bar(fraction, width: barWidth)
-                line.append("  ")
-                line.append(bar.filled, .cyan)
-                line.append(bar.empty, .dim)
+                line.append("  ", .none, width: 2)
+                line.append(bar.filled, .cyan, width: barWidth - bar.emptyWidth)
+                line.append(bar.empty, .dim, width: bar.emptyWidth)
             } else {
                 let inner = style.bar(fraction, width: max(1, barWidth - 2))
-                line.append("  [" + inner.filled + inner.empty + "]")
+                line.append("  [" + inner.filled + inner.empty + "]", .none, width: 2 + barWidth)
             }
         }
-        if let percent { line.append("  " + percent) }
-        if let counts { line.append("  " + counts) }
-        if let rate { line.append("  " + rate, .dim) }
-        if let eta { line.append("  " + eta, .dim) }
-        if let elapsed { line.append("  " + elapsed, .dim) }
-        if let message { line.append("  " + message, .dim) }
+        func add(_ part: Part?, _ paint: TerminalStyle.Paint) {
+            guard let part else { return }
+            // The gap is a span of its own: joining it to the text could make a string too long
+            // to be stored inline.
+            line.append("  ", .none, width: 2)
+            line.append(part.text, paint, width: part.width)
+        }
+        add(percent, .none)
+        add(counts, .none)
+        add(rate, .dim)
+        add(eta, .dim)
+        add(elapsed, .dim)
+        add(message, .dim)
         return line
+    }
+
+    /// An activity's title and message, sanitized and measured once for as long as they stay
+    /// the same.
+    func displayText(_ activity: ActivityState) -> DisplayText {
+        if let cached = textCache[activity.id], cached.rawTitle == activity.title,
+            cached.rawMessage == activity.message
+        {
+            return cached
+        }
+        let title = TextSanitizer.display(activity.title)
+        let message = activity.message.map(TextSanitizer.display).flatMap { $0.isEmpty ? nil : $0 }
+        let text = DisplayText(
+            rawTitle: activity.title, rawMessage: activity.message, title: title, titleWidth: DisplayWidth.of(title),
+            message: message, messageWidth: message.map(DisplayWidth.of) ?? 0)
+        textCache[activity.id] = text
+        return text
     }
 
     /// `ETA 12s`, `ETA —` while stalled, or `nil` while there is no estimate yet. The text
@@ -144,4 +206,14 @@ extension TerminalRenderer {
         if let text { etaCache[activity.id] = (text, now) } else { etaCache[activity.id] = nil }
         return text
     }
+}
+
+/// A title and message ready to draw, with the raw text they came from.
+struct DisplayText {
+    var rawTitle: String
+    var rawMessage: String?
+    var title: String
+    var titleWidth: Int
+    var message: String?
+    var messageWidth: Int
 }

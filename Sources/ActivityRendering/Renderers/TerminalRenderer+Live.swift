@@ -21,6 +21,7 @@ extension TerminalRenderer {
         case .end:
             guard let activity = update.activity else { return }
             etaCache[activity.id] = nil
+            textCache[activity.id] = nil
             if activity.depth == 0 {
                 appendAbove(endLine(activity, title: TextSanitizer.display(activity.title)))
             } else if activity.status == .failure {
@@ -51,12 +52,13 @@ extension TerminalRenderer {
         drawFrame(store, now: store.summary.lastTime ?? 0)
     }
 
-    /// Moves from the end of the live region's last line to the start of its first.
+    /// Moves from the empty row under the live region, where the cursor rests, to the start of
+    /// the region's first line.
     func moveToTop(into frame: inout [UInt8]) {
         guard liveHeight > 0 else { return }
         frame.append(0x0D)
-        let up = max(liveHeight, liveRowsOnScreen) - 1
-        if up > 0 { frame.append(contentsOf: Array("\u{1B}[\(up)A".utf8)) }
+        let up = max(liveHeight, liveRowsOnScreen)
+        frame.append(contentsOf: Array("\u{1B}[\(up)A".utf8))
     }
 
     /// Writes what is pending and the live region, if anything changed, in one `write(2)`.
@@ -97,10 +99,12 @@ extension TerminalRenderer {
         }
         moveToTop(into: &frame)
         frame.append(contentsOf: pendingAbove)
-        for (index, line) in encoded.enumerated() {
-            if index > 0 { frame.append(contentsOf: Self.newline) }
+        // Every line ends in a newline: the cursor rests at the start of the row below the
+        // region, where keys the person types (an echoed ^C) cannot push the region around.
+        for line in encoded {
             frame.append(contentsOf: line)
             frame.append(contentsOf: Self.clearLine)
+            frame.append(contentsOf: Self.newline)
         }
         frame.append(contentsOf: Self.clearBelow)
         if encoded.isEmpty && cursorHidden {
@@ -110,14 +114,12 @@ extension TerminalRenderer {
         frame.append(contentsOf: Self.syncEnd)
         output.write(frame)
 
-        let wasLive = liveHeight > 0
         pendingAbove.removeAll(keepingCapacity: pendingAbove.capacity <= Self.pendingLimit)
         liveHeight = encoded.count
         liveRowsOnScreen = encoded.count
         lastLines = encoded
         lastLineWidths = lines.map(\.width)
         redrawNeeded = false
-        if wasLive != (liveHeight > 0) { liveRegionDidChange?(liveHeight > 0) }
     }
 }
 

@@ -86,16 +86,13 @@ public final class TerminalRenderer: ActivityRenderer {
     var pendingSeparate: [(any ByteOutput, [UInt8])] = []
     var redrawNeeded = false
     var etaCache: [ActivityID: (text: String, time: Double)] = [:]
+    var textCache: [ActivityID: DisplayText] = [:]
 
     // Shared state.
     var startTime: Double?
     var shownDiagnostics: Set<Diagnostic.Code> = []
     var plainProgress: [ActivityID: (time: Double, tenth: Int)] = [:]
     var isFinished = false
-
-    /// Called with `true` when the live region appears on screen and `false` when it is gone, so
-    /// a signal handler knows whether the screen needs a fresh line.
-    package var liveRegionDidChange: ((Bool) -> Void)?
 
     /// Creates a renderer writing to `output`.
     ///
@@ -125,7 +122,7 @@ public final class TerminalRenderer: ActivityRenderer {
         guard configuration.mode == .tty, liveHeight > 0 else { return }
         if size.columns < old.columns {
             // Terminals that reflow (tmux, VTE, kitty, iTerm2) now show each old line on as many
-            // rows as it needs at the new width; the cursor sits on the last of them.
+            // rows as it needs at the new width; the cursor is on the row below them.
             liveRowsOnScreen = lastLineWidths.reduce(0) { $0 + max(1, ($1 + size.columns - 1) / size.columns) }
         }
         redrawNeeded = true
@@ -165,9 +162,9 @@ public final class TerminalRenderer: ActivityRenderer {
     public func report(_ diagnostic: Diagnostic, in store: ActivityStore) {
         guard shownDiagnostics.insert(diagnostic.code).inserted else { return }
         let text = TextSanitizer.display(diagnostic.message)
+        let place = diagnostic.line > 0 ? "input line \(diagnostic.line)" : "input"
         let message =
-            "warning: input line \(diagnostic.line): \(text) [\(diagnostic.code.rawValue)]; "
-            + "further problems of this kind are counted"
+            "warning: \(place): \(text) [\(diagnostic.code.rawValue)]; further problems of this kind are counted"
         switch configuration.mode {
         case .tty: appendAbove(StyledLine(message, .dim))
         case .plain: writePlain(StyledLine(message), at: store.summary.lastTime)

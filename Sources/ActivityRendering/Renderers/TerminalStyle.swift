@@ -77,22 +77,31 @@ public struct TerminalStyle: Sendable, Hashable {
     var dash: String { unicode ? "—" : "--" }
 
     /// A bar of `width` columns, `fraction` full: the filled part and the empty part.
-    func bar(_ fraction: Double, width: Int) -> (filled: String, empty: String) {
+    func bar(_ fraction: Double, width: Int) -> (filled: String, empty: String, emptyWidth: Int) {
         let fraction = min(1, max(0, fraction))
+        let width = min(max(0, width), Self.barPieces.count - 1)
         guard unicode else {
             let full = Int((fraction * Double(width)).rounded(.down))
-            return (String(repeating: "#", count: full), String(repeating: "-", count: width - full))
+            return (Self.hashes[full], Self.dashes[width - full], width - full)
         }
         let eighths = Int((fraction * Double(width * 8)).rounded(.down))
         let full = eighths / 8
-        var filled = String(repeating: "█", count: full)
+        var filled = Self.barPieces[full]
         var used = full
         if full < width, eighths % 8 > 0 {
-            filled += ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"][eighths % 8]
+            filled += Self.eighths[eighths % 8]
             used += 1
         }
-        return (filled, String(repeating: color ? "━" : "░", count: width - used))
+        return (filled, (color ? Self.lines : Self.shades)[width - used], width - used)
     }
+
+    private static func pieces(_ glyph: String) -> [String] { (0...64).map { String(repeating: glyph, count: $0) } }
+    private static let barPieces = pieces("█")
+    private static let shades = pieces("░")
+    private static let lines = pieces("━")
+    private static let hashes = pieces("#")
+    private static let dashes = pieces("-")
+    private static let eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
     // MARK: - Colours
 

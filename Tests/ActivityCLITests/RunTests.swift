@@ -194,3 +194,41 @@ struct RunTerminalTests {
         #expect(screen.contains("? Waiting") || screen.contains("1 abandoned"))
     }
 }
+
+@Suite("activity run: peers of another user")
+struct RunPeerTests {
+    @Test(
+        "a reporter running as another user is refused, even when the directory is opened up",
+        .enabled(if: getuid() == 0, "needs root to run a reporter as another user")
+    )
+    func otherUser() throws {
+        let folder = try TemporaryFolder()
+        let intruder = try folder.file(
+            "intruder.py",
+            contents: """
+                import os, socket
+                path = os.environ["ACTIVITY_SINK"][5:]
+                os.chmod(os.path.dirname(path), 0o755)
+                os.chmod(path, 0o777)
+                os.closerange(3, 1024)
+                os.setgid(65534)
+                os.setuid(65534)
+                s = socket.socket(socket.AF_UNIX)
+                s.connect(path)
+                s.sendall(b'{"v":1,"type":"begin","id":"intruder","title":"Injected"}\\n')
+                s.close()
+                """)
+        let result = try CommandRunner.activity(["run", "--mode", "jsonl", "--", "python3", intruder.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let log = EventLog(result.standardError)
+        #expect(log.begin(titled: "Injected") == nil)
+        #expect(
+            log.events.contains {
+                if case .log(let l) = $0 {
+                    l.level == .warning && l.message.hasPrefix("refused a reporter of another user")
+                } else {
+                    false
+                }
+            })
+    }
+}

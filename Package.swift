@@ -86,7 +86,7 @@ package.targets += [
 package.targets += [
     .executableTarget(
         name: "ActivityBench",
-        dependencies: ["ActivityWire", "ActivityReporting", "CActivity", "ActivityCLI"],
+        dependencies: ["ActivityWire", "ActivityReporting", "ActivityRendering", "CActivity", "ActivityCLI"],
         path: "Benchmarks/ActivityBench"
     )
 ]

@@ -76,3 +76,10 @@ func nanosecondsPerCall(_ iterations: Int, _ body: (Int) -> Void) -> Double {
 func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
+
+/// `1 M`, `20 k` or `300`: a count as the figures' names show it.
+func countText(_ count: Int) -> String {
+    if count >= 1_000_000, count % 1_000_000 == 0 { return "\(count / 1_000_000) M" }
+    if count >= 1000, count % 1000 == 0 { return "\(count / 1000) k" }
+    return "\(count)"
+}

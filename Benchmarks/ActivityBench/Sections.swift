@@ -27,5 +27,12 @@ enum Sections {
         Section(name: "c-pipe", summary: "C library events per second into a pipe") {
             try CLibraryBenchmarks.pipeThroughput(settings: $0)
         },
+        Section(name: "fold", summary: "decode and fold into the store") {
+            try StoreBenchmarks.foldFigures(settings: $0)
+        },
+        Section(name: "frames", summary: "TTY frame build time") { try FrameBenchmarks.figures(settings: $0) },
+        Section(name: "memory", summary: "peak RSS over 10 M events and 1 M activities") {
+            try StoreBenchmarks.peakMemory(settings: $0)
+        },
     ]
 }

@@ -21,6 +21,7 @@ struct RunTests {
         #expect(result.status == 0)
         #expect(result.standardOutput == "hello\n")
         #expect(log.otherLines.contains("there"))
+        #expect(!log.otherLines.contains("hello"), "a standard output line also went to the display")
         Golden.check(log.normalized, named: "run-silent.jsonl")
     }
 
@@ -120,9 +121,14 @@ struct RunTests {
                 s = socket.socket(socket.AF_UNIX)
                 s.connect(os.environ["ACTIVITY_SINK"][5:])
                 s.sendall(b'{"v":1,"type":"begin","id":"daemon","title":"Daemon"}\\n')
+                open(os.environ["READY_FILE"], "w").close()
                 time.sleep(30)
                 """)
-        let script = "python3 \(daemon.path) & echo $! > \(pidFile); sleep 0.3"
+        let readyFile = folder.url.appendingPathComponent("ready").path
+        // The command exits only once the daemon has reported, however slowly python starts.
+        let script =
+            "READY_FILE=\(readyFile) python3 \(daemon.path) & echo $! > \(pidFile); "
+            + "i=0; while [ ! -e \(readyFile) ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done"
         let started = Date()
         let (result, log) = try run(["sh", "-c", script], options: ["--grace", "0.2"])
         let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

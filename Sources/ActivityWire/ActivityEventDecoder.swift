@@ -32,6 +32,12 @@ public struct ActivityEventDecoder: Sendable {
 
     /// Decodes one line, without its terminating newline.
     public func decode(_ bytes: UnsafeBufferPointer<UInt8>, line number: Int) -> DecodedLine {
+        if let progress = CanonicalFastPath.progress(bytes) { return .event(.progress(progress)) }
+        return decodeGenerally(bytes, line: number)
+    }
+
+    /// Decodes one line with the general scanner: every shape, every diagnostic.
+    func decodeGenerally(_ bytes: UnsafeBufferPointer<UInt8>, line number: Int) -> DecodedLine {
         var scanner = JSONScanner(bytes)
         scanner.skipWhitespace()
         if scanner.atEnd { return .blank }

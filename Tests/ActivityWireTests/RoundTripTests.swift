@@ -1,4 +1,4 @@
-import ActivityWire
+@testable import ActivityWire
 import Testing
 
 /// A small deterministic generator (SplitMix64), so every run checks the same events.
@@ -165,5 +165,35 @@ struct RobustnessTests {
         if case .invalid = decoder.decode(#"{"v":1,"type":"begin"}"#) {} else { Issue.record("should be invalid") }
         #expect(decoder.decode("   \t") == .blank)
         #expect(decoder.decode(#"{"v":1,"type":"hello"}"#) == .ignored(nil))
+    }
+}
+
+@Suite("Canonical fast path")
+struct FastPathTests {
+    /// Every progress line the encoder writes, and mutations of them, decode the same through the
+    /// public decoder (fast path first) and the general path alone.
+    @Test("The fast path never changes a result")
+    func sameResults() {
+        var generator = EventGenerator(random: SeededGenerator(state: 5))
+        var random = SeededGenerator(state: 6)
+        let decoder = ActivityEventDecoder()
+        let alphabet = Array(#"{}":,-.e0129null\ "#.utf8)
+        var fastHits = 0
+        for round in 0..<20_000 {
+            var event = generator.event()
+            if case .progress(var progress) = event {  // the canonical shape: no text fields
+                progress.message = nil
+                progress.title = nil
+                event = .progress(progress)
+            }
+            var bytes = Array(ActivityEventEncoder().encode(event).dropLast())
+            if round % 3 == 0, !bytes.isEmpty {
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] = alphabet.randomElement(using: &random)!
+            }
+            let general = bytes.withUnsafeBufferPointer { decoder.decodeGenerally($0, line: 1) }
+            #expect(decoder.decode(bytes, line: 1) == general, "\(String(decoding: bytes, as: UTF8.self))")
+            if bytes.withUnsafeBufferPointer({ CanonicalFastPath.progress($0) }) != nil { fastHits += 1 }
+        }
+        #expect(fastHits > 1000, "the fast path should take the canonical lines")
     }
 }

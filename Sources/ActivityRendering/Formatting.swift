@@ -3,19 +3,57 @@
 public enum Formatting {
     /// `value` with exactly `decimals` digits after the point, rounded half away from zero.
     public static func fixed(_ value: Double, decimals: Int) -> String {
-        guard value.isFinite else { return value.isNaN ? "?" : (value < 0 ? "-∞" : "∞") }
+        fixed(value, decimals: decimals, suffix: 0)
+    }
+
+    /// ``fixed(_:decimals:)`` followed by the ASCII byte `suffix` unless it is 0. The digits are
+    /// written into a buffer on the stack, so a short result is made without an allocation.
+    static func fixed(_ value: Double, decimals: Int, suffix: UInt8) -> String {
+        guard value.isFinite else {
+            let text = value.isNaN ? "?" : (value < 0 ? "-∞" : "∞")
+            return suffix == 0 ? text : text + String(UnicodeScalar(suffix))
+        }
         let decimals = min(max(0, decimals), 9)
+        let scaled = (abs(value) * powersOfTen[decimals]).rounded()
+        guard scaled < 9.0e18 else {
+            let text = String(Int64(value))
+            return suffix == 0 ? text : text + String(UnicodeScalar(suffix))
+        }
+        var integer = UInt64(scaled)
+        let negative = value < 0 && integer != 0
+        // Written backwards from the end: suffix, fraction digits, point, integer digits, sign.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var position = 32
+            if suffix != 0 {
+                position -= 1
+                buffer[position] = suffix
+            }
+            if decimals > 0 {
+                for _ in 0..<decimals {
+                    position -= 1
+                    buffer[position] = UInt8(truncatingIfNeeded: integer % 10) + 0x30
+                    integer /= 10
+                }
+                position -= 1
+                buffer[position] = UInt8(ascii: ".")
+            }
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(truncatingIfNeeded: integer % 10) + 0x30
+                integer /= 10
+            } while integer > 0
+            if negative {
+                position -= 1
+                buffer[position] = UInt8(ascii: "-")
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[position..<32]), as: UTF8.self)
+        }
+    }
+
+    private static let powersOfTen: [Double] = (0...9).map { power in
         var scale: Int64 = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * Double(scale)).rounded()
-        guard scaled < 9.0e18 else { return String(Int64(value)) }
-        let integer = Int64(scaled)
-        let sign = value < 0 && integer != 0 ? "-" : ""
-        guard decimals > 0 else { return sign + digits(integer) }
-        var fraction = digits(integer % scale)
-        // Small strings live inline: padding by concatenation allocates nothing.
-        while fraction.utf8.count < decimals { fraction = "0" + fraction }
-        return sign + digits(integer / scale) + "." + fraction
+        for _ in 0..<power { scale *= 10 }
+        return Double(scale)
     }
 
     /// The decimal digits of a non-negative integer. Below 10,000 from a table, so the small
@@ -92,7 +130,7 @@ public enum Formatting {
     /// A duration: `0.4s`, `12.3s`, `1m05s`, `2h03m`.
     public static func duration(_ seconds: Double) -> String {
         let seconds = seconds.isFinite ? max(0, seconds) : 0
-        if seconds < 59.95 { return fixed(seconds, decimals: 1) + "s" }
+        if seconds < 59.95 { return fixed(seconds, decimals: 1, suffix: UInt8(ascii: "s")) }
         let whole = Int(seconds.rounded(.down))
         if whole < 3600 { return digits(Int64(whole / 60)) + "m" + twoDigits(whole % 60) + "s" }
         if whole < 360_000 { return digits(Int64(whole / 3600)) + "h" + twoDigits(whole % 3600 / 60) + "m" }

@@ -101,14 +101,21 @@ struct StyledLine: Sendable {
     func encoded(color: Bool, into out: inout [UInt8]) {
         for span in spans {
             if color && span.paint != .none {
-                out.append(contentsOf: [0x1B, 0x5B])
-                out.append(contentsOf: span.paint.rawValue.utf8)
-                out.append(UInt8(ascii: "m"))
-                out.append(contentsOf: span.text.utf8)
-                out.append(contentsOf: [0x1B, 0x5B, UInt8(ascii: "0"), UInt8(ascii: "m")])
+                out.append(contentsOf: span.paint.sgr)
+                Self.appendUTF8(span.text, to: &out)
+                out.append(contentsOf: Self.reset)
             } else {
-                out.append(contentsOf: span.text.utf8)
+                Self.appendUTF8(span.text, to: &out)
             }
         }
+    }
+
+    private static let reset: [UInt8] = [0x1B, 0x5B, UInt8(ascii: "0"), UInt8(ascii: "m")]
+
+    /// Appends the UTF-8 of `text` in one copy.
+    @inline(__always)
+    static func appendUTF8(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
     }
 }

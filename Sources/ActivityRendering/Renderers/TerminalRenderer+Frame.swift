@@ -33,13 +33,13 @@ extension TerminalRenderer {
         } else if let pendingLast {
             lines.append(pendingLast)
         }
-        if etaCache.count > 2 * max(16, store.openCount) {
-            etaCache = etaCache.filter { store[$0.key]?.isRunning == true }
+        if lineCache.count > 2 * max(16, store.openCount) {
+            lineCache = lineCache.filter { store[$0.key]?.isRunning == true }
         }
-        if textCache.count > 2 * max(16, store.openCount) {
-            textCache = textCache.filter { store[$0.key]?.isRunning == true }
+        for index in lines.indices where lines[index].width > width {
+            lines[index] = lines[index].truncated(to: width, ellipsis: style.ellipsis)
         }
-        return lines.map { $0.truncated(to: width, ellipsis: style.ellipsis) }
+        return lines
     }
 
     /// `⠋ 3 running · 11/15 done · 1 failed · 12.3s`
@@ -80,21 +80,35 @@ extension TerminalRenderer {
         }
         let indentWidth = 2 * min(activity.depth, 16)
         let spinner = style.spinner(at: now)
-        let text = displayText(activity)
+        let cache = cachedLine(for: activity)
+        let text = cache.text
         let title = text.title
         let titleWidth = text.titleWidth
         let fraction = activity.fraction
 
-        var percent = Part(fraction.map { Formatting.percent($0) })
-        var counts = Part(
-            activity.total != nil || activity.completed > 0
+        // The percentage and the counts change only with progress: made again only then.
+        if cache.fraction != fraction || !cache.hasPercent {
+            cache.fraction = fraction
+            cache.hasPercent = true
+            cache.percent = fraction.map { Formatting.percent($0) }
+        }
+        if cache.countsCompleted != activity.completed || cache.countsTotal != activity.total || !cache.hasCounts {
+            cache.countsCompleted = activity.completed
+            cache.countsTotal = activity.total
+            cache.hasCounts = true
+            cache.counts =
+                activity.total != nil || activity.completed > 0
                 ? Formatting.progress(completed: activity.completed, total: activity.total, unit: activity.unit)
-                : nil)
+                : nil
+            cache.countsWidth = cache.counts.map(DisplayWidth.of) ?? 0
+        }
+        var percent = cache.percent.map { Part(text: $0, width: 4) }
+        var counts = cache.counts.flatMap { $0.isEmpty ? nil : Part(text: $0, width: cache.countsWidth) }
         var rate = Part(
             activity.rate(at: now).flatMap { value -> String? in
                 value > 0 || activity.completed > 0 ? Formatting.rate(value, unit: activity.unit) : nil
             })
-        var eta = Part(etaText(activity, now: now))
+        var eta = Part(etaText(activity, now: now, cache: cache))
         var elapsed = Part(Formatting.duration(activity.duration(at: now)))
         var message = text.message.map { Part(text: $0, width: text.messageWidth) }
         var barWidth = fraction == nil ? 0 : 20
@@ -140,7 +154,7 @@ extension TerminalRenderer {
 
         let titleRoom = max(1, width - fixed - optional)
         var line = StyledLine(capacity: 20)
-        if indentWidth > 0 { line.append(String(repeating: " ", count: indentWidth), .none, width: indentWidth) }
+        if indentWidth > 0 { line.append(Self.indents[indentWidth], .none, width: indentWidth) }
         line.append(spinner, .cyan, width: 1)
         line.append(" ", .none, width: 1)
         let shownTitle =
@@ -148,7 +162,12 @@ extension TerminalRenderer {
         line.append(shownTitle, activity.depth == 0 ? .bold : .none)
         if barWidth > 0, let fraction {
             if style.unicode {
-                let bar = style.bar(fraction, width: barWidth)
+                if cache.barFraction != fraction || cache.barWidth != barWidth {
+                    cache.barFraction = fraction
+                    cache.barWidth = barWidth
+                    cache.bar = style.bar(fraction, width: barWidth)
+                }
+                let bar = cache.bar
                 line.append("  ", .none, width: 2)
                 line.append(bar.filled, .cyan, width: barWidth - bar.emptyWidth)
                 line.append(bar.empty, .dim, width: bar.emptyWidth)
@@ -173,28 +192,37 @@ extension TerminalRenderer {
         return line
     }
 
-    /// An activity's title and message, sanitized and measured once for as long as they stay
-    /// the same.
-    func displayText(_ activity: ActivityState) -> DisplayText {
-        if let cached = textCache[activity.id], cached.rawTitle == activity.title,
-            cached.rawMessage == activity.message
-        {
+    /// Spaces for each indentation width.
+    static let indents: [String] = (0...32).map { String(repeating: " ", count: $0) }
+
+    /// What is kept between frames for one activity: created at its first frame, dropped when
+    /// it ends. Its title and message are sanitized and measured again only when they change.
+    func cachedLine(for activity: ActivityState) -> ActivityLineCache {
+        if let cached = lineCache[activity.id], cached.sequence == activity.sequence {
+            if cached.text.rawTitle != activity.title || cached.text.rawMessage != activity.message {
+                cached.text = displayText(activity)
+            }
             return cached
         }
+        let cache = ActivityLineCache(sequence: activity.sequence, text: displayText(activity))
+        lineCache[activity.id] = cache
+        return cache
+    }
+
+    /// An activity's title and message, sanitized and measured.
+    func displayText(_ activity: ActivityState) -> DisplayText {
         let title = TextSanitizer.display(activity.title)
         let message = activity.message.map(TextSanitizer.display).flatMap { $0.isEmpty ? nil : $0 }
-        let text = DisplayText(
+        return DisplayText(
             rawTitle: activity.title, rawMessage: activity.message, title: title, titleWidth: DisplayWidth.of(title),
             message: message, messageWidth: message.map(DisplayWidth.of) ?? 0)
-        textCache[activity.id] = text
-        return text
     }
 
     /// `ETA 12s`, `ETA —` while stalled, or `nil` while there is no estimate yet. The text
     /// changes at most twice a second.
-    func etaText(_ activity: ActivityState, now: Double) -> String? {
+    func etaText(_ activity: ActivityState, now: Double, cache: ActivityLineCache) -> String? {
         guard activity.total != nil else { return nil }
-        if let cached = etaCache[activity.id], now - cached.time < 0.5, now >= cached.time { return cached.text }
+        if let cached = cache.eta, now - cached.time < 0.5, now >= cached.time { return cached.text }
         let text: String?
         if activity.estimator.isStalled(at: now) {
             text = "ETA " + style.dash
@@ -203,8 +231,32 @@ extension TerminalRenderer {
         } else {
             text = nil
         }
-        if let text { etaCache[activity.id] = (text, now) } else { etaCache[activity.id] = nil }
+        cache.eta = text.map { ($0, now) }
         return text
+    }
+}
+
+/// One activity's line parts kept from frame to frame, each with the inputs it was made from.
+final class ActivityLineCache {
+    /// The activity's ``ActivityState/sequence``: an id begun again gets a new cache.
+    let sequence: Int
+    var text: DisplayText
+    var eta: (text: String, time: Double)?
+    var hasPercent = false
+    var fraction: Double?
+    var percent: String?
+    var hasCounts = false
+    var countsCompleted = 0.0
+    var countsTotal: Double?
+    var counts: String?
+    var countsWidth = 0
+    var barFraction = -1.0
+    var barWidth = -1
+    var bar: (filled: String, empty: String, emptyWidth: Int) = ("", "", 0)
+
+    init(sequence: Int, text: DisplayText) {
+        self.sequence = sequence
+        self.text = text
     }
 }
 

@@ -20,8 +20,7 @@ extension TerminalRenderer {
             appendAbove(logLine(log, activity: update.activity, in: store))
         case .end:
             guard let activity = update.activity else { return }
-            etaCache[activity.id] = nil
-            textCache[activity.id] = nil
+            lineCache[activity.id] = nil
             if activity.depth == 0 {
                 appendAbove(endLine(activity, title: TextSanitizer.display(activity.title)))
             } else if activity.status == .failure {
@@ -64,18 +63,24 @@ extension TerminalRenderer {
     /// Writes what is pending and the live region, if anything changed, in one `write(2)`.
     func drawFrame(_ store: ActivityStore, now: Double) {
         let lines = isFinished ? [] : frameLines(store, now: now)
-        var encoded: [[UInt8]] = []
-        encoded.reserveCapacity(lines.count)
+        // The region's lines, each followed by `CSI K` and a newline, encoded into a buffer kept
+        // from frame to frame. Lines never hold a line break, so the bytes stand for the lines.
+        var body = spareBody
+        spareBody = []
+        body.removeAll(keepingCapacity: true)
         for line in lines {
-            var bytes: [UInt8] = []
-            line.encoded(color: style.color, into: &bytes)
-            encoded.append(bytes)
+            line.encoded(color: style.color, into: &body)
+            body.append(contentsOf: Self.clearLine)
+            body.append(contentsOf: Self.newline)
         }
         let separate = pendingSeparate
         guard
-            encoded != lastLines || redrawNeeded || !pendingAbove.isEmpty || !separate.isEmpty
+            body != lastBody || redrawNeeded || !pendingAbove.isEmpty || !separate.isEmpty
                 || (isFinished && cursorHidden)
-        else { return }
+        else {
+            spareBody = body
+            return
+        }
 
         if !separate.isEmpty && liveHeight > 0 {
             // Another descriptor on this terminal writes next: take the region off the screen.
@@ -92,8 +97,10 @@ extension TerminalRenderer {
         for (target, bytes) in separate { target.write(bytes) }
         pendingSeparate.removeAll()
 
-        var frame = Self.syncBegin
-        if !encoded.isEmpty && !cursorHidden {
+        var frame: [UInt8] = []
+        frame.reserveCapacity(body.count + pendingAbove.count + 48)
+        frame.append(contentsOf: Self.syncBegin)
+        if !lines.isEmpty && !cursorHidden {
             frame.append(contentsOf: Self.hideCursor)
             cursorHidden = true
         }
@@ -101,13 +108,9 @@ extension TerminalRenderer {
         frame.append(contentsOf: pendingAbove)
         // Every line ends in a newline: the cursor rests at the start of the row below the
         // region, where keys the person types (an echoed ^C) cannot push the region around.
-        for line in encoded {
-            frame.append(contentsOf: line)
-            frame.append(contentsOf: Self.clearLine)
-            frame.append(contentsOf: Self.newline)
-        }
+        frame.append(contentsOf: body)
         frame.append(contentsOf: Self.clearBelow)
-        if encoded.isEmpty && cursorHidden {
+        if lines.isEmpty && cursorHidden {
             frame.append(contentsOf: Self.showCursor)
             cursorHidden = false
         }
@@ -115,10 +118,12 @@ extension TerminalRenderer {
         output.write(frame)
 
         pendingAbove.removeAll(keepingCapacity: pendingAbove.capacity <= Self.pendingLimit)
-        liveHeight = encoded.count
-        liveRowsOnScreen = encoded.count
-        lastLines = encoded
-        lastLineWidths = lines.map(\.width)
+        liveHeight = lines.count
+        liveRowsOnScreen = lines.count
+        spareBody = lastBody
+        lastBody = body
+        lastLineWidths.removeAll(keepingCapacity: true)
+        for line in lines { lastLineWidths.append(line.width) }
         redrawNeeded = false
     }
 }

@@ -79,14 +79,15 @@ public final class TerminalRenderer: ActivityRenderer {
     // TTY state.
     var liveHeight = 0
     var liveRowsOnScreen = 0
-    var lastLines: [[UInt8]] = []
+    /// The live region's bytes as last drawn, and a spare buffer for the next frame's.
+    var lastBody: [UInt8] = []
+    var spareBody: [UInt8] = []
     var lastLineWidths: [Int] = []
     var cursorHidden = false
     var pendingAbove: [UInt8] = []
     var pendingSeparate: [(any ByteOutput, [UInt8])] = []
     var redrawNeeded = false
-    var etaCache: [ActivityID: (text: String, time: Double)] = [:]
-    var textCache: [ActivityID: DisplayText] = [:]
+    var lineCache: [ActivityID: ActivityLineCache] = [:]
 
     // Shared state.
     var startTime: Double?
@@ -196,7 +197,7 @@ public final class TerminalRenderer: ActivityRenderer {
             if let summary { writePlain(summary, at: now) }
             isFinished = true
         }
-        etaCache.removeAll()
+        lineCache.removeAll()
         plainProgress.removeAll()
     }
 

@@ -116,6 +116,32 @@ public struct TerminalStyle: Sendable, Hashable {
         case magenta = "35"
         case cyan = "36"
         case boldRed = "1;31"
+
+        /// `CSI <parameters> m`, the bytes that switch the paint on.
+        var sgr: [UInt8] {
+            switch self {
+            case .none: Self.sgrNone
+            case .dim: Self.sgrDim
+            case .bold: Self.sgrBold
+            case .red: Self.sgrRed
+            case .green: Self.sgrGreen
+            case .yellow: Self.sgrYellow
+            case .magenta: Self.sgrMagenta
+            case .cyan: Self.sgrCyan
+            case .boldRed: Self.sgrBoldRed
+            }
+        }
+
+        private static func sequence(_ paint: Paint) -> [UInt8] { [0x1B, 0x5B] + Array(paint.rawValue.utf8) + [0x6D] }
+        private static let sgrNone = sequence(.none)
+        private static let sgrDim = sequence(.dim)
+        private static let sgrBold = sequence(.bold)
+        private static let sgrRed = sequence(.red)
+        private static let sgrGreen = sequence(.green)
+        private static let sgrYellow = sequence(.yellow)
+        private static let sgrMagenta = sequence(.magenta)
+        private static let sgrCyan = sequence(.cyan)
+        private static let sgrBoldRed = sequence(.boldRed)
     }
 
     func paint(for status: ActivityStatusMark) -> Paint {

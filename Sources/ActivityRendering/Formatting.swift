@@ -104,16 +104,16 @@ public enum Formatting {
     /// A rate per second: `1.5 MiB/s` for bytes, `3.6/s` or `3.6 files/s` otherwise.
     public static func rate(_ perSecond: Double, unit: String?) -> String {
         if unit == "bytes" { return bytes(perSecond) + "/s" }
-        let number: String
-        if perSecond >= 100 {
-            number = count(perSecond.rounded())
-        } else if perSecond >= 10 {
-            number = fixed(perSecond, decimals: 1)
-        } else {
-            number = fixed(perSecond, decimals: 2)
-        }
+        let number = rateNumber(perSecond)
         guard let unit, !unit.isEmpty else { return number + "/s" }
         return "\(number) \(unit)/s"
+    }
+
+    /// The number of a rate that is not in bytes: `3.60`, `12.5`, `140`.
+    static func rateNumber(_ perSecond: Double) -> String {
+        if perSecond >= 100 { return count(perSecond.rounded()) }
+        if perSecond >= 10 { return fixed(perSecond, decimals: 1) }
+        return fixed(perSecond, decimals: 2)
     }
 
     /// `completed/total` with the unit: `45/100 files`, `1.50 MiB/3.00 MiB`, or `45 files`.

@@ -110,6 +110,22 @@ struct StyledLine: Sendable {
         }
     }
 
+    /// The bytes of the line appended to `out`, with SGR sequences when `color` is on.
+    func encoded(color: Bool, into out: ByteBuffer) {
+        spans.withUnsafeBufferPointer { spans in
+            for index in spans.indices {
+                let paint = spans[index].paint
+                if color && paint != .none {
+                    out.append(paint.sgr)
+                    out.append(spans[index].text)
+                    out.append(Self.reset)
+                } else {
+                    out.append(spans[index].text)
+                }
+            }
+        }
+    }
+
     private static let reset: [UInt8] = [0x1B, 0x5B, UInt8(ascii: "0"), UInt8(ascii: "m")]
 
     /// Appends the UTF-8 of `text` in one copy.

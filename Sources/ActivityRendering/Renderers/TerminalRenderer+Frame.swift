@@ -34,7 +34,9 @@ extension TerminalRenderer {
             lines.append(pendingLast)
         }
         if lineCache.count > 2 * max(16, store.openCount) {
-            lineCache = lineCache.filter { store[$0.key]?.isRunning == true }
+            lineCache = lineCache.filter { entry in
+                store[entry.value.id].map { $0.isRunning && $0.sequence == entry.key } ?? false
+            }
         }
         for index in lines.indices where lines[index].width > width {
             lines[index] = lines[index].truncated(to: width, ellipsis: style.ellipsis)
@@ -106,7 +108,13 @@ extension TerminalRenderer {
         var counts = cache.counts.flatMap { $0.isEmpty ? nil : Part(text: $0, width: cache.countsWidth) }
         var rate = Part(
             activity.rate(at: now).flatMap { value -> String? in
-                value > 0 || activity.completed > 0 ? Formatting.rate(value, unit: activity.unit) : nil
+                guard value > 0 || activity.completed > 0 else { return nil }
+                guard activity.unit != "bytes" else { return Formatting.rate(value, unit: activity.unit) }
+                // `Formatting.rate` with the unit's part made once.
+                if cache.rateSuffix == nil {
+                    cache.rateSuffix = activity.unit.flatMap { $0.isEmpty ? nil : " " + $0 + "/s" } ?? "/s"
+                }
+                return Formatting.rateNumber(value) + cache.rateSuffix!
             })
         var eta = Part(etaText(activity, now: now, cache: cache))
         var elapsed = Part(Formatting.duration(activity.duration(at: now)))
@@ -198,14 +206,14 @@ extension TerminalRenderer {
     /// What is kept between frames for one activity: created at its first frame, dropped when
     /// it ends. Its title and message are sanitized and measured again only when they change.
     func cachedLine(for activity: ActivityState) -> ActivityLineCache {
-        if let cached = lineCache[activity.id], cached.sequence == activity.sequence {
+        if let cached = lineCache[activity.sequence] {
             if cached.text.rawTitle != activity.title || cached.text.rawMessage != activity.message {
                 cached.text = displayText(activity)
             }
             return cached
         }
-        let cache = ActivityLineCache(sequence: activity.sequence, text: displayText(activity))
-        lineCache[activity.id] = cache
+        let cache = ActivityLineCache(id: activity.id, text: displayText(activity))
+        lineCache[activity.sequence] = cache
         return cache
     }
 
@@ -236,12 +244,13 @@ extension TerminalRenderer {
     }
 }
 
-/// One activity's line parts kept from frame to frame, each with the inputs it was made from.
+/// One activity's line parts kept from frame to frame, each with the inputs it was made from;
+/// found by the activity's ``ActivityState/sequence``, so an id begun again starts afresh.
 final class ActivityLineCache {
-    /// The activity's ``ActivityState/sequence``: an id begun again gets a new cache.
-    let sequence: Int
+    let id: ActivityID
     var text: DisplayText
     var eta: (text: String, time: Double)?
+    var rateSuffix: String?
     var hasPercent = false
     var fraction: Double?
     var percent: String?
@@ -254,8 +263,8 @@ final class ActivityLineCache {
     var barWidth = -1
     var bar: (filled: String, empty: String, emptyWidth: Int) = ("", "", 0)
 
-    init(sequence: Int, text: DisplayText) {
-        self.sequence = sequence
+    init(id: ActivityID, text: DisplayText) {
+        self.id = id
         self.text = text
     }
 }

@@ -9,6 +9,7 @@ extension TerminalRenderer {
     static let clearLine: [UInt8] = Array("\u{1B}[K".utf8)
     static let clearBelow: [UInt8] = Array("\u{1B}[J".utf8)
     static let newline: [UInt8] = [0x0D, 0x0A]
+    static let clearLineAndNewline: [UInt8] = clearLine + newline
     /// The bound on text waiting for the next frame; past it, a frame is drawn at once.
     static let pendingLimit = 1 << 20
 
@@ -20,7 +21,7 @@ extension TerminalRenderer {
             appendAbove(logLine(log, activity: update.activity, in: store))
         case .end:
             guard let activity = update.activity else { return }
-            lineCache[activity.id] = nil
+            lineCache[activity.sequence] = nil
             if activity.depth == 0 {
                 appendAbove(endLine(activity, title: TextSanitizer.display(activity.title)))
             } else if activity.status == .failure {
@@ -65,22 +66,18 @@ extension TerminalRenderer {
         let lines = isFinished ? [] : frameLines(store, now: now)
         // The region's lines, each followed by `CSI K` and a newline, encoded into a buffer kept
         // from frame to frame. Lines never hold a line break, so the bytes stand for the lines.
-        var body = spareBody
-        spareBody = []
-        body.removeAll(keepingCapacity: true)
+        let body = spareBody
+        body.removeAll()
+        let color = style.color
         for line in lines {
-            line.encoded(color: style.color, into: &body)
-            body.append(contentsOf: Self.clearLine)
-            body.append(contentsOf: Self.newline)
+            line.encoded(color: color, into: body)
+            body.append(Self.clearLineAndNewline)
         }
         let separate = pendingSeparate
         guard
-            body != lastBody || redrawNeeded || !pendingAbove.isEmpty || !separate.isEmpty
+            !body.hasSameBytes(as: lastBody) || redrawNeeded || !pendingAbove.isEmpty || !separate.isEmpty
                 || (isFinished && cursorHidden)
-        else {
-            spareBody = body
-            return
-        }
+        else { return }
 
         if !separate.isEmpty && liveHeight > 0 {
             // Another descriptor on this terminal writes next: take the region off the screen.
@@ -108,7 +105,7 @@ extension TerminalRenderer {
         frame.append(contentsOf: pendingAbove)
         // Every line ends in a newline: the cursor rests at the start of the row below the
         // region, where keys the person types (an echoed ^C) cannot push the region around.
-        frame.append(contentsOf: body)
+        frame.append(contentsOf: body.bytes)
         frame.append(contentsOf: Self.clearBelow)
         if lines.isEmpty && cursorHidden {
             frame.append(contentsOf: Self.showCursor)

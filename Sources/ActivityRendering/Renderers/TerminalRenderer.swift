@@ -80,14 +80,14 @@ public final class TerminalRenderer: ActivityRenderer {
     var liveHeight = 0
     var liveRowsOnScreen = 0
     /// The live region's bytes as last drawn, and a spare buffer for the next frame's.
-    var lastBody: [UInt8] = []
-    var spareBody: [UInt8] = []
+    var lastBody = ByteBuffer()
+    var spareBody = ByteBuffer()
     var lastLineWidths: [Int] = []
     var cursorHidden = false
     var pendingAbove: [UInt8] = []
     var pendingSeparate: [(any ByteOutput, [UInt8])] = []
     var redrawNeeded = false
-    var lineCache: [ActivityID: ActivityLineCache] = [:]
+    var lineCache: [Int: ActivityLineCache] = [:]
 
     // Shared state.
     var startTime: Double?

@@ -27,6 +27,9 @@ final class ByteBuffer {
     /// Forgets the bytes, keeping the memory.
     func removeAll() { count = 0 }
 
+    /// Forgets the last `k` bytes.
+    func removeLast(_ k: Int) { count -= min(max(0, k), count) }
+
     @inline(__always)
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         let length = bytes.count
@@ -39,6 +42,11 @@ final class ByteBuffer {
     @inline(__always)
     func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    @inline(__always)
+    func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends the UTF-8 of `text`.

@@ -1,5 +1,38 @@
+/// Where a line's spans go: a ``StyledLine``, or straight into a frame's bytes.
+protocol LineSink {
+    /// Appends text whose display width the caller already knows; empty text is skipped.
+    mutating func append(_ text: String, _ paint: TerminalStyle.Paint, width: Int)
+}
+
+/// Writes spans straight into a frame's bytes, with SGR sequences when `color` is on: the bytes
+/// ``StyledLine/encoded(color:into:)`` would give for the same spans.
+struct LineWriter: LineSink {
+    let buffer: ByteBuffer
+    let color: Bool
+    /// The display width written so far.
+    private(set) var width = 0
+
+    init(buffer: ByteBuffer, color: Bool) {
+        self.buffer = buffer
+        self.color = color
+    }
+
+    @inline(__always)
+    mutating func append(_ text: String, _ paint: TerminalStyle.Paint, width: Int) {
+        guard !text.isEmpty else { return }
+        if color && paint != .none {
+            buffer.append(paint.sgrText)
+            buffer.append(text)
+            buffer.append("\u{1B}[0m" as StaticString)
+        } else {
+            buffer.append(text)
+        }
+        self.width += width
+    }
+}
+
 /// A line of the display as spans of text with a paint each; measured and cut by display width.
-struct StyledLine: Sendable {
+struct StyledLine: Sendable, LineSink {
     struct Span: Sendable {
         var text: String
         var paint: TerminalStyle.Paint
@@ -126,7 +159,7 @@ struct StyledLine: Sendable {
         }
     }
 
-    private static let reset: [UInt8] = [0x1B, 0x5B, UInt8(ascii: "0"), UInt8(ascii: "m")]
+    static let reset: [UInt8] = [0x1B, 0x5B, UInt8(ascii: "0"), UInt8(ascii: "m")]
 
     /// Appends the UTF-8 of `text` in one copy.
     @inline(__always)

@@ -6,42 +6,50 @@ extension TerminalRenderer {
     /// the pending-wrap state where `CSI K` would erase the last character.
     var lineWidth: Int { max(1, configuration.size.columns - 1) }
 
-    /// The live region's lines at `now`, at most rows − 1.
-    func frameLines(_ store: ActivityStore, now: Double) -> [StyledLine] {
+    /// Encodes the live region at `now` into `body`, at most rows − 1 lines, each followed by
+    /// `CSI K` and a newline; `widths` receives each line's display width.
+    func encodeFrame(_ store: ActivityStore, now: Double, into body: ByteBuffer, widths: inout [Int]) {
+        widths.removeAll(keepingCapacity: true)
         // Rows − 1 lines at most; a one-row terminal gets no live region, only permanent lines.
         let maxLines = configuration.size.rows - 1
-        guard store.openCount > 0, maxLines > 0 else { return [] }
+        guard store.openCount > 0, maxLines > 0 else { return }
         let width = lineWidth
-        var lines: [StyledLine] = []
         let showHeader = store.summary.begun > 1 && maxLines > 1
-        if showHeader { lines.append(headerLine(store, now: now)) }
-        let budget = maxLines - lines.count
-        // Lines are built as the tree is walked; one activity past the budget means "+N more".
+        if showHeader { widths.append(encode(headerLine(store, now: now), width: width, into: body)) }
+        let budget = maxLines - widths.count
+        // Lines are written as the tree is walked; one activity past the budget means "+N more",
+        // written over the line of the last activity that would have fitted.
         var shown = 0
-        var pendingLast: StyledLine?
+        var lastLineStart = 0
         store.forEachOpen { activity in
             if shown < budget - 1 {
-                lines.append(activityLine(activity, now: now, width: width))
+                widths.append(writeActivityLine(activity, now: now, width: width, into: body))
             } else if shown == budget - 1 {
-                pendingLast = activityLine(activity, now: now, width: width)
+                lastLineStart = body.count
+                widths.append(writeActivityLine(activity, now: now, width: width, into: body))
             }
             shown += 1
             return shown <= budget
         }
         if shown > budget {
-            lines.append(StyledLine(style.ellipsis + " +" + String(store.openCount - (budget - 1)) + " more", .dim))
-        } else if let pendingLast {
-            lines.append(pendingLast)
+            body.removeLast(body.count - lastLineStart)
+            widths.removeLast()
+            let more = StyledLine(style.ellipsis + " +" + String(store.openCount - (budget - 1)) + " more", .dim)
+            widths.append(encode(more, width: width, into: body))
         }
         if lineCache.count > 2 * max(16, store.openCount) {
             lineCache = lineCache.filter { entry in
                 store[entry.value.id].map { $0.isRunning && $0.sequence == entry.key } ?? false
             }
         }
-        for index in lines.indices where lines[index].width > width {
-            lines[index] = lines[index].truncated(to: width, ellipsis: style.ellipsis)
-        }
-        return lines
+    }
+
+    /// Writes `line`, cut to `width`, and the end of a live line into `body`; returns its width.
+    private func encode(_ line: StyledLine, width: Int, into body: ByteBuffer) -> Int {
+        let shown = line.width > width ? line.truncated(to: width, ellipsis: style.ellipsis) : line
+        shown.encoded(color: style.color, into: body)
+        body.append(Self.clearLineAndNewline)
+        return shown.width
     }
 
     /// `⠋ 3 running · 11/15 done · 1 failed · 12.3s`
@@ -65,7 +73,11 @@ extension TerminalRenderer {
     /// message (first cut, then dropped), half the bar's width, the rate, the ETA, the counts, the elapsed time, the
     /// bar (first narrowed), the percentage; the title gives way last, but keeps up to 40% of
     /// the line before anything else goes.
-    func activityLine(_ activity: ActivityState, now: Double, width: Int) -> StyledLine {
+    ///
+    /// The line is written into `body` with the end of a live line; returns its width. A line
+    /// that fits, as nearly all do, goes straight into the bytes; one that does not is cut as a
+    /// ``StyledLine``.
+    func writeActivityLine(_ activity: ActivityState, now: Double, width: Int, into body: ByteBuffer) -> Int {
         /// A part of the line with its width measured once.
         struct Part {
             var text: String
@@ -117,7 +129,7 @@ extension TerminalRenderer {
                 return Formatting.rateNumber(value) + cache.rateSuffix!
             })
         var eta = Part(etaText(activity, now: now, cache: cache))
-        var elapsed = Part(Formatting.duration(activity.duration(at: now)))
+        var elapsed = Part(elapsedText(activity.duration(at: now), cache: cache))
         var message = text.message.map { Part(text: $0, width: text.messageWidth) }
         var barWidth = fraction == nil ? 0 : 20
 
@@ -161,43 +173,59 @@ extension TerminalRenderer {
         drop(&percent)
 
         let titleRoom = max(1, width - fixed - optional)
-        var line = StyledLine(capacity: 20)
-        if indentWidth > 0 { line.append(Self.indents[indentWidth], .none, width: indentWidth) }
-        line.append(spinner, .cyan, width: 1)
-        line.append(" ", .none, width: 1)
-        let shownTitle =
-            titleWidth <= titleRoom ? title : DisplayWidth.truncate(title, to: titleRoom, ellipsis: style.ellipsis)
-        line.append(shownTitle, activity.depth == 0 ? .bold : .none)
-        if barWidth > 0, let fraction {
-            if style.unicode {
-                if cache.barFraction != fraction || cache.barWidth != barWidth {
-                    cache.barFraction = fraction
-                    cache.barWidth = barWidth
-                    cache.bar = style.bar(fraction, width: barWidth)
+        let shownTitle: String
+        let shownTitleWidth: Int
+        if titleWidth <= titleRoom {
+            shownTitle = title
+            shownTitleWidth = titleWidth
+        } else {
+            shownTitle = DisplayWidth.truncate(title, to: titleRoom, ellipsis: style.ellipsis)
+            shownTitleWidth = DisplayWidth.of(shownTitle)
+        }
+        func emit<Line: LineSink>(_ line: inout Line) {
+            if indentWidth > 0 { line.append(Self.indents[indentWidth], .none, width: indentWidth) }
+            line.append(spinner, .cyan, width: 1)
+            line.append(" ", .none, width: 1)
+            line.append(shownTitle, activity.depth == 0 ? .bold : .none, width: shownTitleWidth)
+            if barWidth > 0, let fraction {
+                if style.unicode {
+                    if cache.barFraction != fraction || cache.barWidth != barWidth {
+                        cache.barFraction = fraction
+                        cache.barWidth = barWidth
+                        cache.bar = style.bar(fraction, width: barWidth)
+                    }
+                    let bar = cache.bar
+                    line.append("  ", .none, width: 2)
+                    line.append(bar.filled, .cyan, width: barWidth - bar.emptyWidth)
+                    line.append(bar.empty, .dim, width: bar.emptyWidth)
+                } else {
+                    let inner = style.bar(fraction, width: max(1, barWidth - 2))
+                    line.append("  [" + inner.filled + inner.empty + "]", .none, width: 2 + barWidth)
                 }
-                let bar = cache.bar
-                line.append("  ", .none, width: 2)
-                line.append(bar.filled, .cyan, width: barWidth - bar.emptyWidth)
-                line.append(bar.empty, .dim, width: bar.emptyWidth)
-            } else {
-                let inner = style.bar(fraction, width: max(1, barWidth - 2))
-                line.append("  [" + inner.filled + inner.empty + "]", .none, width: 2 + barWidth)
             }
+            func add(_ part: Part?, _ paint: TerminalStyle.Paint) {
+                guard let part else { return }
+                // The gap is a span of its own: joining it to the text could make a string too
+                // long to be stored inline.
+                line.append("  ", .none, width: 2)
+                line.append(part.text, paint, width: part.width)
+            }
+            add(percent, .none)
+            add(counts, .none)
+            add(rate, .dim)
+            add(eta, .dim)
+            add(elapsed, .dim)
+            add(message, .dim)
         }
-        func add(_ part: Part?, _ paint: TerminalStyle.Paint) {
-            guard let part else { return }
-            // The gap is a span of its own: joining it to the text could make a string too long
-            // to be stored inline.
-            line.append("  ", .none, width: 2)
-            line.append(part.text, paint, width: part.width)
+        if fixed + shownTitleWidth + optional <= width {
+            var writer = LineWriter(buffer: body, color: style.color)
+            emit(&writer)
+            body.append(Self.clearLineAndNewline)
+            return writer.width
         }
-        add(percent, .none)
-        add(counts, .none)
-        add(rate, .dim)
-        add(eta, .dim)
-        add(elapsed, .dim)
-        add(message, .dim)
-        return line
+        var line = StyledLine(capacity: 20)
+        emit(&line)
+        return encode(line, width: width, into: body)
     }
 
     /// Spaces for each indentation width.
@@ -226,6 +254,25 @@ extension TerminalRenderer {
             message: message, messageWidth: message.map(DisplayWidth.of) ?? 0)
     }
 
+    /// `Formatting.duration(seconds)`, made again only when the text would change: below a
+    /// minute it shows tenths of a second, above whole seconds.
+    func elapsedText(_ seconds: Double, cache: ActivityLineCache) -> String {
+        let clamped = seconds.isFinite ? max(0, seconds) : 0
+        let key = clamped < 59.95 ? Int64((clamped * 10).rounded()) : -1 - Int64(clamped.rounded(.down))
+        if cache.elapsedKey == key, let text = cache.elapsed { return text }
+        let text: String
+        if lastElapsed.key == key, let shared = lastElapsed.text {
+            // Activities that began together show the same time: formatted once per frame.
+            text = shared
+        } else {
+            text = Formatting.duration(seconds)
+            lastElapsed = (key, text)
+        }
+        cache.elapsedKey = key
+        cache.elapsed = text
+        return text
+    }
+
     /// `ETA 12s`, `ETA —` while stalled, or `nil` while there is no estimate yet. The text
     /// changes at most twice a second.
     func etaText(_ activity: ActivityState, now: Double, cache: ActivityLineCache) -> String? {
@@ -251,6 +298,8 @@ final class ActivityLineCache {
     var text: DisplayText
     var eta: (text: String, time: Double)?
     var rateSuffix: String?
+    var elapsedKey: Int64 = 0
+    var elapsed: String?
     var hasPercent = false
     var fraction: Double?
     var percent: String?
@@ -270,11 +319,20 @@ final class ActivityLineCache {
 }
 
 /// A title and message ready to draw, with the raw text they came from.
-struct DisplayText {
-    var rawTitle: String
-    var rawMessage: String?
-    var title: String
-    var titleWidth: Int
-    var message: String?
-    var messageWidth: Int
+final class DisplayText {
+    let rawTitle: String
+    let rawMessage: String?
+    let title: String
+    let titleWidth: Int
+    let message: String?
+    let messageWidth: Int
+
+    init(rawTitle: String, rawMessage: String?, title: String, titleWidth: Int, message: String?, messageWidth: Int) {
+        self.rawTitle = rawTitle
+        self.rawMessage = rawMessage
+        self.title = title
+        self.titleWidth = titleWidth
+        self.message = message
+        self.messageWidth = messageWidth
+    }
 }

@@ -63,21 +63,25 @@ extension TerminalRenderer {
 
     /// Writes what is pending and the live region, if anything changed, in one `write(2)`.
     func drawFrame(_ store: ActivityStore, now: Double) {
-        let lines = isFinished ? [] : frameLines(store, now: now)
         // The region's lines, each followed by `CSI K` and a newline, encoded into a buffer kept
         // from frame to frame. Lines never hold a line break, so the bytes stand for the lines.
         let body = spareBody
         body.removeAll()
-        let color = style.color
-        for line in lines {
-            line.encoded(color: color, into: body)
-            body.append(Self.clearLineAndNewline)
+        var lines = spareWidths
+        spareWidths = []
+        if isFinished {
+            lines.removeAll(keepingCapacity: true)
+        } else {
+            encodeFrame(store, now: now, into: body, widths: &lines)
         }
         let separate = pendingSeparate
         guard
             !body.hasSameBytes(as: lastBody) || redrawNeeded || !pendingAbove.isEmpty || !separate.isEmpty
                 || (isFinished && cursorHidden)
-        else { return }
+        else {
+            spareWidths = lines
+            return
+        }
 
         if !separate.isEmpty && liveHeight > 0 {
             // Another descriptor on this terminal writes next: take the region off the screen.
@@ -119,8 +123,8 @@ extension TerminalRenderer {
         liveRowsOnScreen = lines.count
         spareBody = lastBody
         lastBody = body
-        lastLineWidths.removeAll(keepingCapacity: true)
-        for line in lines { lastLineWidths.append(line.width) }
+        spareWidths = lastLineWidths
+        lastLineWidths = lines
         redrawNeeded = false
     }
 }

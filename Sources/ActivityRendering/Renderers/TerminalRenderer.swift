@@ -83,11 +83,14 @@ public final class TerminalRenderer: ActivityRenderer {
     var lastBody = ByteBuffer()
     var spareBody = ByteBuffer()
     var lastLineWidths: [Int] = []
+    var spareWidths: [Int] = []
     var cursorHidden = false
     var pendingAbove: [UInt8] = []
     var pendingSeparate: [(any ByteOutput, [UInt8])] = []
     var redrawNeeded = false
     var lineCache: [Int: ActivityLineCache] = [:]
+    /// The last elapsed time formatted, by its key (see `elapsedText`).
+    var lastElapsed: (key: Int64, text: String?) = (0, nil)
 
     // Shared state.
     var startTime: Double?

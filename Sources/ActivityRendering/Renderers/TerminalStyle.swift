@@ -117,6 +117,21 @@ public struct TerminalStyle: Sendable, Hashable {
         case cyan = "36"
         case boldRed = "1;31"
 
+        /// `CSI <parameters> m`, the sequence that switches the paint on.
+        var sgrText: StaticString {
+            switch self {
+            case .none: "\u{1B}[m"
+            case .dim: "\u{1B}[2m"
+            case .bold: "\u{1B}[1m"
+            case .red: "\u{1B}[31m"
+            case .green: "\u{1B}[32m"
+            case .yellow: "\u{1B}[33m"
+            case .magenta: "\u{1B}[35m"
+            case .cyan: "\u{1B}[36m"
+            case .boldRed: "\u{1B}[1;31m"
+            }
+        }
+
         /// `CSI <parameters> m`, the bytes that switch the paint on.
         var sgr: [UInt8] {
             switch self {

@@ -3,31 +3,50 @@
 public enum Formatting {
     /// `value` with exactly `decimals` digits after the point, rounded half away from zero.
     public static func fixed(_ value: Double, decimals: Int) -> String {
-        fixed(value, decimals: decimals, suffix: 0)
+        fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(start: nil, count: 0))
     }
 
-    /// ``fixed(_:decimals:)`` followed by the ASCII byte `suffix` unless it is 0. The digits are
-    /// written into a buffer on the stack, so a short result is made without an allocation.
+    /// ``fixed(_:decimals:)`` followed by the ASCII byte `suffix` unless it is 0.
     static func fixed(_ value: Double, decimals: Int, suffix: UInt8) -> String {
+        guard suffix != 0 else { return fixed(value, decimals: decimals, suffix: "") }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { byte in
+            byte[0] = suffix
+            return fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(byte))
+        }
+    }
+
+    /// ``fixed(_:decimals:)`` followed by `suffix`.
+    static func fixed(_ value: Double, decimals: Int, suffix: String) -> String {
+        if let text = suffix.utf8.withContiguousStorageIfAvailable({
+            fixed(value, decimals: decimals, suffixBytes: $0)
+        }) {
+            return text
+        }
+        return fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(start: nil, count: 0)) + suffix
+    }
+
+    /// The digits are written into a buffer on the stack, so a short result is made without an
+    /// allocation.
+    private static func fixed(
+        _ value: Double, decimals: Int, suffixBytes suffix: UnsafeBufferPointer<UInt8>
+    ) -> String {
         guard value.isFinite else {
             let text = value.isNaN ? "?" : (value < 0 ? "-∞" : "∞")
-            return suffix == 0 ? text : text + String(UnicodeScalar(suffix))
+            return suffix.isEmpty ? text : text + String(decoding: suffix, as: UTF8.self)
         }
         let decimals = min(max(0, decimals), 9)
         let scaled = (abs(value) * powersOfTen[decimals]).rounded()
         guard scaled < 9.0e18 else {
             let text = String(Int64(value))
-            return suffix == 0 ? text : text + String(UnicodeScalar(suffix))
+            return suffix.isEmpty ? text : text + String(decoding: suffix, as: UTF8.self)
         }
         var integer = UInt64(scaled)
         let negative = value < 0 && integer != 0
         // Written backwards from the end: suffix, fraction digits, point, integer digits, sign.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-            var position = 32
-            if suffix != 0 {
-                position -= 1
-                buffer[position] = suffix
-            }
+        let capacity = 32 + suffix.count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var position = capacity - suffix.count
+            for (offset, byte) in suffix.enumerated() { buffer[position + offset] = byte }
             if decimals > 0 {
                 for _ in 0..<decimals {
                     position -= 1
@@ -46,7 +65,7 @@ public enum Formatting {
                 position -= 1
                 buffer[position] = UInt8(ascii: "-")
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[position..<32]), as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[position..<capacity]), as: UTF8.self)
         }
     }
 
@@ -116,6 +135,17 @@ public enum Formatting {
         return fixed(perSecond, decimals: 2)
     }
 
+    /// ``rateNumber(_:)`` followed by `suffix`, made in one piece.
+    static func rateNumber(_ perSecond: Double, suffix: String) -> String {
+        if perSecond >= 100 {
+            let rounded = perSecond.rounded()
+            // `count` of an integral value below ten million is `fixed(value, decimals: 0)`.
+            guard rounded < 10_000_000 else { return count(rounded) + suffix }
+            return fixed(rounded, decimals: 0, suffix: suffix)
+        }
+        return fixed(perSecond, decimals: perSecond >= 10 ? 1 : 2, suffix: suffix)
+    }
+
     /// `completed/total` with the unit: `45/100 files`, `1.50 MiB/3.00 MiB`, or `45 files`.
     public static func progress(completed: Double, total: Double?, unit: String?) -> String {
         if unit == "bytes" {
@@ -147,10 +177,14 @@ public enum Formatting {
     /// A percentage of a fraction in 0...1, right-aligned in four columns: `  7%`, `100%`.
     public static func percent(_ fraction: Double) -> String {
         let value = Int((min(1, max(0, fraction)) * 100).rounded(.down))
+        return percentTexts[value]
+    }
+
+    private static let percentTexts: [String] = (0...100).map { value in
         switch value {
-        case 100: return "100%"
-        case 10...: return " " + digits(Int64(value)) + "%"
-        default: return "  " + digits(Int64(value)) + "%"
+        case 100: "100%"
+        case 10...: " " + digits(Int64(value)) + "%"
+        default: "  " + digits(Int64(value)) + "%"
         }
     }
 

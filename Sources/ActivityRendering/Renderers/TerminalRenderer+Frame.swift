@@ -112,7 +112,7 @@ extension TerminalRenderer {
             cache.hasCounts = true
             cache.counts =
                 activity.total != nil || activity.completed > 0
-                ? Formatting.progress(completed: activity.completed, total: activity.total, unit: activity.unit)
+                ? countsText(activity, cache: cache)
                 : nil
             cache.countsWidth = cache.counts.map(DisplayWidth.of) ?? 0
         }
@@ -126,7 +126,7 @@ extension TerminalRenderer {
                 if cache.rateSuffix == nil {
                     cache.rateSuffix = activity.unit.flatMap { $0.isEmpty ? nil : " " + $0 + "/s" } ?? "/s"
                 }
-                return Formatting.rateNumber(value) + cache.rateSuffix!
+                return Formatting.rateNumber(value, suffix: cache.rateSuffix!)
             })
         var eta = Part(etaText(activity, now: now, cache: cache))
         var elapsed = Part(elapsedText(activity.duration(at: now), cache: cache))
@@ -254,6 +254,25 @@ extension TerminalRenderer {
             message: message, messageWidth: message.map(DisplayWidth.of) ?? 0)
     }
 
+    /// `Formatting.progress(completed:total:unit:)`, with the part after the completed amount
+    /// (`/1000 files`) made again only when the total changes.
+    func countsText(_ activity: ActivityState, cache: ActivityLineCache) -> String {
+        let bytes = activity.unit == "bytes"
+        if cache.countsTailTotal != activity.total || cache.countsTail == nil {
+            let tail: String
+            if bytes {
+                tail = activity.total.map { "/" + Formatting.bytes($0) } ?? ""
+            } else {
+                let unit = activity.unit.flatMap { $0.isEmpty ? nil : " " + $0 } ?? ""
+                tail = (activity.total.map { "/" + Formatting.count($0) } ?? "") + unit
+            }
+            cache.countsTailTotal = activity.total
+            cache.countsTail = tail
+        }
+        let head = bytes ? Formatting.bytes(activity.completed) : Formatting.count(activity.completed)
+        return head + cache.countsTail!
+    }
+
     /// `Formatting.duration(seconds)`, made again only when the text would change: below a
     /// minute it shows tenths of a second, above whole seconds.
     func elapsedText(_ seconds: Double, cache: ActivityLineCache) -> String {
@@ -308,6 +327,8 @@ final class ActivityLineCache {
     var countsTotal: Double?
     var counts: String?
     var countsWidth = 0
+    var countsTailTotal: Double?
+    var countsTail: String?
     var barFraction = -1.0
     var barWidth = -1
     var bar: (filled: String, empty: String, emptyWidth: Int) = ("", "", 0)

@@ -58,7 +58,11 @@ extension TerminalRenderer {
         guard liveHeight > 0 else { return }
         frame.append(0x0D)
         let up = max(liveHeight, liveRowsOnScreen)
-        frame.append(contentsOf: Array("\u{1B}[\(up)A".utf8))
+        frame.append(0x1B)
+        frame.append(UInt8(ascii: "["))
+        var digits = Formatting.digits(Int64(up))
+        digits.withUTF8 { frame.append(contentsOf: $0) }
+        frame.append(UInt8(ascii: "A"))
     }
 
     /// Writes what is pending and the live region, if anything changed, in one `write(2)`.

@@ -86,17 +86,21 @@ public struct TerminalStyle: Sendable, Hashable {
         }
         let eighths = Int((fraction * Double(width * 8)).rounded(.down))
         let full = eighths / 8
-        var filled = Self.barPieces[full]
         var used = full
+        var partial = 0
         if full < width, eighths % 8 > 0 {
-            filled += Self.eighths[eighths % 8]
+            partial = eighths % 8
             used += 1
         }
-        return (filled, (color ? Self.lines : Self.shades)[width - used], width - used)
+        return (Self.filledPieces[full * 8 + partial], (color ? Self.lines : Self.shades)[width - used], width - used)
     }
 
     private static func pieces(_ glyph: String) -> [String] { (0...64).map { String(repeating: glyph, count: $0) } }
     private static let barPieces = pieces("█")
+    /// `barPieces[full] + eighths[partial]` at `full * 8 + partial`.
+    private static let filledPieces: [String] = (0..<(barPieces.count * 8)).map { index in
+        barPieces[index / 8] + eighths[index % 8]
+    }
     private static let shades = pieces("░")
     private static let lines = pieces("━")
     private static let hashes = pieces("#")

@@ -113,6 +113,21 @@ public enum Formatting {
         return significant(amount) + " " + units[index]
     }
 
+    /// `bytes(value) + "/s"`, made in one piece.
+    static func bytesRate(_ value: Double) -> String {
+        var amount = max(0, value)
+        var index = 0
+        while amount >= 1024, index < byteRateUnits.count - 1 {
+            amount /= 1024
+            index += 1
+        }
+        // As `bytes` then `significant` choose the digits.
+        let decimals = index == 0 ? 0 : amount < 9.995 ? 2 : amount < 99.95 ? 1 : 0
+        return fixed(amount, decimals: decimals, suffix: byteRateUnits[index])
+    }
+
+    private static let byteRateUnits = [" B/s", " KiB/s", " MiB/s", " GiB/s", " TiB/s", " PiB/s"]
+
     /// Three significant digits: `1.23`, `12.3`, `123`.
     static func significant(_ value: Double) -> String {
         if value < 9.995 { return fixed(value, decimals: 2) }

@@ -17,6 +17,9 @@ struct LineWriter: LineSink {
         self.color = color
     }
 
+    /// Counts `width` columns whose bytes the caller wrote into the buffer itself.
+    mutating func skip(width: Int) { self.width += width }
+
     @inline(__always)
     mutating func append(_ text: String, _ paint: TerminalStyle.Paint, width: Int) {
         guard !text.isEmpty else { return }

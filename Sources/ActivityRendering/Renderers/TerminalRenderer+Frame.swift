@@ -121,7 +121,7 @@ extension TerminalRenderer {
         var rate = Part(
             activity.rate(at: now).flatMap { value -> String? in
                 guard value > 0 || activity.completed > 0 else { return nil }
-                guard activity.unit != "bytes" else { return Formatting.rate(value, unit: activity.unit) }
+                guard activity.unit != "bytes" else { return Formatting.bytesRate(value) }
                 // `Formatting.rate` with the unit's part made once.
                 if cache.rateSuffix == nil {
                     cache.rateSuffix = activity.unit.flatMap { $0.isEmpty ? nil : " " + $0 + "/s" } ?? "/s"
@@ -182,10 +182,21 @@ extension TerminalRenderer {
             shownTitle = DisplayWidth.truncate(title, to: titleRoom, ellipsis: style.ellipsis)
             shownTitleWidth = DisplayWidth.of(shownTitle)
         }
-        func emit<Line: LineSink>(_ line: inout Line) {
+        // The line in three pieces: the spinner, which turns every frame; the title, bar,
+        // percentage and counts, which change with progress; the rate, times and message.
+        func emitHead<Line: LineSink>(_ line: inout Line) {
             if indentWidth > 0 { line.append(Self.indents[indentWidth], .none, width: indentWidth) }
             line.append(spinner, .cyan, width: 1)
             line.append(" ", .none, width: 1)
+        }
+        func add<Line: LineSink>(_ part: Part?, _ paint: TerminalStyle.Paint, to line: inout Line) {
+            guard let part else { return }
+            // The gap is a span of its own: joining it to the text could make a string too
+            // long to be stored inline.
+            line.append("  ", .none, width: 2)
+            line.append(part.text, paint, width: part.width)
+        }
+        func emitMiddle<Line: LineSink>(_ line: inout Line) {
             line.append(shownTitle, activity.depth == 0 ? .bold : .none, width: shownTitleWidth)
             if barWidth > 0, let fraction {
                 if style.unicode {
@@ -203,28 +214,47 @@ extension TerminalRenderer {
                     line.append("  [" + inner.filled + inner.empty + "]", .none, width: 2 + barWidth)
                 }
             }
-            func add(_ part: Part?, _ paint: TerminalStyle.Paint) {
-                guard let part else { return }
-                // The gap is a span of its own: joining it to the text could make a string too
-                // long to be stored inline.
-                line.append("  ", .none, width: 2)
-                line.append(part.text, paint, width: part.width)
-            }
-            add(percent, .none)
-            add(counts, .none)
-            add(rate, .dim)
-            add(eta, .dim)
-            add(elapsed, .dim)
-            add(message, .dim)
+            add(percent, .none, to: &line)
+            add(counts, .none, to: &line)
+        }
+        func emitTail<Line: LineSink>(_ line: inout Line) {
+            add(rate, .dim, to: &line)
+            add(eta, .dim, to: &line)
+            add(elapsed, .dim, to: &line)
+            add(message, .dim, to: &line)
         }
         if fixed + shownTitleWidth + optional <= width {
             var writer = LineWriter(buffer: body, color: style.color)
-            emit(&writer)
+            emitHead(&writer)
+            // The middle piece's bytes are kept while what it shows stays the same.
+            if cache.hasMiddle && cache.middleBarWidth == barWidth && cache.middleFraction == fraction
+                && cache.middleHasPercent == (percent != nil) && cache.middleHasCounts == (counts != nil)
+                && cache.middleTitle == shownTitle && (counts == nil || cache.middleCounts == counts!.text)
+            {
+                body.append(cache.middleBytes)
+                writer.skip(width: cache.middleWidth)
+            } else {
+                let start = body.count
+                let before = writer.width
+                emitMiddle(&writer)
+                cache.hasMiddle = true
+                cache.middleBarWidth = barWidth
+                cache.middleFraction = fraction
+                cache.middleHasPercent = percent != nil
+                cache.middleHasCounts = counts != nil
+                cache.middleTitle = shownTitle
+                cache.middleCounts = counts?.text ?? ""
+                cache.middleBytes = Array(body.bytes[start...])
+                cache.middleWidth = writer.width - before
+            }
+            emitTail(&writer)
             body.append(Self.clearLineAndNewline)
             return writer.width
         }
         var line = StyledLine(capacity: 20)
-        emit(&line)
+        emitHead(&line)
+        emitMiddle(&line)
+        emitTail(&line)
         return encode(line, width: width, into: body)
     }
 
@@ -328,6 +358,17 @@ final class ActivityLineCache {
     var counts: String?
     var countsWidth = 0
     var countsTailTotal: Double?
+    /// What the title, bar, percentage and counts showed (the percentage follows from the
+    /// fraction), and their bytes and width.
+    var hasMiddle = false
+    var middleBarWidth = 0
+    var middleFraction: Double?
+    var middleHasPercent = false
+    var middleHasCounts = false
+    var middleTitle = ""
+    var middleCounts = ""
+    var middleBytes: [UInt8] = []
+    var middleWidth = 0
     var countsTail: String?
     var barFraction = -1.0
     var barWidth = -1

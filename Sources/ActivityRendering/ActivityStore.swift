@@ -208,18 +208,22 @@ public struct ActivityStore: Sendable {
     ) -> [Diagnostic] {
         // The hot path: one hash lookup, the activity changed in place and copied once, into
         // the update.
-        guard let index = nodes.index(forKey: progress.id), nodes.values[index].isRunning else {
-            return problem(unknown: progress.id, doing: "progress", line: line)
+        let id = progress.id
+        guard let index = nodes.index(forKey: id),
+            Self.applyProgress(progress, time: time, to: &nodes.values[index], body)
+        else {
+            return problem(unknown: id, doing: "progress", line: line)
         }
-        Self.applyProgress(progress, time: time, to: &nodes.values[index], body)
         return []
     }
 
-    /// Applies `progress` to a running `node` and hands `body` the update.
+    /// Applies `progress` to `node` and hands `body` the update; `false`, with nothing done,
+    /// when the node has ended.
     private static func applyProgress(
         _ progress: consuming ActivityEvent.Progress, time: Double, to node: inout ActivityState,
         _ body: (ActivityUpdate) -> Void
-    ) {
+    ) -> Bool {
+        guard node.isRunning else { return false }
         if let title = progress.title { node.title = title }
         if let message = progress.message { node.message = message }
         if let total = progress.total { node.total = total.value }
@@ -228,15 +232,16 @@ public struct ActivityStore: Sendable {
             node.estimator.record(completed: completed, at: time)
         }
         body(ActivityUpdate(event: .progress(progress), activity: node))
+        return true
     }
 
     private mutating func applyEnd(
         _ end: ActivityEvent.End, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
-        guard let index = nodes.index(forKey: end.id), nodes.values[index].isRunning else {
+        guard let index = nodes.index(forKey: end.id), let leaf = Self.isRunningLeaf(&nodes.values[index]) else {
             return problem(unknown: end.id, doing: "end", line: line)
         }
-        if nodes.values[index].children.isEmpty {
+        if leaf {
             endLeaf(at: index, end, time: time, body)
             return []
         }
@@ -257,6 +262,12 @@ public struct ActivityStore: Sendable {
         }
         self.end(end.id, status: end.status, time: time, event: end, body)
         return diagnostics
+    }
+
+    /// Whether a running `node` has no open children; `nil` when it has ended. (Reading through
+    /// `inout` spares a copy of the node.)
+    private static func isRunningLeaf(_ node: inout ActivityState) -> Bool? {
+        node.isRunning ? node.children.isEmpty : nil
     }
 
     /// Applies `end` to the running activity at `index`, which has no open children: what

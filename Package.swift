@@ -32,7 +32,7 @@ package.targets += [
         name: "ActivityReportingTests",
         dependencies: [
             "ActivityReporting", "InMemoryActivity", "ActivityWire", "activity-example-downloads",
-            "activity-conformance-c", "activity-sdk-fork-helper",
+            "activity-conformance-c", "activity-sdk-fork-helper", "ActivityCLI",
         ]
     ),
     // The C side of the SDK/C-library conformance test (ActivityReportingTests runs both).

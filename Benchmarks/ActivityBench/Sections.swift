@@ -34,5 +34,11 @@ enum Sections {
         Section(name: "memory", summary: "peak RSS over 10 M events and 1 M activities") {
             try StoreBenchmarks.peakMemory(settings: $0)
         },
+        Section(name: "startup", summary: "activity --version start-up") {
+            try CommandBenchmarks.startup(settings: $0)
+        },
+        Section(name: "renderer-cpu", summary: "renderer CPU with 100 busy activities") {
+            try CommandBenchmarks.rendererCPU(settings: $0)
+        },
     ]
 }

@@ -1,3 +1,5 @@
+import ActivityWire
+
 /// Writes overlay states as JSON lines, one per change, for a UI in another process.
 ///
 /// The format is `Schemas/overlay-state.v1.md` (JSON Schema: `Schemas/overlay-state.v1.schema.json`):
@@ -60,22 +62,6 @@ public struct OverlayStateEncoder: Sendable {
         return "0." + digits
     }
 
-    /// `text` as a JSON string: RFC 8259 escaping, non-ASCII written as UTF-8.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a JSON string, escaped as event lines are.
+    static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 }

@@ -89,7 +89,10 @@ public final class RenderSession: Sendable {
             renderers.append(LogFileRenderer(output: display, format: .text, clock: clock))
             renderers.append(StreamPassthrough(display: descriptor))
         case .jsonl:
-            renderers.append(JSONLinesRenderer(output: display, passesTextThrough: true))
+            // Lines of the stream that is the display itself go into it, in order; the other
+            // stream's lines go to their own descriptor (StreamPassthrough), not both.
+            let onDisplay = Set([OutputStream.stdout, .stderr].filter { $0.fileDescriptor == descriptor })
+            renderers.append(JSONLinesRenderer(output: display, textStreams: onDisplay))
             renderers.append(StreamPassthrough(display: descriptor))
         }
         if let path = options.logFile {

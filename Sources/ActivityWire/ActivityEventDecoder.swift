@@ -50,7 +50,7 @@ public struct ActivityEventDecoder: Sendable {
                 guard scanner.atEnd else { throw scanner.fail("text after the value") }
                 return problem(.notAnObject, "an event must be a JSON object, not \(value.typeName)")
             } catch {
-                return problem(.invalidJSON, "not JSON: \(error.reason) at byte \(error.offset + 1)")
+                return problem(.invalidJSON, "not JSON: \(error.message) at byte \(error.offset + 1)")
             }
         }
         var fields = RawFields()
@@ -58,7 +58,7 @@ public struct ActivityEventDecoder: Sendable {
         do {
             try fields.scanObject(&scanner, otherKeys: &otherKeys)
         } catch let error as JSONScanner.SyntaxError {
-            return problem(.invalidJSON, "not JSON: \(error.reason) at byte \(error.offset + 1)")
+            return problem(.invalidJSON, "not JSON: \(error.message) at byte \(error.offset + 1)")
         } catch let error as RawFields.DuplicateKey {
             return problem(.duplicateKey, "the key \"\(error.name)\" appears twice")
         } catch {

@@ -10,9 +10,19 @@
 /// validates syntax, hands back the byte ranges of values, and decodes strings and numbers on
 /// request. It never allocates unless a string holds escapes or a number is unusual.
 struct JSONScanner {
+    /// Where and why a line is not JSON. Trivially copyable (static texts only), so the typed
+    /// throws on every scanning call cost nothing when nothing is thrown.
     struct SyntaxError: Error {
         var offset: Int
-        var reason: String
+        var reason: StaticString
+        /// What was expected instead, for ``JSONScanner/expect(_:_:)``.
+        var expected: StaticString? = nil
+        var atEndOfLine = false
+
+        var message: String {
+            guard let expected else { return reason.description }
+            return atEndOfLine ? "unexpected end of line, expected \(expected)" : "expected \(expected)"
+        }
     }
 
     /// A value's kind and where it stands in the line.
@@ -50,7 +60,7 @@ struct JSONScanner {
     var atEnd: Bool { index >= bytes.count }
 
     @inline(__always)
-    func fail(_ reason: String) -> SyntaxError { SyntaxError(offset: index, reason: reason) }
+    func fail(_ reason: StaticString) -> SyntaxError { SyntaxError(offset: index, reason: reason) }
 
     @inline(__always)
     mutating func skipWhitespace() {
@@ -75,8 +85,10 @@ struct JSONScanner {
         return true
     }
 
-    mutating func expect(_ byte: UInt8, _ what: String) throws(SyntaxError) {
-        guard consume(byte) else { throw fail(atEnd ? "unexpected end of line, expected \(what)" : "expected \(what)") }
+    mutating func expect(_ byte: UInt8, _ what: StaticString) throws(SyntaxError) {
+        guard consume(byte) else {
+            throw SyntaxError(offset: index, reason: "", expected: what, atEndOfLine: atEnd)
+        }
     }
 
     /// Scans any value and returns its kind and range.

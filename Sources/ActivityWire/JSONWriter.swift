@@ -158,3 +158,14 @@ enum JSONWriter {
         out.append(UInt8(ascii: "\""))
     }
 }
+
+/// JSON string literals for the package's other JSON outputs (`activity validate --json`, the
+/// overlay state stream), escaped exactly as event lines are.
+package enum JSONText {
+    package static func quoted(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 2)
+        JSONWriter.quoted(text, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

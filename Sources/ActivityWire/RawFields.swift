@@ -38,13 +38,47 @@ struct RawFields {
         (Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot, Slot) =
             (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
 
+    // A switch rather than pointer arithmetic over the tuple: reading a slot must not copy the
+    // whole tuple, and the compiler turns this into a jump table.
     subscript(_ name: FieldName) -> JSONScanner.Value? {
         get {
-            withUnsafeBytes(of: values) { $0.baseAddress!.assumingMemoryBound(to: Slot.self)[name.rawValue] }
+            switch name {
+            case .v: values.0
+            case .type: values.1
+            case .ts: values.2
+            case .id: values.3
+            case .parent: values.4
+            case .title: values.5
+            case .total: values.6
+            case .completed: values.7
+            case .unit: values.8
+            case .message: values.9
+            case .cancellable: values.10
+            case .blocking: values.11
+            case .attrs: values.12
+            case .level: values.13
+            case .status: values.14
+            case .error: values.15
+            }
         }
         set {
-            withUnsafeMutableBytes(of: &values) {
-                $0.baseAddress!.assumingMemoryBound(to: Slot.self)[name.rawValue] = newValue
+            switch name {
+            case .v: values.0 = newValue
+            case .type: values.1 = newValue
+            case .ts: values.2 = newValue
+            case .id: values.3 = newValue
+            case .parent: values.4 = newValue
+            case .title: values.5 = newValue
+            case .total: values.6 = newValue
+            case .completed: values.7 = newValue
+            case .unit: values.8 = newValue
+            case .message: values.9 = newValue
+            case .cancellable: values.10 = newValue
+            case .blocking: values.11 = newValue
+            case .attrs: values.12 = newValue
+            case .level: values.13 = newValue
+            case .status: values.14 = newValue
+            case .error: values.15 = newValue
             }
         }
     }

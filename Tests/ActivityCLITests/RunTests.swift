@@ -21,6 +21,7 @@ struct RunTests {
         #expect(result.status == 0)
         #expect(result.standardOutput == "hello\n")
         #expect(log.otherLines.contains("there"))
+        #expect(!log.otherLines.contains("hello"), "a standard output line also went to the display")
         Golden.check(log.normalized, named: "run-silent.jsonl")
     }
 
@@ -120,9 +121,14 @@ struct RunTests {
                 s = socket.socket(socket.AF_UNIX)
                 s.connect(os.environ["ACTIVITY_SINK"][5:])
                 s.sendall(b'{"v":1,"type":"begin","id":"daemon","title":"Daemon"}\\n')
+                open(os.environ["READY_FILE"], "w").close()
                 time.sleep(30)
                 """)
-        let script = "python3 \(daemon.path) & echo $! > \(pidFile); sleep 0.3"
+        let readyFile = folder.url.appendingPathComponent("ready").path
+        // The command exits only once the daemon has reported, however slowly python starts.
+        let script =
+            "READY_FILE=\(readyFile) python3 \(daemon.path) & echo $! > \(pidFile); "
+            + "i=0; while [ ! -e \(readyFile) ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done"
         let started = Date()
         let (result, log) = try run(["sh", "-c", script], options: ["--grace", "0.2"])
         let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -162,7 +168,9 @@ struct RunTests {
         let (result, log) = try run([Repository.path("Examples/shell/build.sh")])
         #expect(result.status == 0)
         Golden.check(result.standardOutput, named: "run-shell-example.stdout")
-        Golden.check(log.normalized, named: "run-shell-example.jsonl")
+        // The command's title is its command line: the checkout's own path, which differs per clone.
+        let normalized = log.normalized.replacingOccurrences(of: Repository.root.path, with: "$REPOSITORY")
+        Golden.check(normalized, named: "run-shell-example.jsonl")
         #expect(log.otherLines.contains("check: 1 warning"))
         #expect(!log.events.contains { if case .end(let e) = $0 { e.status == .abandoned } else { false } })
     }
@@ -192,5 +200,46 @@ struct RunTerminalTests {
         let screen = try pane.screen()
         #expect(screen.contains("killed by SIGINT"))
         #expect(screen.contains("? Waiting") || screen.contains("1 abandoned"))
+    }
+}
+
+@Suite("activity run: peers of another user")
+struct RunPeerTests {
+    @Test(
+        "a reporter running as another user is refused, even when the directory is opened up",
+        .enabled(if: getuid() == 0, "needs root to run a reporter as another user")
+    )
+    func otherUser() throws {
+        let folder = try TemporaryFolder()
+        let intruder = try folder.file(
+            "intruder.py",
+            contents: """
+                import os, socket
+                path = os.environ["ACTIVITY_SINK"][5:]
+                os.chmod(os.path.dirname(path), 0o755)
+                os.chmod(path, 0o777)
+                os.closerange(3, 1024)
+                os.setgid(65534)
+                os.setuid(65534)
+                s = socket.socket(socket.AF_UNIX)
+                s.connect(path)
+                try:
+                    s.sendall(b'{"v":1,"type":"begin","id":"intruder","title":"Injected"}\\n')
+                except OSError:
+                    pass  # refused before the line was sent
+                s.close()
+                """)
+        let result = try CommandRunner.activity(["run", "--mode", "jsonl", "--", "python3", intruder.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let log = EventLog(result.standardError)
+        #expect(log.begin(titled: "Injected") == nil)
+        #expect(
+            log.events.contains {
+                if case .log(let l) = $0 {
+                    l.level == .warning && l.message.hasPrefix("refused a reporter of another user")
+                } else {
+                    false
+                }
+            })
     }
 }

@@ -40,6 +40,38 @@ struct GlobalSystemTests {
         }
     }
 
+    @Test("A shell script reporting with `activity emit` nests under ours")
+    func emitChild() async throws {
+        var binFolder = Bundle.main.bundleURL
+        if binFolder.pathExtension == "xctest" { binFolder.deleteLastPathComponent() }
+        let activityCommand = binFolder.appendingPathComponent("activity").path
+        try #require(FileManager.default.isExecutableFile(atPath: activityCommand), "\(activityCommand) not built")
+        try await withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("events.jsonl").path
+            ActivitySystem.bootstrapInternal(Environment.reporter(from: ["ACTIVITY_SINK": "file:\(path)"]))
+            defer { ActivitySystem.bootstrapInternal(nil) }
+            let parentID = try await withActivity("Running a script") { activity -> ActivityID in
+                let script = #"""
+                    id=$("$ACTIVITY_COMMAND" emit begin "Step from the shell" --total 2)
+                    "$ACTIVITY_COMMAND" emit progress "$id" --completed 2
+                    "$ACTIVITY_COMMAND" emit end "$id"
+                    """#
+                var environment = activity.childEnvironment
+                environment["ACTIVITY_COMMAND"] = activityCommand
+                let result = try await runProcess(
+                    URL(fileURLWithPath: "/bin/sh"), ["-c", script], environment: environment)
+                #expect(result.status == 0)
+                return activity.id
+            }
+            ActivitySystem.flush(timeout: 5)
+            let bytes = readBytes(URL(fileURLWithPath: path))
+            #expect(problems(inLines: bytes) == [])
+            let begins = decodeEvents(bytes).compactMap(\.begin)
+            #expect(begins.map(\.title) == ["Running a script", "Step from the shell"])
+            #expect(begins.last?.parent == parentID)
+        }
+    }
+
     @Test("bootstrap installs an in-process sink once; a second bootstrap is ignored")
     func bootstrapOnce() async throws {
         let first = InMemoryActivitySink()

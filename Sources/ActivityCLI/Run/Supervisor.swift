@@ -152,7 +152,11 @@ struct IOLoop {
             if fds[1].revents & readable != 0 {
                 deadline = POSIX.monotonicSeconds() + grace
             }
-            if fds[2].revents & readable != 0 { acceptPending() }
+            if fds[2].revents & readable != 0 {
+                acceptPending()
+                // A script calling `activity emit` again has often just seen a child die.
+                if tracker.watchesProcesses { nextReap = 0 }
+            }
             if fds[3].revents & readable != 0 { pump(&output, &outputLines, to: .standardOutput, buffer) }
             if fds[4].revents & readable != 0 { pump(&errors, &errorLines, to: .standardError, buffer) }
             for index in 5..<fds.count where fds[index].revents & readable != 0 {

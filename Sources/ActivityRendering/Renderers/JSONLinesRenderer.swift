@@ -13,17 +13,24 @@ import ActivityWire
 public final class JSONLinesRenderer: ActivityRenderer {
     let output: any ByteOutput
     let encoder: ActivityEventEncoder
-    let passesTextThrough: Bool
+    /// The streams whose non-event lines are written too.
+    let textStreams: Set<OutputStream>
     private var line: [UInt8] = []
 
     /// - Parameters:
     ///   - output: where the lines go.
     ///   - passesTextThrough: whether non-event lines are written too, unchanged (for a display
     ///     that shows the stream as it is); a recording leaves them out.
-    public init(output: any ByteOutput, passesTextThrough: Bool = false) {
+    public convenience init(output: any ByteOutput, passesTextThrough: Bool = false) {
+        self.init(output: output, textStreams: passesTextThrough ? [.stdout, .stderr] : [])
+    }
+
+    /// A renderer that writes the non-event lines of `textStreams` only: a display on standard
+    /// error shows the lines meant for standard error, while standard output's go to standard output.
+    init(output: any ByteOutput, textStreams: Set<OutputStream>) {
         self.output = output
         self.encoder = ActivityEventEncoder(maxLineBytes: WireLimits.maxProducedLineBytes)
-        self.passesTextThrough = passesTextThrough
+        self.textStreams = textStreams
     }
 
     public func render(_ update: ActivityUpdate, in store: ActivityStore) {
@@ -33,7 +40,7 @@ public final class JSONLinesRenderer: ActivityRenderer {
     }
 
     public func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore) {
-        guard passesTextThrough else { return }
+        guard textStreams.contains(stream) else { return }
         output.write(line + [0x0A])
     }
 }

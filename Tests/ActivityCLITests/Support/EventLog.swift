@@ -2,7 +2,7 @@ import ActivityWire
 
 /// The events in a command's JSON-lines display output, made comparable across runs: `ts`
 /// removed, random ids renamed `a1`, `a2`… in order of appearance, the owner attribute of
-/// `activity emit` dropped.
+/// `activity emit` and the message of `abandoned` ends dropped.
 struct EventLog {
     var events: [ActivityEvent] = []
     /// Lines that were not events.
@@ -38,6 +38,9 @@ struct EventLog {
                 event = .log(e)
             case .end(var e):
                 e.id = rename(e.id)!
+                // Who noticed first that a reporter died, `run` or the store (its parent ended),
+                // depends on timing; only the status is the same every time.
+                if e.status == .abandoned { e.message = nil }
                 event = .end(e)
             }
             events.append(event)

@@ -15,6 +15,8 @@ final class TmuxPane {
         ]
         let result = try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)"] + shell)
         #expect(result.status == 0, "tmux new-session: \(result.standardError)")
+        // Type nothing before the shell is ready, or the screen depends on the timing.
+        #expect(try waitFor("$"), "the shell in tmux never showed its prompt")
     }
 
     @discardableResult

@@ -160,7 +160,7 @@ public struct ActivityStore: Sendable {
         _ begin: ActivityEvent.Begin, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
         var begin = begin
-        if nodes[begin.id] != nil {
+        if nodes.index(forKey: begin.id) != nil {
             return record(line, .duplicateBegin, "\"\(begin.id)\" has already begun")
         }
         guard openCount < limits.maxOpen else {
@@ -170,9 +170,10 @@ public struct ActivityStore: Sendable {
         var diagnostics: [Diagnostic] = []
         var depth = 0
         if let parentID = begin.parent {
-            if let parent = nodes[parentID], parent.isRunning {
-                depth = parent.depth + 1
-                nodes[parentID]!.children.append(begin.id)
+            if let parentIndex = nodes.index(forKey: parentID),
+                let parentDepth = Self.adopt(begin.id, into: &nodes.values[parentIndex])
+            {
+                depth = parentDepth + 1
             } else {
                 let state = nodes[parentID] == nil ? "is not open" : "has already ended"
                 diagnostics = record(line, .unknownParent, "the parent \"\(parentID)\" \(state); attached at the top")
@@ -194,30 +195,57 @@ public struct ActivityStore: Sendable {
         return diagnostics
     }
 
+    /// Adds `child` to a running `parent`'s children and returns the parent's depth; `nil` when
+    /// the parent has ended.
+    private static func adopt(_ child: ActivityID, into parent: inout ActivityState) -> Int? {
+        guard parent.isRunning else { return nil }
+        parent.children.append(child)
+        return parent.depth
+    }
+
     private mutating func applyProgress(
         _ progress: consuming ActivityEvent.Progress, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
-        // The hot path: one hash lookup, the activity changed in place.
-        guard let index = nodes.index(forKey: progress.id), nodes.values[index].isRunning else {
-            return problem(unknown: progress.id, doing: "progress", line: line)
+        // The hot path: one hash lookup, the activity changed in place and copied once, into
+        // the update.
+        let id = progress.id
+        guard let index = nodes.index(forKey: id),
+            Self.applyProgress(progress, time: time, to: &nodes.values[index], body)
+        else {
+            return problem(unknown: id, doing: "progress", line: line)
         }
-        if let title = progress.title { nodes.values[index].title = title }
-        if let message = progress.message { nodes.values[index].message = message }
-        if let total = progress.total { nodes.values[index].total = total.value }
-        if let completed = progress.completed {
-            nodes.values[index].completed = completed
-            nodes.values[index].estimator.record(completed: completed, at: time)
-        }
-        body(ActivityUpdate(event: .progress(progress), activity: nodes.values[index]))
         return []
+    }
+
+    /// Applies `progress` to `node` and hands `body` the update; `false`, with nothing done,
+    /// when the node has ended.
+    private static func applyProgress(
+        _ progress: consuming ActivityEvent.Progress, time: Double, to node: inout ActivityState,
+        _ body: (ActivityUpdate) -> Void
+    ) -> Bool {
+        guard node.isRunning else { return false }
+        if let title = progress.title { node.title = title }
+        if let message = progress.message { node.message = message }
+        if let total = progress.total { node.total = total.value }
+        if let completed = progress.completed {
+            node.completed = completed
+            node.estimator.record(completed: completed, at: time)
+        }
+        body(ActivityUpdate(event: .progress(progress), activity: node))
+        return true
     }
 
     private mutating func applyEnd(
         _ end: ActivityEvent.End, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
-        guard let node = nodes[end.id], node.isRunning else {
+        guard let index = nodes.index(forKey: end.id), let leaf = Self.isRunningLeaf(&nodes.values[index]) else {
             return problem(unknown: end.id, doing: "end", line: line)
         }
+        if leaf {
+            endLeaf(at: index, end, time: time, body)
+            return []
+        }
+        let node = nodes.values[index]
         var diagnostics: [Diagnostic] = []
         if !node.children.isEmpty {
             let names = node.children.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -234,6 +262,49 @@ public struct ActivityStore: Sendable {
         }
         self.end(end.id, status: end.status, time: time, event: end, body)
         return diagnostics
+    }
+
+    /// Whether a running `node` has no open children; `nil` when it has ended. (Reading through
+    /// `inout` spares a copy of the node.)
+    private static func isRunningLeaf(_ node: inout ActivityState) -> Bool? {
+        node.isRunning ? node.children.isEmpty : nil
+    }
+
+    /// Applies `end` to the running activity at `index`, which has no open children: what
+    /// ``applyEnd(_:time:line:_:)`` and ``endOne(_:status:time:event:_:)`` do, with one lookup
+    /// for the activity.
+    private mutating func endLeaf(
+        at index: Dictionary<ActivityID, ActivityState>.Index, _ end: ActivityEvent.End, time: Double,
+        _ body: (ActivityUpdate) -> Void
+    ) {
+        let ended = Self.applyEnd(end, time: time, to: &nodes.values[index])
+        if let parent = ended.parent, let parentIndex = nodes.index(forKey: parent),
+            let childIndex = nodes.values[parentIndex].children.firstIndex(of: end.id)
+        {
+            nodes.values[parentIndex].children.remove(at: childIndex)
+        } else if let rootIndex = roots.firstIndex(of: end.id) {
+            roots.remove(at: rootIndex)
+        }
+        openCount -= 1
+        summary.ended[end.status, default: 0] += 1
+        body(ActivityUpdate(event: .end(end), activity: ended))
+        retire(end.id)
+    }
+
+    /// Applies `end` to `node` and ends it; returns the node after it.
+    private static func applyEnd(
+        _ end: borrowing ActivityEvent.End, time: Double, to node: inout ActivityState
+    ) -> ActivityState {
+        if let message = end.message { node.message = message }
+        if let total = end.total { node.total = total.value }
+        if let completed = end.completed {
+            node.completed = completed
+            node.estimator.record(completed: completed, at: time)
+        }
+        node.error = end.error
+        node.status = end.status
+        node.endTime = max(time, node.startTime)
+        return node
     }
 
     /// Ends `id` and its open descendants (as `abandoned`), children before their parents.

@@ -21,6 +21,12 @@
 public enum DisplayWidth {
     /// The number of columns `text` occupies.
     public static func of(_ text: String) -> Int {
+        // Most text is printable ASCII: one column a byte, checked over the contiguous bytes.
+        let printable = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            for byte in bytes where byte >= 0x80 || byte < 0x20 { return nil }
+            return bytes.count
+        }
+        if let printable, let count = printable { return count }
         var ascii = true
         for byte in text.utf8 where byte >= 0x80 || byte < 0x20 {
             ascii = false

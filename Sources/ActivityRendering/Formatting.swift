@@ -3,19 +3,76 @@
 public enum Formatting {
     /// `value` with exactly `decimals` digits after the point, rounded half away from zero.
     public static func fixed(_ value: Double, decimals: Int) -> String {
-        guard value.isFinite else { return value.isNaN ? "?" : (value < 0 ? "-∞" : "∞") }
+        fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    /// ``fixed(_:decimals:)`` followed by the ASCII byte `suffix` unless it is 0.
+    static func fixed(_ value: Double, decimals: Int, suffix: UInt8) -> String {
+        guard suffix != 0 else { return fixed(value, decimals: decimals, suffix: "") }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { byte in
+            byte[0] = suffix
+            return fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(byte))
+        }
+    }
+
+    /// ``fixed(_:decimals:)`` followed by `suffix`.
+    static func fixed(_ value: Double, decimals: Int, suffix: String) -> String {
+        if let text = suffix.utf8.withContiguousStorageIfAvailable({
+            fixed(value, decimals: decimals, suffixBytes: $0)
+        }) {
+            return text
+        }
+        return fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(start: nil, count: 0)) + suffix
+    }
+
+    /// The digits are written into a buffer on the stack, so a short result is made without an
+    /// allocation.
+    private static func fixed(
+        _ value: Double, decimals: Int, suffixBytes suffix: UnsafeBufferPointer<UInt8>
+    ) -> String {
+        guard value.isFinite else {
+            let text = value.isNaN ? "?" : (value < 0 ? "-∞" : "∞")
+            return suffix.isEmpty ? text : text + String(decoding: suffix, as: UTF8.self)
+        }
         let decimals = min(max(0, decimals), 9)
+        let scaled = (abs(value) * powersOfTen[decimals]).rounded()
+        guard scaled < 9.0e18 else {
+            let text = String(Int64(value))
+            return suffix.isEmpty ? text : text + String(decoding: suffix, as: UTF8.self)
+        }
+        var integer = UInt64(scaled)
+        let negative = value < 0 && integer != 0
+        // Written backwards from the end: suffix, fraction digits, point, integer digits, sign.
+        let capacity = 32 + suffix.count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var position = capacity - suffix.count
+            for (offset, byte) in suffix.enumerated() { buffer[position + offset] = byte }
+            if decimals > 0 {
+                for _ in 0..<decimals {
+                    position -= 1
+                    buffer[position] = UInt8(truncatingIfNeeded: integer % 10) + 0x30
+                    integer /= 10
+                }
+                position -= 1
+                buffer[position] = UInt8(ascii: ".")
+            }
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(truncatingIfNeeded: integer % 10) + 0x30
+                integer /= 10
+            } while integer > 0
+            if negative {
+                position -= 1
+                buffer[position] = UInt8(ascii: "-")
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[position..<capacity]), as: UTF8.self)
+        }
+    }
+
+    private static let powersOfTen: [Double] = (0...9).map { power in
         var scale: Int64 = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * Double(scale)).rounded()
-        guard scaled < 9.0e18 else { return String(Int64(value)) }
-        let integer = Int64(scaled)
-        let sign = value < 0 && integer != 0 ? "-" : ""
-        guard decimals > 0 else { return sign + digits(integer) }
-        var fraction = digits(integer % scale)
-        // Small strings live inline: padding by concatenation allocates nothing.
-        while fraction.utf8.count < decimals { fraction = "0" + fraction }
-        return sign + digits(integer / scale) + "." + fraction
+        for _ in 0..<power { scale *= 10 }
+        return Double(scale)
     }
 
     /// The decimal digits of a non-negative integer. Below 10,000 from a table, so the small
@@ -56,6 +113,21 @@ public enum Formatting {
         return significant(amount) + " " + units[index]
     }
 
+    /// `bytes(value) + "/s"`, made in one piece.
+    static func bytesRate(_ value: Double) -> String {
+        var amount = max(0, value)
+        var index = 0
+        while amount >= 1024, index < byteRateUnits.count - 1 {
+            amount /= 1024
+            index += 1
+        }
+        // As `bytes` then `significant` choose the digits.
+        let decimals = index == 0 ? 0 : amount < 9.995 ? 2 : amount < 99.95 ? 1 : 0
+        return fixed(amount, decimals: decimals, suffix: byteRateUnits[index])
+    }
+
+    private static let byteRateUnits = [" B/s", " KiB/s", " MiB/s", " GiB/s", " TiB/s", " PiB/s"]
+
     /// Three significant digits: `1.23`, `12.3`, `123`.
     static func significant(_ value: Double) -> String {
         if value < 9.995 { return fixed(value, decimals: 2) }
@@ -66,16 +138,27 @@ public enum Formatting {
     /// A rate per second: `1.5 MiB/s` for bytes, `3.6/s` or `3.6 files/s` otherwise.
     public static func rate(_ perSecond: Double, unit: String?) -> String {
         if unit == "bytes" { return bytes(perSecond) + "/s" }
-        let number: String
-        if perSecond >= 100 {
-            number = count(perSecond.rounded())
-        } else if perSecond >= 10 {
-            number = fixed(perSecond, decimals: 1)
-        } else {
-            number = fixed(perSecond, decimals: 2)
-        }
+        let number = rateNumber(perSecond)
         guard let unit, !unit.isEmpty else { return number + "/s" }
         return "\(number) \(unit)/s"
+    }
+
+    /// The number of a rate that is not in bytes: `3.60`, `12.5`, `140`.
+    static func rateNumber(_ perSecond: Double) -> String {
+        if perSecond >= 100 { return count(perSecond.rounded()) }
+        if perSecond >= 10 { return fixed(perSecond, decimals: 1) }
+        return fixed(perSecond, decimals: 2)
+    }
+
+    /// ``rateNumber(_:)`` followed by `suffix`, made in one piece.
+    static func rateNumber(_ perSecond: Double, suffix: String) -> String {
+        if perSecond >= 100 {
+            let rounded = perSecond.rounded()
+            // `count` of an integral value below ten million is `fixed(value, decimals: 0)`.
+            guard rounded < 10_000_000 else { return count(rounded) + suffix }
+            return fixed(rounded, decimals: 0, suffix: suffix)
+        }
+        return fixed(perSecond, decimals: perSecond >= 10 ? 1 : 2, suffix: suffix)
     }
 
     /// `completed/total` with the unit: `45/100 files`, `1.50 MiB/3.00 MiB`, or `45 files`.
@@ -92,7 +175,7 @@ public enum Formatting {
     /// A duration: `0.4s`, `12.3s`, `1m05s`, `2h03m`.
     public static func duration(_ seconds: Double) -> String {
         let seconds = seconds.isFinite ? max(0, seconds) : 0
-        if seconds < 59.95 { return fixed(seconds, decimals: 1) + "s" }
+        if seconds < 59.95 { return fixed(seconds, decimals: 1, suffix: UInt8(ascii: "s")) }
         let whole = Int(seconds.rounded(.down))
         if whole < 3600 { return digits(Int64(whole / 60)) + "m" + twoDigits(whole % 60) + "s" }
         if whole < 360_000 { return digits(Int64(whole / 3600)) + "h" + twoDigits(whole % 3600 / 60) + "m" }
@@ -109,10 +192,14 @@ public enum Formatting {
     /// A percentage of a fraction in 0...1, right-aligned in four columns: `  7%`, `100%`.
     public static func percent(_ fraction: Double) -> String {
         let value = Int((min(1, max(0, fraction)) * 100).rounded(.down))
+        return percentTexts[value]
+    }
+
+    private static let percentTexts: [String] = (0...100).map { value in
         switch value {
-        case 100: return "100%"
-        case 10...: return " " + digits(Int64(value)) + "%"
-        default: return "  " + digits(Int64(value)) + "%"
+        case 100: "100%"
+        case 10...: " " + digits(Int64(value)) + "%"
+        default: "  " + digits(Int64(value)) + "%"
         }
     }
 

@@ -1,5 +1,41 @@
+/// Where a line's spans go: a ``StyledLine``, or straight into a frame's bytes.
+protocol LineSink {
+    /// Appends text whose display width the caller already knows; empty text is skipped.
+    mutating func append(_ text: String, _ paint: TerminalStyle.Paint, width: Int)
+}
+
+/// Writes spans straight into a frame's bytes, with SGR sequences when `color` is on: the bytes
+/// ``StyledLine/encoded(color:into:)`` would give for the same spans.
+struct LineWriter: LineSink {
+    let buffer: ByteBuffer
+    let color: Bool
+    /// The display width written so far.
+    private(set) var width = 0
+
+    init(buffer: ByteBuffer, color: Bool) {
+        self.buffer = buffer
+        self.color = color
+    }
+
+    /// Counts `width` columns whose bytes the caller wrote into the buffer itself.
+    mutating func skip(width: Int) { self.width += width }
+
+    @inline(__always)
+    mutating func append(_ text: String, _ paint: TerminalStyle.Paint, width: Int) {
+        guard !text.isEmpty else { return }
+        if color && paint != .none {
+            buffer.append(paint.sgrText)
+            buffer.append(text)
+            buffer.append("\u{1B}[0m" as StaticString)
+        } else {
+            buffer.append(text)
+        }
+        self.width += width
+    }
+}
+
 /// A line of the display as spans of text with a paint each; measured and cut by display width.
-struct StyledLine: Sendable {
+struct StyledLine: Sendable, LineSink {
     struct Span: Sendable {
         var text: String
         var paint: TerminalStyle.Paint
@@ -101,14 +137,37 @@ struct StyledLine: Sendable {
     func encoded(color: Bool, into out: inout [UInt8]) {
         for span in spans {
             if color && span.paint != .none {
-                out.append(contentsOf: [0x1B, 0x5B])
-                out.append(contentsOf: span.paint.rawValue.utf8)
-                out.append(UInt8(ascii: "m"))
-                out.append(contentsOf: span.text.utf8)
-                out.append(contentsOf: [0x1B, 0x5B, UInt8(ascii: "0"), UInt8(ascii: "m")])
+                out.append(contentsOf: span.paint.sgr)
+                Self.appendUTF8(span.text, to: &out)
+                out.append(contentsOf: Self.reset)
             } else {
-                out.append(contentsOf: span.text.utf8)
+                Self.appendUTF8(span.text, to: &out)
             }
         }
+    }
+
+    /// The bytes of the line appended to `out`, with SGR sequences when `color` is on.
+    func encoded(color: Bool, into out: ByteBuffer) {
+        spans.withUnsafeBufferPointer { spans in
+            for index in spans.indices {
+                let paint = spans[index].paint
+                if color && paint != .none {
+                    out.append(paint.sgr)
+                    out.append(spans[index].text)
+                    out.append(Self.reset)
+                } else {
+                    out.append(spans[index].text)
+                }
+            }
+        }
+    }
+
+    static let reset: [UInt8] = [0x1B, 0x5B, UInt8(ascii: "0"), UInt8(ascii: "m")]
+
+    /// Appends the UTF-8 of `text` in one copy.
+    @inline(__always)
+    static func appendUTF8(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
     }
 }

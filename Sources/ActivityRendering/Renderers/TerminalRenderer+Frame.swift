@@ -6,40 +6,50 @@ extension TerminalRenderer {
     /// the pending-wrap state where `CSI K` would erase the last character.
     var lineWidth: Int { max(1, configuration.size.columns - 1) }
 
-    /// The live region's lines at `now`, at most rows − 1.
-    func frameLines(_ store: ActivityStore, now: Double) -> [StyledLine] {
+    /// Encodes the live region at `now` into `body`, at most rows − 1 lines, each followed by
+    /// `CSI K` and a newline; `widths` receives each line's display width.
+    func encodeFrame(_ store: ActivityStore, now: Double, into body: ByteBuffer, widths: inout [Int]) {
+        widths.removeAll(keepingCapacity: true)
         // Rows − 1 lines at most; a one-row terminal gets no live region, only permanent lines.
         let maxLines = configuration.size.rows - 1
-        guard store.openCount > 0, maxLines > 0 else { return [] }
+        guard store.openCount > 0, maxLines > 0 else { return }
         let width = lineWidth
-        var lines: [StyledLine] = []
         let showHeader = store.summary.begun > 1 && maxLines > 1
-        if showHeader { lines.append(headerLine(store, now: now)) }
-        let budget = maxLines - lines.count
-        // Lines are built as the tree is walked; one activity past the budget means "+N more".
+        if showHeader { widths.append(encode(headerLine(store, now: now), width: width, into: body)) }
+        let budget = maxLines - widths.count
+        // Lines are written as the tree is walked; one activity past the budget means "+N more",
+        // written over the line of the last activity that would have fitted.
         var shown = 0
-        var pendingLast: StyledLine?
+        var lastLineStart = 0
         store.forEachOpen { activity in
             if shown < budget - 1 {
-                lines.append(activityLine(activity, now: now, width: width))
+                widths.append(writeActivityLine(activity, now: now, width: width, into: body))
             } else if shown == budget - 1 {
-                pendingLast = activityLine(activity, now: now, width: width)
+                lastLineStart = body.count
+                widths.append(writeActivityLine(activity, now: now, width: width, into: body))
             }
             shown += 1
             return shown <= budget
         }
         if shown > budget {
-            lines.append(StyledLine(style.ellipsis + " +" + String(store.openCount - (budget - 1)) + " more", .dim))
-        } else if let pendingLast {
-            lines.append(pendingLast)
+            body.removeLast(body.count - lastLineStart)
+            widths.removeLast()
+            let more = StyledLine(style.ellipsis + " +" + String(store.openCount - (budget - 1)) + " more", .dim)
+            widths.append(encode(more, width: width, into: body))
         }
-        if etaCache.count > 2 * max(16, store.openCount) {
-            etaCache = etaCache.filter { store[$0.key]?.isRunning == true }
+        if lineCache.count > 2 * max(16, store.openCount) {
+            lineCache = lineCache.filter { entry in
+                store[entry.value.id].map { $0.isRunning && $0.sequence == entry.key } ?? false
+            }
         }
-        if textCache.count > 2 * max(16, store.openCount) {
-            textCache = textCache.filter { store[$0.key]?.isRunning == true }
-        }
-        return lines.map { $0.truncated(to: width, ellipsis: style.ellipsis) }
+    }
+
+    /// Writes `line`, cut to `width`, and the end of a live line into `body`; returns its width.
+    private func encode(_ line: StyledLine, width: Int, into body: ByteBuffer) -> Int {
+        let shown = line.width > width ? line.truncated(to: width, ellipsis: style.ellipsis) : line
+        shown.encoded(color: style.color, into: body)
+        body.append(Self.clearLineAndNewline)
+        return shown.width
     }
 
     /// `⠋ 3 running · 11/15 done · 1 failed · 12.3s`
@@ -63,7 +73,11 @@ extension TerminalRenderer {
     /// message (first cut, then dropped), half the bar's width, the rate, the ETA, the counts, the elapsed time, the
     /// bar (first narrowed), the percentage; the title gives way last, but keeps up to 40% of
     /// the line before anything else goes.
-    func activityLine(_ activity: ActivityState, now: Double, width: Int) -> StyledLine {
+    ///
+    /// The line is written into `body` with the end of a live line; returns its width. A line
+    /// that fits, as nearly all do, goes straight into the bytes; one that does not is cut as a
+    /// ``StyledLine``.
+    func writeActivityLine(_ activity: ActivityState, now: Double, width: Int, into body: ByteBuffer) -> Int {
         /// A part of the line with its width measured once.
         struct Part {
             var text: String
@@ -80,22 +94,42 @@ extension TerminalRenderer {
         }
         let indentWidth = 2 * min(activity.depth, 16)
         let spinner = style.spinner(at: now)
-        let text = displayText(activity)
+        let cache = cachedLine(for: activity)
+        let text = cache.text
         let title = text.title
         let titleWidth = text.titleWidth
         let fraction = activity.fraction
 
-        var percent = Part(fraction.map { Formatting.percent($0) })
-        var counts = Part(
-            activity.total != nil || activity.completed > 0
-                ? Formatting.progress(completed: activity.completed, total: activity.total, unit: activity.unit)
-                : nil)
+        // The percentage and the counts change only with progress: made again only then.
+        if cache.fraction != fraction || !cache.hasPercent {
+            cache.fraction = fraction
+            cache.hasPercent = true
+            cache.percent = fraction.map { Formatting.percent($0) }
+        }
+        if cache.countsCompleted != activity.completed || cache.countsTotal != activity.total || !cache.hasCounts {
+            cache.countsCompleted = activity.completed
+            cache.countsTotal = activity.total
+            cache.hasCounts = true
+            cache.counts =
+                activity.total != nil || activity.completed > 0
+                ? countsText(activity, cache: cache)
+                : nil
+            cache.countsWidth = cache.counts.map(DisplayWidth.of) ?? 0
+        }
+        var percent = cache.percent.map { Part(text: $0, width: 4) }
+        var counts = cache.counts.flatMap { $0.isEmpty ? nil : Part(text: $0, width: cache.countsWidth) }
         var rate = Part(
             activity.rate(at: now).flatMap { value -> String? in
-                value > 0 || activity.completed > 0 ? Formatting.rate(value, unit: activity.unit) : nil
+                guard value > 0 || activity.completed > 0 else { return nil }
+                guard activity.unit != "bytes" else { return Formatting.bytesRate(value) }
+                // `Formatting.rate` with the unit's part made once.
+                if cache.rateSuffix == nil {
+                    cache.rateSuffix = activity.unit.flatMap { $0.isEmpty ? nil : " " + $0 + "/s" } ?? "/s"
+                }
+                return Formatting.rateNumber(value, suffix: cache.rateSuffix!)
             })
-        var eta = Part(etaText(activity, now: now))
-        var elapsed = Part(Formatting.duration(activity.duration(at: now)))
+        var eta = Part(etaText(activity, now: now, cache: cache))
+        var elapsed = Part(elapsedText(activity.duration(at: now), cache: cache))
         var message = text.message.map { Part(text: $0, width: text.messageWidth) }
         var barWidth = fraction == nil ? 0 : 20
 
@@ -139,62 +173,160 @@ extension TerminalRenderer {
         drop(&percent)
 
         let titleRoom = max(1, width - fixed - optional)
-        var line = StyledLine(capacity: 20)
-        if indentWidth > 0 { line.append(String(repeating: " ", count: indentWidth), .none, width: indentWidth) }
-        line.append(spinner, .cyan, width: 1)
-        line.append(" ", .none, width: 1)
-        let shownTitle =
-            titleWidth <= titleRoom ? title : DisplayWidth.truncate(title, to: titleRoom, ellipsis: style.ellipsis)
-        line.append(shownTitle, activity.depth == 0 ? .bold : .none)
-        if barWidth > 0, let fraction {
-            if style.unicode {
-                let bar = style.bar(fraction, width: barWidth)
-                line.append("  ", .none, width: 2)
-                line.append(bar.filled, .cyan, width: barWidth - bar.emptyWidth)
-                line.append(bar.empty, .dim, width: bar.emptyWidth)
-            } else {
-                let inner = style.bar(fraction, width: max(1, barWidth - 2))
-                line.append("  [" + inner.filled + inner.empty + "]", .none, width: 2 + barWidth)
-            }
+        let shownTitle: String
+        let shownTitleWidth: Int
+        if titleWidth <= titleRoom {
+            shownTitle = title
+            shownTitleWidth = titleWidth
+        } else {
+            shownTitle = DisplayWidth.truncate(title, to: titleRoom, ellipsis: style.ellipsis)
+            shownTitleWidth = DisplayWidth.of(shownTitle)
         }
-        func add(_ part: Part?, _ paint: TerminalStyle.Paint) {
+        // The line in three pieces: the spinner, which turns every frame; the title, bar,
+        // percentage and counts, which change with progress; the rate, times and message.
+        func emitHead<Line: LineSink>(_ line: inout Line) {
+            if indentWidth > 0 { line.append(Self.indents[indentWidth], .none, width: indentWidth) }
+            line.append(spinner, .cyan, width: 1)
+            line.append(" ", .none, width: 1)
+        }
+        func add<Line: LineSink>(_ part: Part?, _ paint: TerminalStyle.Paint, to line: inout Line) {
             guard let part else { return }
-            // The gap is a span of its own: joining it to the text could make a string too long
-            // to be stored inline.
+            // The gap is a span of its own: joining it to the text could make a string too
+            // long to be stored inline.
             line.append("  ", .none, width: 2)
             line.append(part.text, paint, width: part.width)
         }
-        add(percent, .none)
-        add(counts, .none)
-        add(rate, .dim)
-        add(eta, .dim)
-        add(elapsed, .dim)
-        add(message, .dim)
-        return line
+        func emitMiddle<Line: LineSink>(_ line: inout Line) {
+            line.append(shownTitle, activity.depth == 0 ? .bold : .none, width: shownTitleWidth)
+            if barWidth > 0, let fraction {
+                if style.unicode {
+                    if cache.barFraction != fraction || cache.barWidth != barWidth {
+                        cache.barFraction = fraction
+                        cache.barWidth = barWidth
+                        cache.bar = style.bar(fraction, width: barWidth)
+                    }
+                    let bar = cache.bar
+                    line.append("  ", .none, width: 2)
+                    line.append(bar.filled, .cyan, width: barWidth - bar.emptyWidth)
+                    line.append(bar.empty, .dim, width: bar.emptyWidth)
+                } else {
+                    let inner = style.bar(fraction, width: max(1, barWidth - 2))
+                    line.append("  [" + inner.filled + inner.empty + "]", .none, width: 2 + barWidth)
+                }
+            }
+            add(percent, .none, to: &line)
+            add(counts, .none, to: &line)
+        }
+        func emitTail<Line: LineSink>(_ line: inout Line) {
+            add(rate, .dim, to: &line)
+            add(eta, .dim, to: &line)
+            add(elapsed, .dim, to: &line)
+            add(message, .dim, to: &line)
+        }
+        if fixed + shownTitleWidth + optional <= width {
+            var writer = LineWriter(buffer: body, color: style.color)
+            emitHead(&writer)
+            // The middle piece's bytes are kept while what it shows stays the same.
+            if cache.hasMiddle && cache.middleBarWidth == barWidth && cache.middleFraction == fraction
+                && cache.middleHasPercent == (percent != nil) && cache.middleHasCounts == (counts != nil)
+                && cache.middleTitle == shownTitle && (counts == nil || cache.middleCounts == counts!.text)
+            {
+                body.append(cache.middleBytes)
+                writer.skip(width: cache.middleWidth)
+            } else {
+                let start = body.count
+                let before = writer.width
+                emitMiddle(&writer)
+                cache.hasMiddle = true
+                cache.middleBarWidth = barWidth
+                cache.middleFraction = fraction
+                cache.middleHasPercent = percent != nil
+                cache.middleHasCounts = counts != nil
+                cache.middleTitle = shownTitle
+                cache.middleCounts = counts?.text ?? ""
+                cache.middleBytes = Array(body.bytes[start...])
+                cache.middleWidth = writer.width - before
+            }
+            emitTail(&writer)
+            body.append(Self.clearLineAndNewline)
+            return writer.width
+        }
+        var line = StyledLine(capacity: 20)
+        emitHead(&line)
+        emitMiddle(&line)
+        emitTail(&line)
+        return encode(line, width: width, into: body)
     }
 
-    /// An activity's title and message, sanitized and measured once for as long as they stay
-    /// the same.
-    func displayText(_ activity: ActivityState) -> DisplayText {
-        if let cached = textCache[activity.id], cached.rawTitle == activity.title,
-            cached.rawMessage == activity.message
-        {
+    /// Spaces for each indentation width.
+    static let indents: [String] = (0...32).map { String(repeating: " ", count: $0) }
+
+    /// What is kept between frames for one activity: created at its first frame, dropped when
+    /// it ends. Its title and message are sanitized and measured again only when they change.
+    func cachedLine(for activity: ActivityState) -> ActivityLineCache {
+        if let cached = lineCache[activity.sequence] {
+            if cached.text.rawTitle != activity.title || cached.text.rawMessage != activity.message {
+                cached.text = displayText(activity)
+            }
             return cached
         }
+        let cache = ActivityLineCache(id: activity.id, text: displayText(activity))
+        lineCache[activity.sequence] = cache
+        return cache
+    }
+
+    /// An activity's title and message, sanitized and measured.
+    func displayText(_ activity: ActivityState) -> DisplayText {
         let title = TextSanitizer.display(activity.title)
         let message = activity.message.map(TextSanitizer.display).flatMap { $0.isEmpty ? nil : $0 }
-        let text = DisplayText(
+        return DisplayText(
             rawTitle: activity.title, rawMessage: activity.message, title: title, titleWidth: DisplayWidth.of(title),
             message: message, messageWidth: message.map(DisplayWidth.of) ?? 0)
-        textCache[activity.id] = text
+    }
+
+    /// `Formatting.progress(completed:total:unit:)`, with the part after the completed amount
+    /// (`/1000 files`) made again only when the total changes.
+    func countsText(_ activity: ActivityState, cache: ActivityLineCache) -> String {
+        let bytes = activity.unit == "bytes"
+        if cache.countsTailTotal != activity.total || cache.countsTail == nil {
+            let tail: String
+            if bytes {
+                tail = activity.total.map { "/" + Formatting.bytes($0) } ?? ""
+            } else {
+                let unit = activity.unit.flatMap { $0.isEmpty ? nil : " " + $0 } ?? ""
+                tail = (activity.total.map { "/" + Formatting.count($0) } ?? "") + unit
+            }
+            cache.countsTailTotal = activity.total
+            cache.countsTail = tail
+        }
+        let head = bytes ? Formatting.bytes(activity.completed) : Formatting.count(activity.completed)
+        return head + cache.countsTail!
+    }
+
+    /// `Formatting.duration(seconds)`, made again only when the text would change: below a
+    /// minute it shows tenths of a second, above whole seconds.
+    func elapsedText(_ seconds: Double, cache: ActivityLineCache) -> String {
+        let clamped = seconds.isFinite ? max(0, seconds) : 0
+        let key = clamped < 59.95 ? Int64((clamped * 10).rounded()) : -1 - Int64(clamped.rounded(.down))
+        if cache.elapsedKey == key, let text = cache.elapsed { return text }
+        let text: String
+        if lastElapsed.key == key, let shared = lastElapsed.text {
+            // Activities that began together show the same time: formatted once per frame.
+            text = shared
+        } else {
+            text = Formatting.duration(seconds)
+            lastElapsed = (key, text)
+        }
+        cache.elapsedKey = key
+        cache.elapsed = text
         return text
     }
 
     /// `ETA 12s`, `ETA —` while stalled, or `nil` while there is no estimate yet. The text
     /// changes at most twice a second.
-    func etaText(_ activity: ActivityState, now: Double) -> String? {
+    func etaText(_ activity: ActivityState, now: Double, cache: ActivityLineCache) -> String? {
         guard activity.total != nil else { return nil }
-        if let cached = etaCache[activity.id], now - cached.time < 0.5, now >= cached.time { return cached.text }
+        if let cached = cache.eta, now - cached.time < 0.5, now >= cached.time { return cached.text }
         let text: String?
         if activity.estimator.isStalled(at: now) {
             text = "ETA " + style.dash
@@ -203,17 +335,66 @@ extension TerminalRenderer {
         } else {
             text = nil
         }
-        if let text { etaCache[activity.id] = (text, now) } else { etaCache[activity.id] = nil }
+        cache.eta = text.map { ($0, now) }
         return text
     }
 }
 
+/// One activity's line parts kept from frame to frame, each with the inputs it was made from;
+/// found by the activity's ``ActivityState/sequence``, so an id begun again starts afresh.
+final class ActivityLineCache {
+    let id: ActivityID
+    var text: DisplayText
+    var eta: (text: String, time: Double)?
+    var rateSuffix: String?
+    var elapsedKey: Int64 = 0
+    var elapsed: String?
+    var hasPercent = false
+    var fraction: Double?
+    var percent: String?
+    var hasCounts = false
+    var countsCompleted = 0.0
+    var countsTotal: Double?
+    var counts: String?
+    var countsWidth = 0
+    var countsTailTotal: Double?
+    /// What the title, bar, percentage and counts showed (the percentage follows from the
+    /// fraction), and their bytes and width.
+    var hasMiddle = false
+    var middleBarWidth = 0
+    var middleFraction: Double?
+    var middleHasPercent = false
+    var middleHasCounts = false
+    var middleTitle = ""
+    var middleCounts = ""
+    var middleBytes: [UInt8] = []
+    var middleWidth = 0
+    var countsTail: String?
+    var barFraction = -1.0
+    var barWidth = -1
+    var bar: (filled: String, empty: String, emptyWidth: Int) = ("", "", 0)
+
+    init(id: ActivityID, text: DisplayText) {
+        self.id = id
+        self.text = text
+    }
+}
+
 /// A title and message ready to draw, with the raw text they came from.
-struct DisplayText {
-    var rawTitle: String
-    var rawMessage: String?
-    var title: String
-    var titleWidth: Int
-    var message: String?
-    var messageWidth: Int
+final class DisplayText {
+    let rawTitle: String
+    let rawMessage: String?
+    let title: String
+    let titleWidth: Int
+    let message: String?
+    let messageWidth: Int
+
+    init(rawTitle: String, rawMessage: String?, title: String, titleWidth: Int, message: String?, messageWidth: Int) {
+        self.rawTitle = rawTitle
+        self.rawMessage = rawMessage
+        self.title = title
+        self.titleWidth = titleWidth
+        self.message = message
+        self.messageWidth = messageWidth
+    }
 }

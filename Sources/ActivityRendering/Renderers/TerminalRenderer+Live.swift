@@ -9,6 +9,7 @@ extension TerminalRenderer {
     static let clearLine: [UInt8] = Array("\u{1B}[K".utf8)
     static let clearBelow: [UInt8] = Array("\u{1B}[J".utf8)
     static let newline: [UInt8] = [0x0D, 0x0A]
+    static let clearLineAndNewline: [UInt8] = clearLine + newline
     /// The bound on text waiting for the next frame; past it, a frame is drawn at once.
     static let pendingLimit = 1 << 20
 
@@ -20,8 +21,7 @@ extension TerminalRenderer {
             appendAbove(logLine(log, activity: update.activity, in: store))
         case .end:
             guard let activity = update.activity else { return }
-            etaCache[activity.id] = nil
-            textCache[activity.id] = nil
+            lineCache[activity.sequence] = nil
             if activity.depth == 0 {
                 appendAbove(endLine(activity, title: TextSanitizer.display(activity.title)))
             } else if activity.status == .failure {
@@ -58,24 +58,34 @@ extension TerminalRenderer {
         guard liveHeight > 0 else { return }
         frame.append(0x0D)
         let up = max(liveHeight, liveRowsOnScreen)
-        frame.append(contentsOf: Array("\u{1B}[\(up)A".utf8))
+        frame.append(0x1B)
+        frame.append(UInt8(ascii: "["))
+        var digits = Formatting.digits(Int64(up))
+        digits.withUTF8 { frame.append(contentsOf: $0) }
+        frame.append(UInt8(ascii: "A"))
     }
 
     /// Writes what is pending and the live region, if anything changed, in one `write(2)`.
     func drawFrame(_ store: ActivityStore, now: Double) {
-        let lines = isFinished ? [] : frameLines(store, now: now)
-        var encoded: [[UInt8]] = []
-        encoded.reserveCapacity(lines.count)
-        for line in lines {
-            var bytes: [UInt8] = []
-            line.encoded(color: style.color, into: &bytes)
-            encoded.append(bytes)
+        // The region's lines, each followed by `CSI K` and a newline, encoded into a buffer kept
+        // from frame to frame. Lines never hold a line break, so the bytes stand for the lines.
+        let body = spareBody
+        body.removeAll()
+        var lines = spareWidths
+        spareWidths = []
+        if isFinished {
+            lines.removeAll(keepingCapacity: true)
+        } else {
+            encodeFrame(store, now: now, into: body, widths: &lines)
         }
         let separate = pendingSeparate
         guard
-            encoded != lastLines || redrawNeeded || !pendingAbove.isEmpty || !separate.isEmpty
+            !body.hasSameBytes(as: lastBody) || redrawNeeded || !pendingAbove.isEmpty || !separate.isEmpty
                 || (isFinished && cursorHidden)
-        else { return }
+        else {
+            spareWidths = lines
+            return
+        }
 
         if !separate.isEmpty && liveHeight > 0 {
             // Another descriptor on this terminal writes next: take the region off the screen.
@@ -92,8 +102,10 @@ extension TerminalRenderer {
         for (target, bytes) in separate { target.write(bytes) }
         pendingSeparate.removeAll()
 
-        var frame = Self.syncBegin
-        if !encoded.isEmpty && !cursorHidden {
+        var frame: [UInt8] = []
+        frame.reserveCapacity(body.count + pendingAbove.count + 48)
+        frame.append(contentsOf: Self.syncBegin)
+        if !lines.isEmpty && !cursorHidden {
             frame.append(contentsOf: Self.hideCursor)
             cursorHidden = true
         }
@@ -101,13 +113,9 @@ extension TerminalRenderer {
         frame.append(contentsOf: pendingAbove)
         // Every line ends in a newline: the cursor rests at the start of the row below the
         // region, where keys the person types (an echoed ^C) cannot push the region around.
-        for line in encoded {
-            frame.append(contentsOf: line)
-            frame.append(contentsOf: Self.clearLine)
-            frame.append(contentsOf: Self.newline)
-        }
+        frame.append(contentsOf: body.bytes)
         frame.append(contentsOf: Self.clearBelow)
-        if encoded.isEmpty && cursorHidden {
+        if lines.isEmpty && cursorHidden {
             frame.append(contentsOf: Self.showCursor)
             cursorHidden = false
         }
@@ -115,10 +123,12 @@ extension TerminalRenderer {
         output.write(frame)
 
         pendingAbove.removeAll(keepingCapacity: pendingAbove.capacity <= Self.pendingLimit)
-        liveHeight = encoded.count
-        liveRowsOnScreen = encoded.count
-        lastLines = encoded
-        lastLineWidths = lines.map(\.width)
+        liveHeight = lines.count
+        liveRowsOnScreen = lines.count
+        spareBody = lastBody
+        lastBody = body
+        spareWidths = lastLineWidths
+        lastLineWidths = lines
         redrawNeeded = false
     }
 }

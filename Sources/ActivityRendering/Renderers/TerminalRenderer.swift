@@ -79,14 +79,18 @@ public final class TerminalRenderer: ActivityRenderer {
     // TTY state.
     var liveHeight = 0
     var liveRowsOnScreen = 0
-    var lastLines: [[UInt8]] = []
+    /// The live region's bytes as last drawn, and a spare buffer for the next frame's.
+    var lastBody = ByteBuffer()
+    var spareBody = ByteBuffer()
     var lastLineWidths: [Int] = []
+    var spareWidths: [Int] = []
     var cursorHidden = false
     var pendingAbove: [UInt8] = []
     var pendingSeparate: [(any ByteOutput, [UInt8])] = []
     var redrawNeeded = false
-    var etaCache: [ActivityID: (text: String, time: Double)] = [:]
-    var textCache: [ActivityID: DisplayText] = [:]
+    var lineCache: [Int: ActivityLineCache] = [:]
+    /// The last elapsed time formatted, by its key (see `elapsedText`).
+    var lastElapsed: (key: Int64, text: String?) = (0, nil)
 
     // Shared state.
     var startTime: Double?
@@ -196,7 +200,7 @@ public final class TerminalRenderer: ActivityRenderer {
             if let summary { writePlain(summary, at: now) }
             isFinished = true
         }
-        etaCache.removeAll()
+        lineCache.removeAll()
         plainProgress.removeAll()
     }
 

@@ -86,17 +86,21 @@ public struct TerminalStyle: Sendable, Hashable {
         }
         let eighths = Int((fraction * Double(width * 8)).rounded(.down))
         let full = eighths / 8
-        var filled = Self.barPieces[full]
         var used = full
+        var partial = 0
         if full < width, eighths % 8 > 0 {
-            filled += Self.eighths[eighths % 8]
+            partial = eighths % 8
             used += 1
         }
-        return (filled, (color ? Self.lines : Self.shades)[width - used], width - used)
+        return (Self.filledPieces[full * 8 + partial], (color ? Self.lines : Self.shades)[width - used], width - used)
     }
 
     private static func pieces(_ glyph: String) -> [String] { (0...64).map { String(repeating: glyph, count: $0) } }
     private static let barPieces = pieces("█")
+    /// `barPieces[full] + eighths[partial]` at `full * 8 + partial`.
+    private static let filledPieces: [String] = (0..<(barPieces.count * 8)).map { index in
+        barPieces[index / 8] + eighths[index % 8]
+    }
     private static let shades = pieces("░")
     private static let lines = pieces("━")
     private static let hashes = pieces("#")
@@ -116,6 +120,47 @@ public struct TerminalStyle: Sendable, Hashable {
         case magenta = "35"
         case cyan = "36"
         case boldRed = "1;31"
+
+        /// `CSI <parameters> m`, the sequence that switches the paint on.
+        var sgrText: StaticString {
+            switch self {
+            case .none: "\u{1B}[m"
+            case .dim: "\u{1B}[2m"
+            case .bold: "\u{1B}[1m"
+            case .red: "\u{1B}[31m"
+            case .green: "\u{1B}[32m"
+            case .yellow: "\u{1B}[33m"
+            case .magenta: "\u{1B}[35m"
+            case .cyan: "\u{1B}[36m"
+            case .boldRed: "\u{1B}[1;31m"
+            }
+        }
+
+        /// `CSI <parameters> m`, the bytes that switch the paint on.
+        var sgr: [UInt8] {
+            switch self {
+            case .none: Self.sgrNone
+            case .dim: Self.sgrDim
+            case .bold: Self.sgrBold
+            case .red: Self.sgrRed
+            case .green: Self.sgrGreen
+            case .yellow: Self.sgrYellow
+            case .magenta: Self.sgrMagenta
+            case .cyan: Self.sgrCyan
+            case .boldRed: Self.sgrBoldRed
+            }
+        }
+
+        private static func sequence(_ paint: Paint) -> [UInt8] { [0x1B, 0x5B] + Array(paint.rawValue.utf8) + [0x6D] }
+        private static let sgrNone = sequence(.none)
+        private static let sgrDim = sequence(.dim)
+        private static let sgrBold = sequence(.bold)
+        private static let sgrRed = sequence(.red)
+        private static let sgrGreen = sequence(.green)
+        private static let sgrYellow = sequence(.yellow)
+        private static let sgrMagenta = sequence(.magenta)
+        private static let sgrCyan = sequence(.cyan)
+        private static let sgrBoldRed = sequence(.boldRed)
     }
 
     func paint(for status: ActivityStatusMark) -> Paint {

@@ -1,5 +1,6 @@
-@testable import ActivityWire
 import Testing
+
+@testable import ActivityWire
 
 /// A small deterministic generator (SplitMix64), so every run checks the same events.
 struct SeededGenerator: RandomNumberGenerator {

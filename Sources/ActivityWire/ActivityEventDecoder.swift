@@ -46,8 +46,13 @@ public struct ActivityEventDecoder: Sendable {
             let diagnostic = Diagnostic(line: number, code: code, message: message)
             return looksLikeObject ? .invalid(diagnostic) : .text(diagnostic)
         }
+        // A line that is not JSON (not UTF-8, or not well formed) claims nothing: it is text, the
+        // tool's own output, which `activity render` passes through and `validate` reports.
+        func notJSON(_ code: Diagnostic.Code, _ message: String) -> DecodedLine {
+            .text(Diagnostic(line: number, code: code, message: message))
+        }
         guard UTF8Validation.isValid(bytes) else {
-            return problem(.invalidUTF8, "the line is not valid UTF-8")
+            return notJSON(.invalidUTF8, "the line is not valid UTF-8")
         }
         guard looksLikeObject else {
             do throws(JSONScanner.SyntaxError) {
@@ -56,7 +61,7 @@ public struct ActivityEventDecoder: Sendable {
                 guard scanner.atEnd else { throw scanner.fail("text after the value") }
                 return problem(.notAnObject, "an event must be a JSON object, not \(value.typeName)")
             } catch {
-                return problem(.invalidJSON, "not JSON: \(error.message) at byte \(error.offset + 1)")
+                return notJSON(.invalidJSON, "not JSON: \(error.message) at byte \(error.offset + 1)")
             }
         }
         var fields = RawFields()
@@ -64,7 +69,7 @@ public struct ActivityEventDecoder: Sendable {
         do {
             try fields.scanObject(&scanner, otherKeys: &otherKeys)
         } catch let error as JSONScanner.SyntaxError {
-            return problem(.invalidJSON, "not JSON: \(error.message) at byte \(error.offset + 1)")
+            return notJSON(.invalidJSON, "not JSON: \(error.message) at byte \(error.offset + 1)")
         } catch let error as RawFields.DuplicateKey {
             return problem(.duplicateKey, "the key \"\(error.name)\" appears twice")
         } catch {

@@ -5,8 +5,8 @@ public enum DecodedLine: Hashable, Sendable {
     /// A line to skip quietly: an unknown `type` (no diagnostic), or a line of a newer protocol
     /// version (an ``Diagnostic/Code/unsupportedVersion`` warning).
     case ignored(Diagnostic?)
-    /// A line that does not claim to be an event: not JSON, not an object, or an object with
-    /// neither `v` nor `type`. `activity render` passes such lines through as the tool's own
+    /// A line that does not claim to be an event: not JSON (not UTF-8, or not well formed), not
+    /// an object, or an object with neither `v` nor `type`. `activity render` passes such lines through as the tool's own
     /// output; `activity validate` reports the diagnostic.
     case text(Diagnostic)
     /// An event that breaks the protocol. It is skipped; the stream goes on.

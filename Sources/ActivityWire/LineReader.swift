@@ -24,7 +24,7 @@ public struct LineReader<Source: ByteSource> {
     public enum Part: Sendable, Hashable {
         /// A whole line, without its `\n`.
         case whole
-        /// The first `maxLineBytes` bytes of an overlong line.
+        /// The first `maxLineBytes` bytes of an overlong line (every piece but the last is that long).
         case first
         /// More of an overlong line.
         case middle
@@ -78,10 +78,14 @@ public struct LineReader<Source: ByteSource> {
                     try body(Line(number: lineNumber, bytes: bytes, part: inOverlong ? .last : .whole))
                 }
             } else if pending > maxLineBytes {
-                let bytes = UnsafeBufferPointer(rebasing: buffer[start..<filled])
+                // The buffer is full with no newline: hand out exactly `maxLineBytes` and keep the rest.
+                let bytes = UnsafeBufferPointer(rebasing: buffer[start..<(start + maxLineBytes)])
                 try body(Line(number: lineNumber, bytes: bytes, part: inOverlong ? .middle : .first))
                 inOverlong = true
-                filled = 0
+                let rest = pending - maxLineBytes
+                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
+                    from: buffer.baseAddress! + start + maxLineBytes, byteCount: rest)
+                filled = rest
                 continue
             }
             if start > 0 {

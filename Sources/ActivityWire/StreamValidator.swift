@@ -88,7 +88,8 @@ public struct StreamValidator: Sendable {
         }
     }
 
-    /// Reports every activity still open at the end of the stream.
+    /// Reports every activity still open at the end of the stream, on `line`: the stream's last
+    /// line (each message names the line of the activity's `begin`).
     public mutating func finish(atLine line: Int) -> [Diagnostic] {
         let result = order.filter { open[$0] != nil }.map {
             Diagnostic(

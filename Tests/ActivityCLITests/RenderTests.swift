@@ -16,6 +16,16 @@ struct RenderTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
         "Fixtures/build.jsonl")
 
+    @Test("lines that are not JSON pass through unchanged, even when they start with a brace or are not UTF-8")
+    func notJSONPassesThrough() throws {
+        let text = Data("{garbage\n{not json\n[1,2]\n".utf8) + Data([0x7B, 0x62, 0xFF, 0x0A, 0x68, 0xFF, 0x0A])
+        let input = text + Data(#"{"v":1,"type":"log","message":"an event"}"#.utf8 + [0x0A])
+        let result = try CommandRunner.activity(["render", "--mode", "plain"], input: input)
+        #expect(result.status == 0)
+        #expect(result.standardOutputData == text)
+        #expect(result.standardError.contains("an event"))
+    }
+
     @Test("plain mode: text to standard output unchanged, the display on standard error")
     func plain() throws {
         let result = try CommandRunner.activity(["render", "--mode", "plain", Self.fixture.path])

@@ -100,6 +100,17 @@ struct OverlongLineTests {
         #expect(parts == [.whole, .first, .middle, .last, .whole])
     }
 
+    @Test("Overlong lines come in pieces of exactly 64 KiB", arguments: [65_537, 100_000, 3 * 65_536])
+    func pieceSizes(length: Int) throws {
+        let line = [UInt8](repeating: UInt8(ascii: "p"), count: length)
+        var reader = LineReader(source: BytesSource(stream(overlong: line), chunkSize: 5000))
+        var pieces: [Int] = []
+        try reader.forEachLine { if $0.number == 2 { pieces.append($0.bytes.count) } }
+        let size = WireLimits.maxAcceptedLineBytes
+        let count = (length + size - 1) / size  // the last piece holds the rest, up to a full piece
+        #expect(pieces == Array(repeating: size, count: count - 1) + [length - (count - 1) * size])
+    }
+
     @Test("An overlong text line is text, not an invalid event")
     func overlongText() throws {
         let text = [UInt8](repeating: UInt8(ascii: "t"), count: 100_000)

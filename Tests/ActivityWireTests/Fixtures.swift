@@ -44,7 +44,7 @@ enum Fixtures {
             if let diagnostic = item.decoded.diagnostic { result.append(diagnostic) }
             if let event = item.decoded.event { result += validator.check(event, line: item.line) }
         }
-        result += validator.finish(atLine: lastLine + 1)
+        result += validator.finish(atLine: lastLine)
         return result
     }
 }

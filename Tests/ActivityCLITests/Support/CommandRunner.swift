@@ -8,6 +8,8 @@ struct CommandResult {
     var killed: Bool
     var standardOutput: String
     var standardError: String
+    /// Standard output byte for byte (`standardOutput` repairs invalid UTF-8).
+    var standardOutputData = Data()
 }
 
 enum CommandRunner {
@@ -65,10 +67,12 @@ enum CommandRunner {
             executable, arguments, environment: baseEnvironment(environment), directory: currentDirectory?.path,
             stdin: inputFile, stdout: out, stderr: err)
         let status = wait(pid, timeout: timeout, what: "\(executable) \(arguments)")
+        let output = FileManager.default.contents(atPath: out) ?? Data()
         return CommandResult(
             status: status.killed ? status.code : status.code, killed: status.killed,
-            standardOutput: String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self),
-            standardError: String(decoding: FileManager.default.contents(atPath: err) ?? Data(), as: UTF8.self))
+            standardOutput: String(decoding: output, as: UTF8.self),
+            standardError: String(decoding: FileManager.default.contents(atPath: err) ?? Data(), as: UTF8.self),
+            standardOutputData: output)
     }
 
     /// Starts a program with its standard streams on files; returns its pid.

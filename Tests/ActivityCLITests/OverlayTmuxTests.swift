@@ -133,6 +133,34 @@ struct OverlayTmuxTests {
     }
 
     @Test(
+        "run --mode overlay: the command's own activity blocks input, and Esc interrupts the command",
+        .enabled(if: OverlayTmuxTests.available, "tmux is missing or this build has no --mode overlay")
+    )
+    func runInterruptedByEsc() throws {
+        let folder = try TemporaryFolder()
+        let session = try folder.file(
+            "session.sh",
+            contents: """
+                #!/bin/sh
+                export LANG=C.UTF-8 PATH='\(CommandRunner.path)'
+                unset ACTIVITY_SINK ACTIVITY_PARENT NO_COLOR
+                activity run --mode overlay -- sleep 30
+                echo "status $?"
+                sleep 60
+                """, executable: true)
+        let tmux = Tmux()
+        defer { withExtendedLifetime(folder) {} }
+        try tmux.run(["new-session", "-d", "-s", "overlay", "-x", "64", "-y", "18", session.path])
+        try tmux.wait(for: "Esc to cancel")
+        #expect(tmux.screen.contains("sleep 30"))
+        try tmux.run(["send-keys", "-t", "overlay", "qqq"])
+        usleep(200_000)
+        try tmux.run(["send-keys", "-t", "overlay", "Escape"])
+        try tmux.wait(for: "status 130")
+        #expect(!tmux.screen.contains("qqq"))  // swallowed while the overlay blocked input
+    }
+
+    @Test(
         "Ctrl-Z gives the terminal back to the shell, fg takes it again",
         .enabled(if: OverlayTmuxTests.available, "tmux is missing or this build has no --mode overlay")
     )

@@ -13,7 +13,9 @@ final class Supervisor {
     let display: any Display
     /// How long connections and output pipes still open after the child exited may go on.
     let grace: Double
-    /// Whether the child may take the terminal's foreground (not while an overlay reads keys).
+    /// Whether the child may take the terminal's foreground. Not under the terminal overlay: there
+    /// the command's own activity blocks input and is cancellable, so the overlay swallows keys and
+    /// Esc interrupts the command.
     let mayTakeTerminal: Bool
 
     /// Told the child's pid, so that Esc in the overlay can interrupt it.
@@ -30,7 +32,11 @@ final class Supervisor {
     /// Runs the command to its end and returns the status `activity run` exits with.
     func run() -> Int32 {
         let root = ActivityID(unchecked: POSIX.randomHex() + ".run")
-        display.handle(.begin(.init(id: root, title: Spawn.title(command), timestamp: POSIX.unixSeconds())))
+        display.handle(
+            .begin(
+                .init(
+                    id: root, title: Spawn.title(command), cancellable: !mayTakeTerminal,
+                    blocking: mayTakeTerminal ? .none : .block, timestamp: POSIX.unixSeconds())))
         func fail(_ message: String, status: Int32) -> Int32 {
             display.handle(.end(.init(id: root, status: .failure, error: message, timestamp: POSIX.unixSeconds())))
             display.finish()

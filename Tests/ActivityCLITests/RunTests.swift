@@ -56,6 +56,19 @@ struct RunTests {
         let (denied, _) = try run([script.path])
         #expect(denied.status == 126)
         #expect(denied.standardError.contains("cannot execute: Permission denied"))
+        let interpreter = try folder.file("interp.sh", contents: "#!/no/such/interpreter\necho hi\n", executable: true)
+        let (missingInterpreter, _) = try run([interpreter.path])
+        #expect(missingInterpreter.status == 126)
+        #expect(missingInterpreter.standardError.contains("cannot execute: its #! interpreter was not found"))
+    }
+
+    @Test("a script without a #! line runs with the shell, as a shell would run it")
+    func scriptWithoutInterpreterLine() throws {
+        let folder = try TemporaryFolder()
+        let script = try folder.file("plain.sh", contents: "echo \"hello $1\"\n", executable: true)
+        let (result, _) = try run([script.path, "world"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "hello world\n")
     }
 
     @Test("lots of output on both streams: nothing lost, nothing reordered within a stream")

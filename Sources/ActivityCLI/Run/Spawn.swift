@@ -13,12 +13,16 @@
 enum Spawn {
     struct Failure: Error, Sendable {
         var errno: Int32
+        /// Whether the command's file was found: ENOENT for a file that exists means its `#!`
+        /// interpreter is missing.
+        var found = false
         /// The exit status the shell would give: 127 not found, 126 not executable.
         var exitStatus: Int32 {
-            errno == ENOENT || errno == ENOTDIR ? ExitCode.commandNotFound : ExitCode.cannotExecute
+            (errno == ENOENT || errno == ENOTDIR) && !found ? ExitCode.commandNotFound : ExitCode.cannotExecute
         }
         func message(for command: String) -> String {
             switch errno {
+            case ENOENT where found: "\(command): cannot execute: its #! interpreter was not found"
             case ENOENT, ENOTDIR: "\(command): command not found"
             default: "\(command): cannot execute: \(POSIX.describe(errno))"
             }
@@ -59,8 +63,29 @@ enum Spawn {
         }
         var pid: pid_t = 0
         let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-        guard result == 0 else { throw Failure(errno: result) }
+        if result == ENOEXEC, let script = resolve(arguments[0], environment: environment) {
+            // A script without `#!`: run it with the shell, as a shell and execvp(3) do.
+            let shellArguments = (["/bin/sh", script] + arguments.dropFirst()).map { strdup($0) } + [nil]
+            defer { shellArguments.forEach { free($0) } }
+            let retried = posix_spawn(&pid, "/bin/sh", &actions, &attributes, shellArguments, envp)
+            guard retried == 0 else { throw Failure(errno: retried, found: true) }
+            return pid
+        }
+        guard result == 0 else {
+            throw Failure(errno: result, found: resolve(arguments[0], environment: environment) != nil)
+        }
         return pid
+    }
+
+    /// The file `command` names, looked up in `PATH` as `posix_spawnp` does; `nil` when none exists.
+    static func resolve(_ command: String, environment: [String]) -> String? {
+        if command.contains("/") { return access(command, F_OK) == 0 ? command : nil }
+        let path = environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) } ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + command
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
     }
 
     /// The environment for the child: the caller's, with `ACTIVITY_SINK` and `ACTIVITY_PARENT` set.

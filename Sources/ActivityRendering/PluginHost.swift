@@ -177,10 +177,13 @@ public final class PluginHost: ActivityRenderer {
         }
         isRunning = false
         guard pid > 0 else { return }
+        // The plugin leads its own process group: what it started goes with it.
+        let group = pid
+        defer { kill(-group, SIGKILL) }
         if reap(wait: wait) { return }
-        kill(pid, SIGTERM)
+        kill(-group, SIGTERM)
         if reap(wait: 1) { return }
-        kill(pid, SIGKILL)
+        kill(-group, SIGKILL)
         _ = reap(block: true)
     }
 
@@ -220,8 +223,8 @@ public final class PluginHost: ActivityRenderer {
         return nil
     }
 
-    /// `posix_spawn`s `path` with `stdin` as its standard input, default signal dispositions and
-    /// an empty signal mask. Returns 0 or an errno value.
+    /// `posix_spawn`s `path` with `stdin` as its standard input, default signal dispositions, an
+    /// empty signal mask, in a process group of its own. Returns 0 or an errno value.
     static func spawn(_ path: String, stdin: Int32, environment: [String: String], pid: inout pid_t) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -237,7 +240,10 @@ public final class PluginHost: ActivityRenderer {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // Its own process group, so that stopping it stops whatever it started too.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
         let argv = [strdup(path)]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }

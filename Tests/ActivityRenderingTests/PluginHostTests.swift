@@ -1,5 +1,6 @@
 import ActivityRendering
 import ActivityWire
+import Foundation
 import Testing
 
 #if canImport(Glibc)
@@ -68,6 +69,34 @@ struct PluginHostTests {
             plugin.finish(store, now: 0)
             #expect(!plugin.isRunning)
             #expect(plugin.takeNotices().count <= 1)
+        }
+    }
+
+    @Test("what a stopped plugin started is stopped with it: nothing is left holding its output")
+    func pluginChildren() throws {
+        try withTemporaryDirectory { directory in
+            let pidFile = directory + "/child.pid"
+            // A shell that starts a child and waits: SIGTERM to the shell alone would leave the child.
+            install("parent", "sleep 30 & echo $! > '\(pidFile)'; wait", in: directory)
+            let plugin = try PluginHost(name: "parent", environment: ["PATH": directory + ":/usr/bin:/bin"])
+            plugin.exitTimeout = 0.2
+            var child: pid_t = 0
+            for _ in 0..<200 where child == 0 {
+                usleep(10_000)
+                child =
+                    (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap {
+                        pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                    } ?? 0
+            }
+            try #require(child > 0, "the plugin never started its child")
+            plugin.finish(ActivityStore(), now: 0)
+            var gone = false
+            for _ in 0..<200 where !gone {
+                gone = kill(child, 0) != 0
+                if !gone { usleep(10_000) }
+            }
+            #expect(gone, "the plugin's child \(child) outlived it")
+            if !gone { kill(child, SIGKILL) }
         }
     }
 }

@@ -161,6 +161,43 @@ struct OverlayTmuxTests {
     }
 
     @Test(
+        "run in the foreground: Ctrl-Z stops the command with activity, shows the cursor, and fg resumes both",
+        .enabled(if: OverlayTmuxTests.available, "tmux is missing or this build has no --mode overlay")
+    )
+    func runSuspended() throws {
+        let folder = try TemporaryFolder()
+        let ticks = folder.url.appendingPathComponent("ticks").path
+        let command = try folder.file(
+            "ticker.sh",
+            contents: """
+                #!/bin/sh
+                i=0
+                while [ $i -lt 100 ]; do echo $i >> '\(ticks)'; sleep 0.1; i=$((i+1)); done
+                """, executable: true)
+        let tmux = Tmux()
+        defer { withExtendedLifetime(folder) {} }
+        try tmux.run(["new-session", "-d", "-s", "overlay", "-x", "80", "-y", "18", "bash --norc -i"])
+        try tmux.run([
+            "send-keys", "-t", "overlay", "PATH='\(CommandRunner.path)' activity run -- \(command.path)", "Enter",
+        ])
+        func count() -> Int {
+            ((try? String(contentsOfFile: ticks, encoding: .utf8)) ?? "").split(separator: "\n").count
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while count() < 3, Date() < deadline { usleep(20_000) }
+        try tmux.run(["send-keys", "-t", "overlay", "C-z"])
+        try tmux.wait(for: "Stopped")
+        let stopped = count()
+        usleep(600_000)
+        #expect(count() <= stopped + 1, "the command went on while activity was stopped")
+        #expect(try tmux.run(["display", "-p", "-t", "overlay", "#{cursor_flag}"]).hasPrefix("1"))
+        try tmux.run(["send-keys", "-t", "overlay", "fg", "Enter"])
+        let resumed = Date().addingTimeInterval(10)
+        while count() < stopped + 3, Date() < resumed { usleep(20_000) }
+        #expect(count() >= stopped + 3, "fg did not resume the command")
+    }
+
+    @Test(
         "Ctrl-Z gives the terminal back to the shell, fg takes it again",
         .enabled(if: OverlayTmuxTests.available, "tmux is missing or this build has no --mode overlay")
     )

@@ -253,6 +253,7 @@ final class TerminalOverlayPresenter: Sendable {
             core.rawInput = false
             return
         }
+        if registeredSignals, TerminalRestore.isSuspending { return }  // Ctrl-Z under way: the shell's turn
         if registeredSignals, TerminalRestore.consumeResumed() {  // back from Ctrl-Z: take the terminal again
             core.inAlternateScreen = false
             core.rawInput = false

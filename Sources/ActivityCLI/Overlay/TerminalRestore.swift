@@ -32,6 +32,10 @@ enum TerminalRestore {
     fileprivate static let interrupted = Atomic<Int32>(0)
     /// 1 after the process was stopped (Ctrl-Z) and continued: the presenter takes the terminal again.
     fileprivate static let resumed = Atomic<Int32>(0)
+    /// 1 from the moment Ctrl-Z starts giving the terminal back until the process is continued and
+    /// `resumed` is set: the presenter draws nothing meanwhile, so a frame drawn by another thread
+    /// can land neither on the shell's screen nor on the main screen after `fg`.
+    fileprivate static let suspending = Atomic<Int32>(0)
     fileprivate static let outputFD = Atomic<Int32>(-1)
     fileprivate static let inputFD = Atomic<Int32>(-1)
 
@@ -93,6 +97,9 @@ enum TerminalRestore {
     /// Whether the process has been stopped and continued since the last call: the terminal was
     /// given back to the shell meanwhile, and must be taken again.
     static func consumeResumed() -> Bool { resumed.exchange(0, ordering: .acquiringAndReleasing) == 1 }
+
+    /// Whether a Ctrl-Z is being handled: draw nothing until it is over.
+    static var isSuspending: Bool { suspending.load(ordering: .acquiring) == 1 }
 
     /// Whether a signal handler has restored the terminal since registration.
     static var wasInterrupted: Bool { interrupted.load(ordering: .acquiring) == 1 }
@@ -178,6 +185,7 @@ enum TerminalRestore {
     /// Ctrl-Z: gives the terminal back as it was, stops the process the default way, and, once it
     /// is continued, puts this handler back and tells the presenter to take the terminal again.
     private static func suspend() {
+        suspending.store(1, ordering: .releasing)
         restoreNow()
         var stop = sigaction()
         stop.__sigaction_handler.sa_handler = SIG_DFL
@@ -193,6 +201,7 @@ enum TerminalRestore {
         pthread_sigmask(SIG_SETMASK, &mask, nil)
         sigaction(SIGTSTP, &ours, nil)
         resumed.store(1, ordering: .releasing)
+        suspending.store(0, ordering: .releasing)
     }
 }
 

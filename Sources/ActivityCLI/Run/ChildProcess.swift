@@ -1,3 +1,4 @@
+import ActivityRendering
 import Dispatch
 import Synchronization
 
@@ -74,7 +75,11 @@ final class ChildProcess: Sendable {
             return
         }
         Self.setForeground(terminal, group: getpgrp())
-        kill(getpid(), SIGSTOP)
+        // Leave the shell a usable terminal while suspended: the cursor shown, colours reset.
+        RenderSession.restoreTerminal()
+        // raise(), not kill(getpid()): a signal sent to this thread stops the process before the
+        // call returns, so the command is not continued until `activity` itself is (`fg`).
+        raise(SIGSTOP)
         Self.setForeground(terminal, group: pid)
         forward(SIGCONT)
     }

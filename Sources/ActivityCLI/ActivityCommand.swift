@@ -32,7 +32,7 @@ enum ActivityCommand {
     }
 
     static func help(_ arguments: [String]) throws(CommandLineError) -> Int32 {
-        guard let command = arguments.first else { return show(Help.overview) }
+        guard let command = arguments.first, arguments != ["help"] else { return show(Help.overview) }
         guard arguments.count == 1, let text = Help.text(for: command) else {
             Console.error("no help for '\(arguments.joined(separator: " "))' (usage: activity help COMMAND)")
             return ExitCode.usage

@@ -3,6 +3,17 @@ import Testing
 
 @Suite("activity emit")
 struct EmitTests {
+    @Test(
+        "counts are plain decimal numbers from 0 to 2^53: anything else is a usage error",
+        arguments: ["0x10", "9007199254740993", "-1", "nan", "inf", "1e400", "", "3 files"]
+    )
+    func badCount(_ value: String) throws {
+        let result = try CommandRunner.activity(["emit", "begin", "Compiling", "--total", value])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("--total must be a decimal number from 0 to 2^53, not '\(value)'"))
+        #expect(result.standardOutput.isEmpty)
+    }
+
     @Test("without ACTIVITY_SINK: ids are still printed, nothing else happens")
     func withoutSink() throws {
         let result = try CommandRunner.activity(["emit", "begin", "Compiling", "--total", "3"])

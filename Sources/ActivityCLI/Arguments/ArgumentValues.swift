@@ -5,10 +5,21 @@ extension ArgumentParser {
     /// A count: a finite number from 0 to 2^53.
     func count(_ parsed: ParsedArguments, _ name: String) throws(CommandLineError) -> Double? {
         guard let text = parsed.value(name) else { return nil }
-        guard let number = Double(text), number.isFinite, number >= 0, number <= WireLimits.maxCount else {
-            throw usageError("--\(name) must be a number from 0 to 2^53, not '\(text)'")
+        guard Self.isDecimal(text), let number = Double(text), number <= WireLimits.maxCount,
+            UInt64(text).map({ $0 <= 1 << 53 }) ?? true  // 2^53 + 1 would round down to 2^53
+        else {
+            throw usageError("--\(name) must be a decimal number from 0 to 2^53, not '\(text)'")
         }
         return number
+    }
+
+    /// Whether `text` is a plain decimal number as JSON writes one (no sign, hex, `inf` or `nan`).
+    static func isDecimal(_ text: String) -> Bool {
+        guard let first = text.utf8.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        return text.utf8.allSatisfy {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e")
+                || $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
+        }
     }
 
     /// A positive number, such as a speed factor.

@@ -9,55 +9,20 @@ import Testing
 /// its own task.
 @Suite("ActivitySystem, process-wide", .serialized)
 struct GlobalSystemTests {
-    @Test("A child process given childEnvironment nests its activities under ours")
-    func childProcess() async throws {
+    /// Runs `script` with `/bin/sh` inside an activity of a reporter bootstrapped to a file, and
+    /// checks that the activity the script begins nests under ours.
+    private func expectScriptNests(
+        _ script: String, titled title: String, extraEnvironment: [String: String] = [:]
+    ) async throws {
         try await withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("events.jsonl").path
             ActivitySystem.bootstrapInternal(Environment.reporter(from: ["ACTIVITY_SINK": "file:\(path)"]))
             defer { ActivitySystem.bootstrapInternal(nil) }
             #expect(ActivitySystem.isEnabled)
-
             let parentID = try await withActivity("Running a script") { activity -> ActivityID in
                 let variables = ActivitySystem.environment(for: activity)
                 #expect(variables == ["ACTIVITY_SINK": "file:\(path)", "ACTIVITY_PARENT": activity.id.rawValue])
-                let script = #"""
-                    out="${ACTIVITY_SINK#file:}"
-                    printf '{"v":1,"type":"begin","id":"sh.%s","parent":"%s","title":"child"}\n' $$ "$ACTIVITY_PARENT" >> "$out"
-                    printf '{"v":1,"type":"end","id":"sh.%s","status":"success"}\n' $$ >> "$out"
-                    """#
-                let result = try await runProcess(
-                    URL(fileURLWithPath: "/bin/sh"), ["-c", script], environment: activity.childEnvironment
-                )
-                #expect(result.status == 0)
-                return activity.id
-            }
-            ActivitySystem.flush(timeout: 5)
-            let bytes = readBytes(URL(fileURLWithPath: path))
-            #expect(problems(inLines: bytes) == [])
-            let begins = decodeEvents(bytes).compactMap(\.begin)
-            #expect(begins.map(\.title) == ["Running a script", "child"])
-            #expect(begins.last?.parent == parentID)
-        }
-    }
-
-    @Test("A shell script reporting with `activity emit` nests under ours")
-    func emitChild() async throws {
-        var binFolder = Bundle.main.bundleURL
-        if binFolder.pathExtension == "xctest" { binFolder.deleteLastPathComponent() }
-        let activityCommand = binFolder.appendingPathComponent("activity").path
-        try #require(FileManager.default.isExecutableFile(atPath: activityCommand), "\(activityCommand) not built")
-        try await withTemporaryFolder { folder in
-            let path = folder.appendingPathComponent("events.jsonl").path
-            ActivitySystem.bootstrapInternal(Environment.reporter(from: ["ACTIVITY_SINK": "file:\(path)"]))
-            defer { ActivitySystem.bootstrapInternal(nil) }
-            let parentID = try await withActivity("Running a script") { activity -> ActivityID in
-                let script = #"""
-                    id=$("$ACTIVITY_COMMAND" emit begin "Step from the shell" --total 2)
-                    "$ACTIVITY_COMMAND" emit progress "$id" --completed 2
-                    "$ACTIVITY_COMMAND" emit end "$id"
-                    """#
-                var environment = activity.childEnvironment
-                environment["ACTIVITY_COMMAND"] = activityCommand
+                let environment = activity.childEnvironment.merging(extraEnvironment) { $1 }
                 let result = try await runProcess(
                     URL(fileURLWithPath: "/bin/sh"), ["-c", script], environment: environment)
                 #expect(result.status == 0)
@@ -67,9 +32,34 @@ struct GlobalSystemTests {
             let bytes = readBytes(URL(fileURLWithPath: path))
             #expect(problems(inLines: bytes) == [])
             let begins = decodeEvents(bytes).compactMap(\.begin)
-            #expect(begins.map(\.title) == ["Running a script", "Step from the shell"])
+            #expect(begins.map(\.title) == ["Running a script", title])
             #expect(begins.last?.parent == parentID)
         }
+    }
+
+    @Test("A child process given childEnvironment nests its activities under ours")
+    func childProcess() async throws {
+        let script = #"""
+            out="${ACTIVITY_SINK#file:}"
+            printf '{"v":1,"type":"begin","id":"sh.%s","parent":"%s","title":"child"}\n' $$ "$ACTIVITY_PARENT" >> "$out"
+            printf '{"v":1,"type":"end","id":"sh.%s","status":"success"}\n' $$ >> "$out"
+            """#
+        try await expectScriptNests(script, titled: "child")
+    }
+
+    @Test("A shell script reporting with `activity emit` nests under ours")
+    func emitChild() async throws {
+        var binFolder = Bundle.main.bundleURL
+        if binFolder.pathExtension == "xctest" { binFolder.deleteLastPathComponent() }
+        let activityCommand = binFolder.appendingPathComponent("activity").path
+        try #require(FileManager.default.isExecutableFile(atPath: activityCommand), "\(activityCommand) not built")
+        let script = #"""
+            id=$("$ACTIVITY_COMMAND" emit begin "Step from the shell" --total 2)
+            "$ACTIVITY_COMMAND" emit progress "$id" --completed 2
+            "$ACTIVITY_COMMAND" emit end "$id"
+            """#
+        try await expectScriptNests(
+            script, titled: "Step from the shell", extraEnvironment: ["ACTIVITY_COMMAND": activityCommand])
     }
 
     @Test("bootstrap installs an in-process sink once; a second bootstrap is ignored")

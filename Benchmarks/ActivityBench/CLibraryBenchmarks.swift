@@ -16,11 +16,7 @@ enum CLibraryBenchmarks {
         let perThread = iterations / 4
         let shared = SendableHandle(handle)
         let four = repeated(settings) {
-            let start = nowNanoseconds()
-            DispatchQueue.concurrentPerform(iterations: 4) { _ in
-                for _ in 0..<perThread { _ = activity_advance(shared.pointer, 1) }
-            }
-            return Double(nowNanoseconds() - start) / Double(perThread)
+            contendedNanosecondsPerCall(threads: 4, iterations: perThread) { _ = activity_advance(shared.pointer, 1) }
         }
         _ = activity_end(handle, ACTIVITY_SUCCESS, nil)
         _ = activity_flush(1000)

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -68,6 +70,16 @@ func repeated(_ settings: BenchSettings, _ body: () throws -> Double) rethrows -
 func nanosecondsPerCall(_ iterations: Int, _ body: (Int) -> Void) -> Double {
     let start = nowNanoseconds()
     for i in 0..<iterations { body(i) }
+    return Double(nowNanoseconds() - start) / Double(iterations)
+}
+
+/// Nanoseconds of wall time per call on each of `threads` threads, each making `iterations`
+/// calls at once: what sharing one counter costs.
+func contendedNanosecondsPerCall(threads: Int, iterations: Int, _ body: @Sendable () -> Void) -> Double {
+    let start = nowNanoseconds()
+    DispatchQueue.concurrentPerform(iterations: threads) { _ in
+        for _ in 0..<iterations { body() }
+    }
     return Double(nowNanoseconds() - start) / Double(iterations)
 }
 

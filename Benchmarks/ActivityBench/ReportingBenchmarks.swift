@@ -11,7 +11,9 @@ enum ReportingBenchmarks {
         let one = repeated(settings) {
             nanosecondsPerCall(iterations) { _ in activity.advance(by: 1) }
         }
-        let four = repeated(settings) { contended(activity, threads: 4, iterations: iterations / 4) }
+        let four = repeated(settings) {
+            contendedNanosecondsPerCall(threads: 4, iterations: iterations / 4) { activity.advance(by: 1) }
+        }
         activity.end()
         ActivitySystem.flush(timeout: 1)
         return [
@@ -58,14 +60,6 @@ enum ReportingBenchmarks {
                 name: "Swift SDK events written to a pipe (begin/end pairs)", unit: "events/s", runs: runs, target: nil,
                 better: .higher, anchor: nil)
         ]
-    }
-
-    private static func contended(_ activity: Activity, threads: Int, iterations: Int) -> Double {
-        let start = nowNanoseconds()
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            for _ in 0..<iterations { activity.advance(by: 1) }
-        }
-        return Double(nowNanoseconds() - start) / Double(iterations)
     }
 }
 

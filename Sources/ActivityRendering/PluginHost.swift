@@ -212,7 +212,9 @@ public final class PluginHost: ActivityRenderer {
         return true
     }
 
-    static func find(_ program: String, path: String) -> String? {
+    /// The first executable regular file named `program` in the folders of `path`, as
+    /// `posix_spawnp` and the shell search `PATH` (an empty entry is the current folder).
+    package static func find(_ program: String, path: String) -> String? {
         for directory in path.split(separator: ":", omittingEmptySubsequences: false) {
             let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + program
             var info = stat()

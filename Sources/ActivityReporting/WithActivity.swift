@@ -59,14 +59,7 @@ public func withActivity<Result, Failure: Error>(
         }
     }
     activity.core.detach(registration)
-    switch outcome {
-    case .success(let value):
-        activity.end()
-        return value
-    case .failure(let error):
-        activity.end(throwing: error)
-        throw error
-    }
+    return try activity.end(with: outcome)
 }
 
 /// Runs `body` as an activity counting `total` items; see
@@ -120,14 +113,7 @@ public func withActivity<Result, Failure: Error>(
         }
     }
     activity.core.detach(registration)
-    switch outcome {
-    case .success(let value):
-        activity.end()
-        return value
-    case .failure(let error):
-        activity.end(throwing: error)
-        throw error
-    }
+    return try activity.end(with: outcome)
 }
 
 /// Runs synchronous `body` as an activity counting `total` items; see
@@ -142,4 +128,21 @@ public func withActivity<Result, Failure: Error>(
         title, total: Double(total), unit: unit, message: message, cancellable: cancellable, blocking: blocking,
         attrs: attrs, body
     )
+}
+
+extension Activity {
+    /// Ends the activity of a `withActivity` scope with its body's outcome (`success`, or the
+    /// error's status), then returns the body's value or rethrows its error.
+    fileprivate func end<Result, Failure: Error>(
+        with outcome: Swift.Result<Result, Failure>
+    ) throws(Failure) -> Result {
+        switch outcome {
+        case .success(let value):
+            end()
+            return value
+        case .failure(let error):
+            end(throwing: error)
+            throw error
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import ActivityRendering
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -81,11 +83,7 @@ enum Spawn {
     static func resolve(_ command: String, environment: [String]) -> String? {
         if command.contains("/") { return access(command, F_OK) == 0 ? command : nil }
         let path = environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) } ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":", omittingEmptySubsequences: false) {
-            let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + command
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
+        return PluginHost.find(command, path: path)
     }
 
     /// The environment for the child: the caller's, with `ACTIVITY_SINK` and `ACTIVITY_PARENT` set.

@@ -74,6 +74,9 @@ extension Diagnostic {
         case childrenOpen = "children-open"
         /// The stream ended with this activity still open.
         case neverEnded = "never-ended"
+        /// Under `activity run`: a reporter changed or ended an activity it did not begin (another
+        /// process's, or the run's own). The event is skipped.
+        case notOwner = "not-owner"
 
         public var severity: Severity {
             switch self {

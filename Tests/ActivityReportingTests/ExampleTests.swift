@@ -60,6 +60,43 @@ struct ExampleTests {
         #expect(warnings.contains { $0.contains("ACTIVITY_PARENT=\"not an id!\"") })
     }
 
+    /// Runs the example with fd 3 opened by the shell as `redirection` says (`3<>FILE`, `3>>FILE`)
+    /// and `ACTIVITY_SINK=fd:3`; returns the file's bytes afterwards and the warnings.
+    func runWithDescriptor3(_ redirection: String) async throws -> (file: [UInt8], warnings: [Substring]) {
+        try await withTemporaryFolder { folder in
+            let file = folder.appendingPathComponent("data.csv")
+            try Data("precious,data\n".utf8).write(to: file)
+            var environment = ProcessInfo.processInfo.environment
+            environment["ACTIVITY_SINK"] = "fd:3"
+            environment["ACTIVITY_PARENT"] = nil
+            let result = try await runProcess(
+                URL(fileURLWithPath: "/bin/sh"),
+                ["-c", "exec 3\(redirection)\"$1\"; exec \"$2\" --files 1 --fast", "sh", file.path, Self.program.path],
+                environment: environment)
+            #expect(result.status == 0)
+            #expect(result.text == "downloaded 1 file\n")
+            return (readBytes(file), String(decoding: result.errors, as: UTF8.self).split(separator: "\n"))
+        }
+    }
+
+    @Test("ACTIVITY_SINK=fd:N on a data file that is not open for appending: reporting off, one warning")
+    func descriptorOnDataFile() async throws {
+        let (file, warnings) = try await runWithDescriptor3("<>")
+        #expect(file == Array("precious,data\n".utf8))
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("ACTIVITY_SINK=\"fd:3\"") == true)
+        #expect(warnings.first?.contains("not opened for appending") == true)
+    }
+
+    @Test("ACTIVITY_SINK=fd:N on a file opened for appending is a recording: the events go there")
+    func descriptorOnAppendedFile() async throws {
+        let (file, warnings) = try await runWithDescriptor3(">>")
+        #expect(warnings.isEmpty)
+        #expect(file.starts(with: Array("precious,data\n".utf8)))
+        #expect(problems(inLines: Array(file.dropFirst(14))) == [])
+        #expect(decodeEvents(Array(file.dropFirst(14))).count > 4)
+    }
+
     @Test("A failing download ends as failure with its error; the others finish")
     func failure() async throws {
         let result = try await run(["--files", "2", "--fast", "--fail", "archive-2.tar.gz"])

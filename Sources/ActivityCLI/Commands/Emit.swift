@@ -1,3 +1,4 @@
+import ActivityReporting
 import ActivityWire
 
 #if canImport(Glibc)
@@ -127,18 +128,51 @@ enum EmitCommand {
         return id
     }
 
-    /// Writes the event to `ACTIVITY_SINK`; a failure is a warning, never an error.
+    /// Writes the event to `ACTIVITY_SINK` with the producer SDK's sink rules (the same parsing,
+    /// the same `fd:N` check), without starting a thread: one connection, one write. Waits for a
+    /// stalled reader or a listener that does not accept at most `ACTIVITY_TIMEOUT_MS`. A failure
+    /// is a warning, never an error: reporting never breaks the script.
     static func deliver(_ event: ActivityEvent) {
-        guard let spec = POSIX.environment("ACTIVITY_SINK") else { return }
-        let sink: OneShotSink
-        do throws(SinkSpecError) {
-            sink = try OneShotSink(spec: spec)
+        // Empty is unset, as in both libraries.
+        guard let spec = POSIX.environment("ACTIVITY_SINK"), !spec.isEmpty else { return }
+        let destination: ActivitySinkDestination
+        do throws(ActivitySinkError) {
+            destination = try ActivitySinkDestination(parsing: spec)
         } catch {
-            Console.error(error.message + "; event not sent", command: "emit")
+            Console.error("ACTIVITY_SINK=\(spec.debugDescription): \(error); event not sent", command: "emit")
             return
         }
-        if let problem = sink.write(ActivityEventEncoder().encode(event)) {
-            Console.error("event not sent: \(problem)", command: "emit")
+        guard destination != .none else { return }
+        let timeout = timeoutSeconds()
+        let deadline = POSIX.monotonicSeconds() + timeout
+        let target: LineConnection.Target
+        do throws(ActivitySinkError) {
+            target = try LineConnection.open(destination, connectTimeout: timeout)
+        } catch {
+            Console.error("event not sent: \(error)", command: "emit")
+            return
         }
+        defer { if target.owned { close(target.fd) } }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGPIPE)
+        let written = LineConnection.write(ActivityEventEncoder().encode(event), to: target, signals: &signals) {
+            POSIX.monotonicSeconds() >= deadline
+        }
+        if !written {
+            Console.error("event not sent: \(destination) did not take it within \(timeout) s", command: "emit")
+        }
+    }
+
+    /// `ACTIVITY_TIMEOUT_MS` in seconds, as the C library reads it: 0 to 60000 ms, 1000 by default.
+    static func timeoutSeconds() -> Double {
+        guard let text = POSIX.environment("ACTIVITY_TIMEOUT_MS") else { return 1 }
+        guard let value = Int(text), (0...60_000).contains(value) else {
+            Console.error(
+                "ignoring ACTIVITY_TIMEOUT_MS=\(text.debugDescription): not a number of milliseconds from 0 to 60000",
+                command: "emit")
+            return 1
+        }
+        return Double(value) / 1000
     }
 }

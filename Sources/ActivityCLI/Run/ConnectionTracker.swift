@@ -1,35 +1,54 @@
+import ActivityRendering
 import ActivityWire
 
-/// Which reporting connection opened which activity, so that when a process goes away only its
-/// own open activities end as abandoned.
+/// Which reporter opened which activity under `activity run`, so that when a process goes away
+/// only its own open activities end as abandoned, and no reporter touches another's.
 ///
 /// Each connection's bytes are cut into lines (at most 64 KiB; longer ones are skipped with a
 /// diagnostic) and decoded. Top-level activities are attached under the command's activity:
 /// every connection comes from the command or one of its descendants.
+///
+/// The trust rule: a `progress` or `end` is taken only from the connection that began the
+/// activity. Activities that `activity emit` begins belong to the calling script's process, not
+/// to a connection (each `emit` is a connection of its own), so any connection may change them.
+/// The run's own activity belongs to no reporter. Everything else is skipped with a `not-owner`
+/// diagnostic.
+///
+/// Every event costs one dictionary lookup; memory is bounded by the store's limit on open
+/// activities (a `begin` past it is passed on untracked, and the store drops it).
 struct ConnectionTracker {
+    /// Who may change an activity, and who takes it down when they go.
+    private enum Owner {
+        case connection(Int32)
+        case process(Int32)
+    }
+
     private struct Connection {
         var splitter = LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
         var lineNumber = 0
         var skippingOverlong = false
-        /// Activities this connection opened and has not ended, in order of their begin.
-        var open: [ActivityID] = []
     }
 
     let root: ActivityID
+    private let maxTracked: Int
     private var connections: [Int32: Connection] = [:]
-    private var owner: [ActivityID: Int32] = [:]
-    /// Activities owned by a process rather than a connection (`activity emit` in a script).
-    private var ownedByProcess: [Int32: [ActivityID]] = [:]
+    /// Each open activity's owner and the order of its begin (abandoned ones end latest first).
+    private var owners: [ActivityID: (owner: Owner, order: Int)] = [:]
+    private var processes: Set<Int32> = []
+    private var begun = 0
     private let decoder = ActivityEventDecoder()
 
-    init(root: ActivityID) {
+    init(root: ActivityID, maxTracked: Int = ActivityStore.Limits().maxOpen) {
         self.root = root
+        self.maxTracked = maxTracked
     }
 
     var isEmpty: Bool { connections.isEmpty }
     /// Whether some activities wait for their owning process to go away.
-    var watchesProcesses: Bool { !ownedByProcess.isEmpty }
+    var watchesProcesses: Bool { !processes.isEmpty }
     var descriptors: [Int32] { Array(connections.keys) }
+    /// How many activities are tracked (bounded by `maxTracked`).
+    var trackedCount: Int { owners.count }
 
     mutating func open(_ fd: Int32) {
         connections[fd] = Connection()
@@ -54,9 +73,8 @@ struct ConnectionTracker {
         var pieces: [LineSplitter.Piece] = []
         connection.splitter.finish { pieces.append($0) }
         for piece in pieces { take(piece, fd: fd, connection: &connection, into: &outputs) }
-        for id in connection.open.reversed() where owner[id] == fd {
-            owner[id] = nil
-            outputs.append(.event(.end(.init(id: id, status: .abandoned, message: "its reporter went away"))))
+        outputs += abandon {
+            if case .connection(fd) = $0 { true } else { false }
         }
         return outputs
     }
@@ -64,19 +82,25 @@ struct ConnectionTracker {
     /// Abandons the activities of owning processes that no longer exist (or of all of them,
     /// with `all`), the latest first.
     mutating func reapProcesses(all: Bool = false, isAlive: (Int32) -> Bool) -> [Output] {
-        var outputs: [Output] = []
-        for (pid, ids) in ownedByProcess.sorted(by: { $0.key < $1.key }) where all || !isAlive(pid) {
-            ownedByProcess[pid] = nil
-            for id in ids.reversed() {
-                outputs.append(.event(.end(.init(id: id, status: .abandoned, message: "its reporter went away"))))
-            }
+        let gone = processes.filter { all || !isAlive($0) }
+        guard !gone.isEmpty else { return [] }
+        processes.subtract(gone)
+        return abandon {
+            if case .process(let pid) = $0 { gone.contains(pid) } else { false }
         }
-        return outputs
     }
 
     enum Output: Equatable {
         case event(ActivityEvent)
         case diagnostic(Diagnostic)
+    }
+
+    /// Ends the activities whose owner matches as abandoned, the latest begun first. Runs when a
+    /// reporter goes away, not per event, so a pass over what is open is fine here.
+    private mutating func abandon(where matches: (Owner) -> Bool) -> [Output] {
+        let ids = owners.filter { matches($0.value.owner) }.sorted { $0.value.order > $1.value.order }.map(\.key)
+        for id in ids { owners[id] = nil }
+        return ids.map { .event(.end(.init(id: $0, status: .abandoned, message: "its reporter went away"))) }
     }
 
     private mutating func take(
@@ -101,32 +125,40 @@ struct ConnectionTracker {
             return
         }
         connection.lineNumber += 1
-        switch decoder.decode(piece.bytes, line: connection.lineNumber) {
+        let line = connection.lineNumber
+        switch decoder.decode(piece.bytes, line: line) {
         case .event(var event):
             switch event {
             case .begin(var begin):
                 if begin.parent == nil { begin.parent = root }
                 event = .begin(begin)
-                if case .number(let pid)? = begin.attrs[EmitCommand.ownerAttribute], pid >= 1, pid <= Double(Int32.max)
-                {
-                    ownedByProcess[Int32(pid), default: []].append(begin.id)
-                } else if owner[begin.id] == nil {
-                    owner[begin.id] = fd
-                    connection.open.append(begin.id)
+                if begin.id == root {
+                    outputs.append(.diagnostic(notOwner(begin.id, "begin", line: line)))
+                    return
                 }
-            case .end(let end):
-                for (pid, ids) in ownedByProcess where ids.contains(end.id) {
-                    ownedByProcess[pid] = ids.filter { $0 != end.id }
-                    if ownedByProcess[pid]!.isEmpty { ownedByProcess[pid] = nil }
-                }
-                if let ownerFD = owner.removeValue(forKey: end.id) {
-                    if ownerFD == fd {
-                        connection.open.removeAll { $0 == end.id }
+                if owners[begin.id] == nil && owners.count < maxTracked {
+                    begun += 1
+                    if case .number(let pid)? = begin.attrs[EmitCommand.ownerAttribute], pid >= 1,
+                        pid <= Double(Int32.max)
+                    {
+                        owners[begin.id] = (.process(Int32(pid)), begun)
+                        processes.insert(Int32(pid))
                     } else {
-                        connections[ownerFD]?.open.removeAll { $0 == end.id }
+                        owners[begin.id] = (.connection(fd), begun)
                     }
                 }
-            case .progress, .log:
+            case .progress(let progress):
+                guard mayChange(progress.id, from: fd) else {
+                    outputs.append(.diagnostic(notOwner(progress.id, "progress", line: line)))
+                    return
+                }
+            case .end(let end):
+                guard mayChange(end.id, from: fd) else {
+                    outputs.append(.diagnostic(notOwner(end.id, "end", line: line)))
+                    return
+                }
+                owners[end.id] = nil
+            case .log:
                 break
             }
             outputs.append(.event(event))
@@ -135,5 +167,21 @@ struct ConnectionTracker {
         case .ignored(let diagnostic?), .text(let diagnostic), .invalid(let diagnostic):
             outputs.append(.diagnostic(diagnostic))
         }
+    }
+
+    /// Whether the connection `fd` may send `progress` or `end` for `id`. Ids nobody tracks pass,
+    /// so the store diagnoses them (unknown, already ended, or dropped past its limit).
+    private func mayChange(_ id: ActivityID, from fd: Int32) -> Bool {
+        if id == root { return false }
+        switch owners[id]?.owner {
+        case .connection(let owner)?: return owner == fd
+        case .process?, nil: return true
+        }
+    }
+
+    private func notOwner(_ id: ActivityID, _ type: String, line: Int) -> Diagnostic {
+        let whose = id == root ? "the run's own activity" : "an activity another reporter began"
+        return Diagnostic(
+            line: line, code: .notOwner, message: "a reporter sent \(type) for \(whose) (\(id.rawValue)); skipped")
     }
 }

@@ -6,9 +6,11 @@
 
 /// The listening Unix stream socket of `activity run`, in a fresh private directory.
 ///
-/// The directory comes from `mkdtemp` (mode 0700) under `TMPDIR` (or `/tmp` when that path would
-/// be too long for a socket address); ``close()`` removes the socket and the directory.
-/// Connections from a process of another user are refused (`SO_PEERCRED`).
+/// The directory comes from `mkdtemp` (mode 0700) under `TMPDIR` made absolute (or `/tmp` when
+/// that path would be too long for a socket address), named after this process
+/// (`activity-PID-XXXXXX`); ``close()`` removes the socket and the directory. A run killed by
+/// SIGKILL cannot clean up, so each new run removes the directories of runs whose process is
+/// gone. Connections from a process of another user are refused (`SO_PEERCRED`).
 final class SocketServer {
     let directory: String
     let path: String
@@ -24,10 +26,9 @@ final class SocketServer {
     }
 
     init() throws(Failure) {
-        let base = POSIX.environment("TMPDIR").flatMap { $0.isEmpty || $0.utf8.count > 80 ? nil : $0 } ?? "/tmp"
-        var template =
-            Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast())
-            + Array("activity-XXXXXX".utf8CString)
+        let base = Self.baseDirectory()
+        Self.removeStaleDirectories(in: base)
+        var template = Array((base + "/" + Self.prefix + "\(getpid())-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw .system("mkdtemp \(base)", errno) }
         directory = String(cString: made)
         path = directory + "/sink"
@@ -50,14 +51,27 @@ final class SocketServer {
         _ = fcntl(fileDescriptor, F_SETFL, fcntl(fileDescriptor, F_GETFL) | O_NONBLOCK)
     }
 
-    /// Accepts one pending connection. Returns `nil` when none is pending; a connection from
-    /// another user is closed at once and reported through `refused`.
-    func accept(refused: (uid_t) -> Void) -> Int32? {
+    /// What one call to ``accept(refused:)`` found.
+    enum Accepted {
+        case connection(Int32)
+        /// Nothing is pending.
+        case none
+        /// The process or the system is out of file descriptors (`errno`): the connection waits
+        /// in the backlog until a descriptor is free.
+        case outOfDescriptors(Int32)
+    }
+
+    /// Accepts one pending connection. A connection from another user is closed at once and
+    /// reported through `refused`.
+    func accept(refused: (uid_t) -> Void) -> Accepted {
         while true {
             let fd = Glibc.accept(fileDescriptor, nil, nil)
             if fd < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                return nil
+                switch errno {
+                case EINTR, ECONNABORTED: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .outOfDescriptors(errno)
+                default: return .none
+                }
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -67,8 +81,14 @@ final class SocketServer {
                 refused(uid ?? uid_t.max)
                 continue
             }
-            return fd
+            return .connection(fd)
         }
+    }
+
+    /// Whether a connection waits to be accepted.
+    var hasPendingConnection: Bool {
+        var request = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, 0) == 1
     }
 
     /// The uid of the process at the other end of a Unix socket.
@@ -91,4 +111,41 @@ final class SocketServer {
     }
 
     deinit { close() }
+
+    private static let prefix = "activity-"
+
+    /// `TMPDIR` as an absolute path without a trailing slash: a relative one would name another
+    /// place for a child that changes directory. `/tmp` when unset, or too long to leave room
+    /// for the socket's name in the 108 bytes of a socket address.
+    static func baseDirectory() -> String {
+        guard var base = POSIX.environment("TMPDIR"), !base.isEmpty else { return "/tmp" }
+        if !base.hasPrefix("/") {
+            guard let cwd = getcwd(nil, 0) else { return "/tmp" }
+            defer { free(cwd) }
+            base = String(cString: cwd) + "/" + base
+        }
+        while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
+        return base.utf8.count > 72 ? "/tmp" : base
+    }
+
+    /// Removes `activity-PID-XXXXXX` directories of this user in `base` whose process no longer
+    /// exists. Only a directory holding nothing but the socket is removed.
+    static func removeStaleDirectories(in base: String) {
+        guard let directory = opendir(base) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix) else { continue }
+            let fields = name.dropFirst(prefix.count).split(separator: "-")
+            guard fields.count == 2, let pid = pid_t(fields[0]), pid > 0, pid != getpid() else { continue }
+            guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            let path = base + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { continue }
+            unlink(path + "/sink")
+            rmdir(path)
+        }
+    }
 }

@@ -114,6 +114,9 @@ struct IOLoop {
     let grace: Double
     private var outputLines = LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
     private var errorLines = LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
+    /// Set while no file descriptor is free for a new connection.
+    private var acceptPausedUntil: Double?
+    private var warnedOutOfDescriptors = false
 
     init(
         server: SocketServer, child: ChildProcess, display: any Display, tracker: ConnectionTracker,
@@ -134,18 +137,22 @@ struct IOLoop {
         var deadline: Double?
         var nextReap = 0.0
         while true {
-            if deadline != nil && output < 0 && errors < 0 && tracker.isEmpty { break }
+            if deadline != nil && output < 0 && errors < 0 && tracker.isEmpty && !server.hasPendingConnection { break }
             if let deadline, POSIX.monotonicSeconds() >= deadline { break }
             var fds = [
                 pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: deadline == nil ? child.exitNotice.read : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: server.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: acceptPausedUntil == nil ? server.fileDescriptor : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: output, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: errors, events: Int16(POLLIN), revents: 0),
             ]
             fds += tracker.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             var timeout = deadline.map { Int32(max(0, ($0 - POSIX.monotonicSeconds()) * 1000).rounded(.up)) } ?? -1
             if tracker.watchesProcesses { timeout = timeout < 0 ? 250 : min(timeout, 250) }
+            if let until = acceptPausedUntil {
+                let rest = Int32(max(0, (until - POSIX.monotonicSeconds()) * 1000).rounded(.up))
+                timeout = timeout < 0 ? rest : min(timeout, rest)
+            }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -158,6 +165,7 @@ struct IOLoop {
             if fds[1].revents & readable != 0 {
                 deadline = POSIX.monotonicSeconds() + grace
             }
+            if acceptPausedUntil != nil { acceptPending() }
             if fds[2].revents & readable != 0 {
                 acceptPending()
                 // A script calling `activity emit` again has often just seen a child die.
@@ -174,12 +182,17 @@ struct IOLoop {
             }
         }
         // The grace is over: what is queued is read, whatever is still open is closed, and its
-        // activities abandoned.
-        reapProcesses(buffer)
-        for fd in tracker.descriptors {
-            emit(tracker.close(fd))
-            close(fd)
-        }
+        // activities abandoned. Connections still in the backlog (they waited for a free
+        // descriptor) are taken in turn as closing the others frees descriptors.
+        repeat {
+            acceptPausedUntil = nil
+            reapProcesses(buffer)
+            guard !tracker.isEmpty else { break }
+            for fd in tracker.descriptors {
+                emit(tracker.close(fd))
+                close(fd)
+            }
+        } while server.hasPendingConnection
         emit(tracker.reapProcesses(all: true, isAlive: Self.isAlive))
         finishPipe(&output, &outputLines, to: .standardOutput)
         finishPipe(&errors, &errorLines, to: .standardError)
@@ -190,15 +203,38 @@ struct IOLoop {
         kill(pid, 0) == 0 || errno == EPERM
     }
 
+    /// Accepts every pending connection. Out of file descriptors, the listening socket rests for
+    /// a moment (its connections wait in the backlog, their reporters' writes are buffered or
+    /// time out), so the loop never spins; the person is told once.
     private mutating func acceptPending() {
+        if let until = acceptPausedUntil, POSIX.monotonicSeconds() < until { return }
+        acceptPausedUntil = nil
         let display = self.display
-        while let fd = server.accept(refused: { uid in
-            let message = "refused a reporter of another user (uid \(uid))"
-            display.handle(.log(.init(message: message, level: .warning, timestamp: POSIX.unixSeconds())))
-        }) {
-            tracker.open(fd)
+        while true {
+            switch server.accept(refused: { uid in
+                let message = "refused a reporter of another user (uid \(uid))"
+                display.handle(.log(.init(message: message, level: .warning, timestamp: POSIX.unixSeconds())))
+            }) {
+            case .connection(let fd):
+                tracker.open(fd)
+            case .none:
+                return
+            case .outOfDescriptors(let error):
+                acceptPausedUntil = POSIX.monotonicSeconds() + Self.acceptPause
+                if !warnedOutOfDescriptors {
+                    warnedOutOfDescriptors = true
+                    let message =
+                        "cannot accept more reporters for now (\(POSIX.describe(error))); "
+                        + "new ones wait until others finish"
+                    display.handle(.log(.init(message: message, level: .warning, timestamp: POSIX.unixSeconds())))
+                }
+                return
+            }
         }
     }
+
+    /// How long the listening socket rests when no descriptor is free.
+    static let acceptPause = 0.05
 
     /// Abandons the activities of `activity emit` callers that have exited. Whatever such a
     /// process sent before it exited is already queued on the socket, so everything queued is

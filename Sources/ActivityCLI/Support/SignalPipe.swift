@@ -7,13 +7,18 @@
 /// The write end of the pipe that signal handlers report to (async-signal-safe: one `write(2)`).
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
-/// Turns SIGINT, SIGTERM and SIGHUP into bytes on a pipe, so that a poll loop or a waiting
-/// thread handles them as ordinary input, outside the signal handler.
+/// Turns every catchable signal whose default action ends the process (SIGINT, SIGTERM, SIGHUP,
+/// SIGQUIT, SIGUSR1, …) into bytes on a pipe, so that a poll loop or a waiting thread handles
+/// them as ordinary input, outside the signal handler: `activity` then restores the terminal,
+/// stops what it started and removes what it made, and ends by the same signal. Faults (SIGSEGV,
+/// SIGABRT, …) are not among them: they are this process's own errors.
 ///
 /// The previous dispositions are restored by ``restore()``; ``dieBy(_:)`` then re-raises a
 /// signal so that `activity` ends the way the caller's shell expects (status 128 + N).
 enum SignalPipe {
-    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    static let handled: [Int32] = [
+        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU, SIGXFSZ, SIGPWR,
+    ]
 
     /// The read end: each byte is a signal number.
     nonisolated(unsafe) private(set) static var readEnd: Int32 = -1

@@ -16,12 +16,12 @@ import Synchronization
 /// blocking descriptor never blocks it for long and its flags are never touched), writes each line
 /// with one `write(2)` or `send(2, MSG_NOSIGNAL)`, and turns the connection off for good when the
 /// reader has gone away.
-final class LineConnection: Sendable {
-    struct Target: Sendable {
-        var fd: Int32
+package final class LineConnection: Sendable {
+    package struct Target: Sendable {
+        package var fd: Int32
         /// Whether the connection opened the descriptor itself (and closes it).
-        var owned: Bool
-        var isSocket: Bool
+        package var owned: Bool
+        package var isSocket: Bool
     }
 
     let target: Target?
@@ -147,7 +147,12 @@ final class LineConnection: Sendable {
                     return (batch, queue.closed)
                 }
                 for line in batch {
-                    let ok = queue.withLock { !$0.broken } && write(line, to: target, signals: &pipeSignal)
+                    let ok =
+                        queue.withLock { !$0.broken }
+                        && Self.write(line, to: target, signals: &pipeSignal) {
+                            // A stalled reader: keep waiting, unless the sink is going away.
+                            queue.withLock { $0.closed }
+                        }
                     queue.withLock { queue in
                         queue.inFlight -= 1
                         if !ok { queue.broken = true }
@@ -163,8 +168,12 @@ final class LineConnection: Sendable {
         }
     }
 
-    /// Writes one line whole; `false` when the reader has gone away or the descriptor failed.
-    private func write(_ line: [UInt8], to target: Target, signals: inout sigset_t) -> Bool {
+    /// Writes one line whole; `false` when the reader has gone away, the descriptor failed, or
+    /// `giveUp` says so while the reader is stalled (asked every 100 ms). The descriptor's flags
+    /// are never changed: it is polled before each write.
+    package static func write(
+        _ line: [UInt8], to target: Target, signals: inout sigset_t, giveUp: () -> Bool
+    ) -> Bool {
         line.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -175,8 +184,7 @@ final class LineConnection: Sendable {
                     return false
                 }
                 if ready == 0 {
-                    // A stalled reader: keep waiting, unless the sink is going away.
-                    if queue.withLock({ $0.closed }) { return false }
+                    if giveUp() { return false }
                     continue
                 }
                 if request.revents & Int16(POLLOUT) == 0 { return false }  // POLLERR, POLLHUP, POLLNVAL
@@ -188,6 +196,7 @@ final class LineConnection: Sendable {
                 if written < 0 {
                     switch errno {
                     case EINTR, EAGAIN, EWOULDBLOCK:
+                        if giveUp() { return false }
                         continue
                     case EPIPE:
                         System.consumePendingSIGPIPE(&signals)  // the SIGPIPE this write raised
@@ -204,8 +213,11 @@ final class LineConnection: Sendable {
 
     // MARK: Opening
 
-    /// Opens `destination` for this process.
-    static func open(_ destination: ActivitySinkDestination) throws(ActivitySinkError) -> Target {
+    /// Opens `destination` for this process. A socket that accepts no connection within
+    /// `connectTimeout` seconds (its backlog is full) is given up.
+    package static func open(
+        _ destination: ActivitySinkDestination, connectTimeout: Double = 1
+    ) throws(ActivitySinkError) -> Target {
         switch destination {
         case .none:
             throw ActivitySinkError("none is not a destination; use NoOpActivitySink")
@@ -214,14 +226,36 @@ final class LineConnection: Sendable {
         case .standardError:
             return Target(fd: 2, owned: false, isSocket: isSocket(2))
         case .fileDescriptor(let fd):
-            guard fcntl(fd, F_GETFL) >= 0 else { throw ActivitySinkError("fd:\(fd) is not an open file descriptor") }
+            if let problem = descriptorProblem(fd) { throw ActivitySinkError(problem) }
             return Target(fd: fd, owned: false, isSocket: isSocket(fd))
         case .file(let path):
-            let fd = System.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            // O_NONBLOCK: a FIFO without a reader fails at once instead of blocking the open.
+            let fd = System.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
             guard fd >= 0 else { throw ActivitySinkError("cannot open \(path): \(String(cString: strerror(errno)))") }
             return Target(fd: fd, owned: true, isSocket: false)
         case .unixSocket(let path):
-            return try connect(path)
+            return try connect(path, timeout: connectTimeout)
+        }
+    }
+
+    /// Why `fd:N` must not be written, or `nil` when it may. A descriptor number says nothing
+    /// about what holds it by the time of the first event: a program that closed an inherited fd 3
+    /// and then opened a data file has that file on fd 3. Only what a reporting channel can be is
+    /// accepted: a pipe, a socket, a terminal, or a file opened for appending (a recording).
+    package static func descriptorProblem(_ fd: Int32) -> String? {
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0 else { return "fd:\(fd) is not an open file descriptor" }
+        guard flags & O_ACCMODE != O_RDONLY else { return "fd:\(fd) is open for reading only" }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return "fd:\(fd): \(String(cString: strerror(errno)))" }
+        switch info.st_mode & S_IFMT {
+        case S_IFIFO, S_IFSOCK: return nil
+        case S_IFCHR where isatty(fd) == 1: return nil
+        case S_IFREG where flags & O_APPEND != 0: return nil
+        case S_IFREG:
+            return "fd:\(fd) is a file not opened for appending (events would overwrite what it holds)"
+        default:
+            return "fd:\(fd) is not a pipe, a socket, a terminal or a file opened for appending"
         }
     }
 
@@ -230,9 +264,13 @@ final class LineConnection: Sendable {
         return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK
     }
 
-    private static func connect(_ path: String) throws(ActivitySinkError) -> Target {
+    /// Connects without blocking past `timeout`: on Linux a Unix socket whose backlog is full
+    /// refuses a non-blocking connect with EAGAIN, so it is retried until the deadline. The socket
+    /// stays non-blocking (it is this connection's own; writes poll first).
+    private static func connect(_ path: String, timeout: Double) throws(ActivitySinkError) -> Target {
         let fd = System.streamSocket()
         guard fd >= 0 else { throw ActivitySinkError("cannot create a socket: \(String(cString: strerror(errno)))") }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         #if canImport(Darwin)
@@ -247,14 +285,36 @@ final class LineConnection: Sendable {
             buffer.copyBytes(from: bytes)
             buffer[bytes.count] = 0
         }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                System.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        let deadline = monotonicSeconds() + timeout
+        while true {
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    System.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
             }
-        }
-        guard result == 0 else {
-            let reason = String(cString: strerror(errno))
+            if result == 0 { break }
+            let error = errno
+            if error == EINTR { continue }
+            if error == EINPROGRESS {
+                // Darwin: the connection completes in the background; wait for it.
+                var request = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                let remaining = Int32(max(0, (deadline - monotonicSeconds()) * 1000))
+                var failure: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                if poll(&request, 1, remaining) == 1, getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) == 0,
+                    failure == 0
+                {
+                    break
+                }
+                System.close(fd)
+                throw ActivitySinkError("cannot connect to unix:\(path): no answer within \(timeout) s")
+            }
+            if error == EAGAIN && monotonicSeconds() < deadline {
+                usleep(1000)
+                continue
+            }
             System.close(fd)
+            let reason = error == EAGAIN ? "no answer within \(timeout) s" : String(cString: strerror(error))
             throw ActivitySinkError("cannot connect to unix:\(path): \(reason)")
         }
         return Target(fd: fd, owned: true, isSocket: true)

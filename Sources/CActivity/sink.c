@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@ typedef struct sink_spec {
     enum sink_kind kind;
     int fd;
     char *path;
+    bool numbered;         /* fd:N, whose descriptor is checked before use (stdout and stderr are not) */
+    bool from_environment; /* ACTIVITY_SINK rather than activity_set_sink(), for messages */
 } sink_spec;
 
 static _Atomic int state = STATE_UNCONFIGURED;
@@ -40,7 +43,7 @@ static int timeout_ms = 1000;
 static char parent_id[129];
 
 /* Everything below is guarded by lock. */
-static sink_spec spec = {KIND_NONE, -1, NULL};
+static sink_spec spec = {KIND_NONE, -1, NULL, false, false};
 static int fd = -1;            /* the descriptor written to; -1 until opened */
 static bool owned;             /* whether fd is ours to close */
 static bool is_socket;         /* send(MSG_NOSIGNAL | MSG_DONTWAIT) */
@@ -69,12 +72,18 @@ int64_t monotonic_ms(void)
 }
 
 /** Writes a message to stderr with one write(2), without stdio. */
-static void complain(const char *format, const char *a, const char *b)
+__attribute__((format(printf, 1, 2))) static void complain(const char *format, ...)
 {
     char text[512];
-    int length = snprintf(text, sizeof text, format, a, b ? b : "");
+    va_list arguments;
+    va_start(arguments, format);
+    int length = vsnprintf(text, sizeof text, format, arguments);
+    va_end(arguments);
     if (length <= 0) return;
-    if ((size_t)length >= sizeof text) length = sizeof text - 1;
+    if ((size_t)length >= sizeof text) {
+        length = sizeof text - 1;
+        text[length - 1] = '\n';
+    }
     ssize_t ignored = write(STDERR_FILENO, text, (size_t)length);
     (void)ignored;
 }
@@ -92,8 +101,8 @@ static void initialize(void)
             timeout_ms = (int)value;
         } else {
             complain("libactivity: ACTIVITY_TIMEOUT_MS=\"%s\" is not a number of milliseconds from 0 to "
-                     "60000; using 1000%s\n",
-                     timeout, NULL);
+                     "60000; using 1000\n",
+                     timeout);
         }
     }
     const char *parent = getenv("ACTIVITY_PARENT");
@@ -102,8 +111,8 @@ static void initialize(void)
             snprintf(parent_id, sizeof parent_id, "%s", parent);
         } else {
             complain("libactivity: ACTIVITY_PARENT=\"%.200s\" is not an activity id (1 to 128 bytes of "
-                     "[A-Za-z0-9._:@/+-]); ignored%s\n",
-                     parent, NULL);
+                     "[A-Za-z0-9._:@/+-]); ignored\n",
+                     parent);
         }
     }
     pthread_atfork(NULL, NULL, after_fork_in_child);
@@ -118,7 +127,7 @@ static void free_spec(sink_spec *s)
 /** Parses spec text; 0 or -EINVAL (then out is untouched). */
 static int parse(const char *text, sink_spec *out)
 {
-    sink_spec s = {KIND_NONE, -1, NULL};
+    sink_spec s = {KIND_NONE, -1, NULL, false, false};
     if (strcmp(text, "none") == 0) {
         s.kind = KIND_NONE;
     } else if (strcmp(text, "stdout") == 0) {
@@ -136,6 +145,7 @@ static int parse(const char *text, sink_spec *out)
         if (errno != 0 || *end != '\0' || value < 0 || value > INT_MAX) return -EINVAL;
         s.kind = KIND_FD;
         s.fd = (int)value;
+        s.numbered = true;
     } else if (strncmp(text, "file:", 5) == 0 && text[5] != '\0') {
         s.kind = KIND_FILE;
         s.path = strdup(text + 5);
@@ -185,13 +195,14 @@ static void configure_from_environment(void)
     pthread_mutex_lock(&lock);
     if (atomic_load(&state) == STATE_UNCONFIGURED) {
         const char *text = getenv("ACTIVITY_SINK");
-        sink_spec s = {KIND_NONE, -1, NULL};
+        sink_spec s = {KIND_NONE, -1, NULL, false, false};
         if (text && *text && parse(text, &s) != 0) {
             complain("libactivity: ACTIVITY_SINK=\"%.200s\" is not a sink (expected unix:PATH, fd:N, file:PATH, "
-                     "stdout, stderr or none); reporting is off%s\n",
-                     text, NULL);
+                     "stdout, stderr or none); reporting is off\n",
+                     text);
             s.kind = KIND_NONE;
         }
+        s.from_environment = true;
         install_locked(s);
     }
     pthread_mutex_unlock(&lock);
@@ -224,6 +235,8 @@ const char *sink_parent_id(void)
     return parent_id[0] ? parent_id : NULL;
 }
 
+static bool open_locked(int64_t deadline);
+
 int sink_set(const char *text)
 {
     pthread_once(&once, initialize);
@@ -232,6 +245,9 @@ int sink_set(const char *text)
     if (result != 0) return result;
     pthread_mutex_lock(&lock);
     install_locked(s);
+    /* The caller vouches for fd:N now, not at some later first event: check it while it is
+       surely the descriptor meant. */
+    if (s.numbered && !open_locked(monotonic_ms())) turn_off_locked();
     pthread_mutex_unlock(&lock);
     return 0;
 }
@@ -284,6 +300,43 @@ static bool connect_unix_locked(int64_t deadline)
     return true;
 }
 
+/**
+ * Whether descriptor n may receive events, else why not. An fd:N sink names a number, and by the
+ * time of the first event the program may have closed N and opened a data file that got the same
+ * number: events would be written into it. So only what is plainly a stream is taken: a pipe, a
+ * socket, a terminal, or a regular file opened for appending (3>>events.jsonl; a data file is
+ * seldom opened that way).
+ */
+static bool descriptor_takes_events(int n, char *why, size_t size)
+{
+    struct stat st;
+    int flags = fcntl(n, F_GETFL);
+    if (flags < 0 || fstat(n, &st) != 0) {
+        snprintf(why, size, "is not open");
+        return false;
+    }
+    if ((flags & O_ACCMODE) == O_RDONLY) {
+        snprintf(why, size, "is open for reading only");
+        return false;
+    }
+    if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) return true;
+    if (S_ISCHR(st.st_mode)) {
+        if (isatty(n)) return true;
+        snprintf(why, size, "is a character device that is not a terminal");
+        return false;
+    }
+    if (S_ISREG(st.st_mode)) {
+        if (flags & O_APPEND) return true;
+        snprintf(why, size,
+                 "is a regular file not opened for appending (O_APPEND), so it may be a file of the "
+                 "program's own (append with %d>>FILE)",
+                 n);
+        return false;
+    }
+    snprintf(why, size, "is not a pipe, socket, terminal or file");
+    return false;
+}
+
 /** Opens the sink if it is not open yet; false turns reporting off. Lock held. */
 static bool open_locked(int64_t deadline)
 {
@@ -301,7 +354,20 @@ static bool open_locked(int64_t deadline)
     case KIND_NONE:
         return false;
     case KIND_FD:
-        if (fcntl(spec.fd, F_GETFD) < 0) return false; /* not open in this process */
+        if (spec.numbered) {
+            char why[200];
+            if (!descriptor_takes_events(spec.fd, why, sizeof why)) {
+                if (spec.from_environment)
+                    complain("libactivity: ACTIVITY_SINK=fd:%d: descriptor %d %s; reporting is off\n", spec.fd,
+                             spec.fd, why);
+                else
+                    complain("libactivity: activity_set_sink(\"fd:%d\"): descriptor %d %s; reporting is off\n",
+                             spec.fd, spec.fd, why);
+                return false;
+            }
+        } else if (fcntl(spec.fd, F_GETFD) < 0) {
+            return false; /* stdout or stderr closed: nobody is listening */
+        }
         fd = spec.fd;
         owned = false;
         break;

@@ -11,7 +11,11 @@
  *
  *   unix:PATH   connect to a listening Unix stream socket; every process makes
  *               its own connection on first use (a forked child makes a new one)
- *   fd:N        write to the already open file descriptor N
+ *   fd:N        write to the already open file descriptor N, when it is a pipe,
+ *               a socket, a terminal or a file opened for appending
+ *               (tool 3>>events.jsonl); anything else may be a file the
+ *               program opened for its own data after N was closed, so it
+ *               turns reporting off with one line on stderr
  *   file:PATH   append to PATH (created with mode 0666 & ~umask)
  *   stdout      the same as fd:1
  *   stderr      the same as fd:2
@@ -205,8 +209,11 @@ ACTIVITY_API const char *activity_id(const activity *a);
 /**
  * Replaces the sink, overriding ACTIVITY_SINK. spec has the syntax of
  * ACTIVITY_SINK ("unix:/run/x.sock", "fd:3", "file:/tmp/log.jsonl", "stdout",
- * "stderr", "none"); the connection or file is opened on first use. Activities
- * begun under the previous sink become inert. NULL is a no-op.
+ * "stderr", "none"); the connection or file is opened on first use, but the
+ * descriptor of "fd:N" is checked at once (see ACTIVITY_SINK above: a
+ * descriptor that is not a stream turns reporting off, with one line on
+ * stderr). Activities begun under the previous sink become inert. NULL is a
+ * no-op.
  *
  * Returns 0, or -EINVAL for a malformed spec (then the sink is unchanged and
  * nothing is printed). Thread-safe.

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -487,21 +488,210 @@ static void environment_sinks(void)
         CHECK_EQ_INT(s.logs, 3);
         free(from_file);
     }
-    /* Unset, empty, none, a closed fd and a socket nobody listens on: silence everywhere. */
+    /* Unset, empty, none and a socket nobody listens on: silence everywhere. */
     char refused[700];
     snprintf(refused, sizeof refused, "ACTIVITY_SINK=unix:%s/nobody", dir);
-    const char *quiet[] = {"ACTIVITY_SINK=", "ACTIVITY_SINK=none", "ACTIVITY_SINK=fd:77", refused};
-    for (size_t k = 0; k < 4; k++) {
+    const char *quiet[] = {"ACTIVITY_SINK=", "ACTIVITY_SINK=none", refused};
+    for (size_t k = 0; k < 3; k++) {
         const char *env[] = {quiet[k], NULL};
         CHECK_EQ_INT(run_self("_emit_some", env, out, sizeof out, err, sizeof err), 0);
         CHECK_EQ_STR(out, "");
         CHECK_EQ_STR(err, "");
     }
-    /* A file that cannot be opened is worth one message. */
+    /* A file that cannot be opened is worth one message, and so is a descriptor that is not open. */
     const char *env[] = {"ACTIVITY_SINK=file:/nonexistent-dir/events.jsonl", NULL};
     CHECK_EQ_INT(run_self("_emit_some", env, out, sizeof out, err, sizeof err), 0);
     CHECK_EQ_INT(lines_in(err), 1);
     CHECK(strstr(err, "cannot open") != NULL);
+    const char *closed[] = {"ACTIVITY_SINK=fd:77", NULL};
+    CHECK_EQ_INT(run_self("_emit_some", closed, out, sizeof out, err, sizeof err), 0);
+    CHECK_EQ_STR(out, "");
+    CHECK_EQ_INT(lines_in(err), 1);
+    CHECK(strstr(err, "ACTIVITY_SINK=fd:77: descriptor 77 is not open; reporting is off") != NULL);
+    remove_tree(dir);
+    free(dir);
+}
+
+/* ---- fd:N takes only what is plainly a stream ------------------------------------------------- */
+
+
+/** What a tool does, on the sink set now: begin, log, progress, end. */
+static void emit_a_little(void)
+{
+    activity *a = activity_begin(NULL, "work", 2, NULL);
+    activity_set_message(a, "halfway");
+    activity_advance(a, 2);
+    activity_log(a, ACTIVITY_INFO, "logged");
+    activity_end(a, ACTIVITY_SUCCESS, NULL);
+    activity_flush(100);
+}
+
+/** Sets the sink to fd:n and emits; returns what went to stderr meanwhile (malloc'd). */
+static char *emit_to_descriptor(int n)
+{
+    int captured[2];
+    if (pipe(captured) != 0) return strdup("pipe failed");
+    int saved = dup(STDERR_FILENO);
+    dup2(captured[1], STDERR_FILENO);
+    char spec[32];
+    snprintf(spec, sizeof spec, "fd:%d", n);
+    int result = activity_set_sink(spec);
+    emit_a_little();
+    emit_a_little();
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    close(captured[1]);
+    char *text = read_all(captured[0], NULL);
+    close(captured[0]);
+    CHECK_EQ_INT(result, 0);
+    return text;
+}
+
+static off_t size_of(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 ? st.st_size : -1;
+}
+
+static void fd_sink_kinds(void)
+{
+    char *dir = make_temp_dir();
+    char path[600];
+
+    /* A data file that took the number over (opened without O_APPEND): left untouched, one message. */
+    snprintf(path, sizeof path, "%s/data.bin", dir);
+    int data = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    char *err = emit_to_descriptor(data);
+    CHECK_EQ_INT(size_of(data), 0);
+    CHECK_EQ_INT(lines_in(err), 1);
+    char want[200];
+    snprintf(want, sizeof want,
+             "libactivity: activity_set_sink(\"fd:%d\"): descriptor %d is a regular file not opened for appending "
+             "(O_APPEND)",
+             data, data);
+    CHECK(strstr(err, want) != NULL);
+    CHECK(strstr(err, "reporting is off\n") != NULL);
+    free(err);
+    close(data);
+
+    /* A file opened for appending (3>>events.jsonl) takes the events. */
+    snprintf(path, sizeof path, "%s/events.jsonl", dir);
+    int appended = open(path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+    err = emit_to_descriptor(appended);
+    CHECK_EQ_STR(err, "");
+    free(err);
+    close(appended);
+    int fd = open(path, O_RDONLY);
+    char *text = read_all(fd, NULL);
+    close(fd);
+    stream_stats s = stream_check(text, strlen(text));
+    CHECK(stream_ok(&s) && s.begins == 2 && s.ends == 2 && s.logs == 2);
+    free(text);
+
+    /* A pipe and a socket take them. */
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    err = emit_to_descriptor(fds[1]);
+    CHECK_EQ_STR(err, "");
+    free(err);
+    close(fds[1]);
+    text = read_all(fds[0], NULL);
+    close(fds[0]);
+    s = stream_check(text, strlen(text));
+    CHECK(stream_ok(&s) && s.begins == 2 && s.ends == 2);
+    free(text);
+    CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == 0);
+    err = emit_to_descriptor(fds[1]);
+    CHECK_EQ_STR(err, "");
+    free(err);
+    close(fds[1]);
+    text = read_all(fds[0], NULL);
+    close(fds[0]);
+    s = stream_check(text, strlen(text));
+    CHECK(stream_ok(&s) && s.begins == 2 && s.ends == 2);
+    free(text);
+
+    /* A terminal takes them (a pseudo-terminal here, when the system has one to give). */
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0) {
+        int terminal = open(ptsname(master), O_RDWR | O_NOCTTY);
+        CHECK(terminal >= 0 && isatty(terminal));
+        err = emit_to_descriptor(terminal);
+        CHECK_EQ_STR(err, "");
+        free(err);
+        fcntl(master, F_SETFL, O_NONBLOCK);
+        char screen[4096];
+        ssize_t got = read(master, screen, sizeof screen - 1);
+        screen[got > 0 ? got : 0] = '\0';
+        CHECK(strstr(screen, "\"type\":\"begin\"") != NULL);
+        close(terminal);
+    } else {
+        fprintf(stdout, "no pseudo-terminal to test with: skipped the terminal case\n");
+    }
+    if (master >= 0) close(master);
+
+    /* Not a stream, or not open for writing, or not open: one message each, nothing written. */
+    int null_device = open("/dev/null", O_WRONLY);
+    int directory = open(dir, O_RDONLY | O_DIRECTORY);
+    CHECK(pipe(fds) == 0);
+    int closed = 999;
+    CHECK(fcntl(closed, F_GETFD) < 0);
+    struct {
+        int fd;
+        const char *why;
+    } refused[] = {
+        {null_device, "is a character device that is not a terminal"},
+        {directory, "is open for reading only"},
+        {fds[0], "is open for reading only"},
+        {closed, "is not open"},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        err = emit_to_descriptor(refused[k].fd);
+        CHECK_EQ_INT(lines_in(err), 1);
+        if (!strstr(err, refused[k].why)) {
+            fprintf(stderr, "expected \"%s\" in %s", refused[k].why, err);
+            check_failures++;
+        }
+        free(err);
+    }
+    close(null_device);
+    close(directory);
+    close(fds[1]);
+    char byte;
+    CHECK_EQ_INT(read(fds[0], &byte, 1), 0); /* nothing reached the pipe through its read end */
+    close(fds[0]);
+    remove_tree(dir);
+    free(dir);
+}
+
+/** A program that closed descriptor 7 and opened a data file, which got the number 7. */
+static void open_data_file_as_7(void)
+{
+    const char *path = getenv("TEST_DATA_FILE");
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    if (fd != 7) {
+        dup2(fd, 7);
+        close(fd);
+    }
+    emit_some();
+}
+
+static void fd_sink_reused_by_data_file(void)
+{
+    static char out[1 << 16], err[1 << 16];
+    char *dir = make_temp_dir();
+    char variable[700];
+    snprintf(variable, sizeof variable, "TEST_DATA_FILE=%s/data.bin", dir);
+    const char *env[] = {"ACTIVITY_SINK=fd:7", variable, NULL};
+    CHECK_EQ_INT(run_self("_open_data_file_as_7", env, out, sizeof out, err, sizeof err), 0);
+    int fd = open(strchr(variable, '=') + 1, O_RDONLY);
+    CHECK(fd >= 0);
+    CHECK_EQ_INT(size_of(fd), 0); /* not one byte of events in the program's data */
+    close(fd);
+    CHECK_EQ_STR(out, "");
+    CHECK_EQ_INT(lines_in(err), 1); /* once, not once per event */
+    CHECK(strstr(err, "libactivity: ACTIVITY_SINK=fd:7: descriptor 7 is a regular file not opened for appending") !=
+          NULL);
     remove_tree(dir);
     free(dir);
 }
@@ -620,9 +810,12 @@ int main(int argc, char **argv)
         {"progress_coalesced", progress_coalesced, false},
         {"switching_sinks", switching_sinks, false},
         {"unix_refused", unix_reconnects_nothing_when_refused, false},
+        {"fd_sink_kinds", fd_sink_kinds, false},
+        {"fd_sink_reused_by_data_file", fd_sink_reused_by_data_file, false},
         /* Helpers (a leading _): run by the scenarios above in a child with its own environment. */
         {"_emit_some", emit_some, false},
         {"_set_bad_sinks", set_bad_sinks, false},
+        {"_open_data_file_as_7", open_data_file_as_7, false},
     };
     return harness_main(argc, argv, scenarios, sizeof scenarios / sizeof scenarios[0]);
 }

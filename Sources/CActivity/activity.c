@@ -230,8 +230,21 @@ int activity_end(activity *a, activity_status status, const char *message)
     pthread_mutex_lock(&a->lock);
     a->ended = true;
     if (a->epoch == sink_epoch()) {
+        /* A message not written yet goes first, in a progress line of its own, as the Swift SDK
+           writes it: the end line's message says how the activity ended, not where it was. */
+        pthread_mutex_lock(&a->message_lock);
+        char *pending = a->message;
+        a->message = NULL;
+        pthread_mutex_unlock(&a->message_lock);
+        if (pending) {
+            event_fields p = event_fields_empty("progress");
+            p.id = a->id;
+            p.message = pending;
+            write_event(&p, a->epoch, sink_timeout_ms(), true);
+            free(pending);
+        }
         /* The final count and total travel in the end line itself: the last progress is never
-           lost, and never costs a line of its own. A pending message is superseded. */
+           lost, and never costs a line of its own. */
         event_fields f = event_fields_empty("end");
         f.id = a->id;
         f.status = status_names[status];

@@ -187,7 +187,7 @@ ACTIVITY_API int activity_log(activity *a, activity_level level, const char *mes
  * reaches the reader with the end. message (may be NULL) says how it went;
  * for ACTIVITY_FAILURE it is written as the "error" field, otherwise as the
  * "message" field. A message set with activity_set_message() and not yet
- * written is superseded.
+ * written goes first, in a "progress" event of its own.
  *
  * Returns 0, or -EINVAL for an unknown status; then nothing is written and the
  * handle stays valid. The handle must not be used after a 0 return, by any

@@ -752,6 +752,52 @@ static void progress_coalesced(void)
     free(capture_take());
 }
 
+static void message_before_end(void)
+{
+    capture_start();
+    activity *a = activity_begin(NULL, "ending soon", 10, NULL);
+    const char *id = activity_id(a);
+    char want_progress[200], want_end[200];
+    snprintf(want_progress, sizeof want_progress, "{\"v\":1,\"type\":\"progress\",\"id\":\"%s\",", id);
+    snprintf(want_end, sizeof want_end,
+             "{\"v\":1,\"type\":\"end\",\"id\":\"%s\",\"status\":\"success\",\"completed\":7,\"total\":10,"
+             "\"message\":\"done\"}",
+             id);
+    /* Set just before the end: the flusher has most likely not written them yet (if it has, the
+       progress line also holds the count, and the end line is the same). */
+    activity_set_message(a, "x");
+    activity_advance(a, 7);
+    activity_end(a, ACTIVITY_SUCCESS, "done");
+    char *text = capture_take();
+    CHECK_EQ_INT(count_lines(text), 3);
+    char *progress = line_at(text, 1), *end = line_at(text, 2);
+    /* The message, in a line of its own before the end. */
+    CHECK(strncmp(progress, want_progress, strlen(want_progress)) == 0);
+    CHECK(strstr(progress, "\"message\":\"x\"}") != NULL);
+    CHECK_EQ_STR(end, want_end);           /* the count and total travel in the end line */
+    free(progress);
+    free(end);
+    free(text);
+
+    /* Without a new message, no extra line; a failure's text stays in "error". */
+    activity *b = activity_begin(NULL, "failing", -1, NULL);
+    activity_set_message(b, "step 1");
+    CHECK_EQ_INT(activity_flush(1000), 0);
+    activity_set_message(b, "step 2");
+    activity_end(b, ACTIVITY_FAILURE, "broke");
+    text = capture_take();
+    CHECK_EQ_INT(count_lines(text), 4);
+    char *first = line_at(text, 1), *second = line_at(text, 2), *last = line_at(text, 3);
+    CHECK(strstr(first, "\"message\":\"step 1\"") != NULL);
+    CHECK(strstr(second, "\"type\":\"progress\"") != NULL && strstr(second, "\"message\":\"step 2\"") != NULL);
+    CHECK(strstr(last, "\"type\":\"end\"") != NULL && strstr(last, "\"error\":\"broke\"") != NULL);
+    CHECK(strstr(last, "\"message\"") == NULL);
+    free(first);
+    free(second);
+    free(last);
+    free(text);
+}
+
 static void switching_sinks(void)
 {
     capture_start();
@@ -808,6 +854,7 @@ int main(int argc, char **argv)
         {"environment_sinks", environment_sinks, false},
         {"caller_world_untouched", caller_world_untouched, false},
         {"progress_coalesced", progress_coalesced, false},
+        {"message_before_end", message_before_end, false},
         {"switching_sinks", switching_sinks, false},
         {"unix_refused", unix_reconnects_nothing_when_refused, false},
         {"fd_sink_kinds", fd_sink_kinds, false},

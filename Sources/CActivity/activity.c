@@ -108,13 +108,25 @@ activity *activity_begin(activity *parent, const char *title, double total, cons
     return a;
 }
 
+/** The whole part saturates here, so that no number of advances can wrap it around. */
+#define MAX_WHOLE ((uint64_t)1 << 53)
+/** Integral deltas below this take the one fetch_add: far from wrapping 2^64 whatever the threads. */
+#define FAST_DELTA_LIMIT 4294967296.0
+
 int activity_advance(activity *a, double delta)
 {
     if (__builtin_expect(a == NULL, 0)) return 0;
     if (__builtin_expect(!is_valid_count(delta), 0)) return -EINVAL;
     if (!a->enabled) return 0;
-    if (__builtin_expect(delta < MAX_COUNT && delta == (double)(int64_t)delta, 1)) {
-        atomic_fetch_add_explicit(&a->whole, (uint64_t)(int64_t)delta, memory_order_relaxed);
+    if (__builtin_expect(delta < FAST_DELTA_LIMIT && delta == (double)(int64_t)delta, 1)) {
+        uint64_t step = (uint64_t)(int64_t)delta;
+        uint64_t now = atomic_fetch_add_explicit(&a->whole, step, memory_order_relaxed) + step;
+        /* Past 2^53, back to 2^53 (the reader sees it clamped meanwhile). Only while the value is
+           still the one this call made too big: a concurrent activity_set_completed() wins. */
+        while (__builtin_expect(now > MAX_WHOLE, 0) &&
+               !atomic_compare_exchange_weak_explicit(&a->whole, &now, MAX_WHOLE, memory_order_relaxed,
+                                                      memory_order_relaxed)) {
+        }
         return 0;
     }
     uint64_t old = atomic_load_explicit(&a->fraction_bits, memory_order_relaxed), next;

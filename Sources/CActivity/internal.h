@@ -26,7 +26,8 @@
 /* ---- activity.c: the handle --------------------------------------------------------------- */
 
 struct activity {
-    /* The hot path: completed = whole + fraction. Integral deltas use one fetch_add. */
+    /* The hot path: completed = whole + fraction, read clamped to 2^53. Integral deltas below
+       2^32 use one fetch_add on whole (saturating at 2^53); other deltas go into fraction. */
     _Atomic uint64_t whole;
     _Atomic uint64_t fraction_bits; /* a double */
     _Atomic uint64_t total_bits;    /* a double; negative means indeterminate */

@@ -137,7 +137,9 @@ ACTIVITY_API activity *activity_begin(activity *parent, const char *title, doubl
 /**
  * Adds delta units to the activity's completed count. The hot path: a few
  * nanoseconds, no lock, no system call; the value is written by the
- * background thread within about 100 ms.
+ * background thread within about 100 ms. The count stops at 2^53 (the largest
+ * count the protocol allows), however often and by however much it is
+ * advanced: it never wraps around.
  *
  * Returns 0, or -EINVAL when delta is negative, NaN or infinite (nothing
  * changes). Thread-safe; any number of threads may advance one activity.

@@ -290,6 +290,80 @@ static void numbers(void)
     free(text);
 }
 
+/** Every "completed" and "total" in text: finite, from 0 to 2^53; returns the last completed. */
+static double check_counts(const char *text)
+{
+    double last = -1;
+    const char *keys[] = {"\"completed\":", "\"total\":"};
+    for (int k = 0; k < 2; k++) {
+        for (const char *p = text; (p = strstr(p, keys[k])); p++) {
+            const char *value = p + strlen(keys[k]);
+            if (strncmp(value, "null", 4) == 0) continue;
+            char *end = NULL;
+            double number = strtod(value, &end);
+            CHECK(end != value && (*end == ',' || *end == '}'));
+            CHECK(number >= 0 && number <= 9007199254740992.0);
+            CHECK(value[0] != '-' && !strchr("nNiI", value[0]));
+            if (k == 0) last = number;
+        }
+    }
+    return last;
+}
+
+/** The "completed" of the end line of text, or -1. */
+static double completed_at_end(const char *text)
+{
+    const char *end = strstr(text, "\"type\":\"end\"");
+    const char *completed = end ? strstr(end, "\"completed\":") : NULL;
+    return completed ? strtod(completed + 12, NULL) : -1;
+}
+
+static void counts_saturate(void)
+{
+    const double max = 9007199254740992.0; /* 2^53 */
+    capture_start();
+    struct {
+        const char *what;
+        double first, delta;
+        long times;
+    } cases[] = {
+        {"4096 x 2^52 (2^64 in all)", 0, 4503599627370496.0, 4096},
+        {"a half, then 4096 x 2^52", 0.5, 4503599627370496.0, 4096},
+        {"(2^32 - 1) until past 2^53", 0, 4294967295.0, (1L << 21) + 5},
+        {"2^31 until past 2^53", 0, 2147483648.0, (1L << 22) + 5},
+        {"from 2^53 - 1, one by one", 9007199254740991.0, 1, 1000},
+        {"the largest double, twice", 0, 1.7976931348623157e308, 2},
+        {"2^53 + 2, once", 0, 9007199254740994.0, 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        activity *a = activity_begin(NULL, cases[k].what, 1e300, NULL);
+        if (cases[k].first > 0) activity_set_completed(a, cases[k].first);
+        for (long n = 0; n < cases[k].times; n++) CHECK_EQ_INT(activity_advance(a, cases[k].delta), 0);
+        activity_flush(1000);
+        activity_set_total(a, 1e308);
+        activity_end(a, ACTIVITY_SUCCESS, NULL);
+        char *text = capture_take();
+        check_counts(text);
+        double completed = completed_at_end(text);
+        if (completed != max) {
+            fprintf(stderr, "%s: the end says completed %.17g, expected 2^53\n%s", cases[k].what, completed, text);
+            check_failures++;
+        }
+        CHECK(strstr(text, "\"total\":9007199254740992") != NULL);
+        free(text);
+    }
+    /* Saturated, it can still be set lower, and advanced from there. */
+    activity *a = activity_begin(NULL, "lower again", -1, NULL);
+    for (int n = 0; n < 4096; n++) activity_advance(a, 4503599627370496.0);
+    activity_set_completed(a, 10);
+    activity_advance(a, 5);
+    activity_end(a, ACTIVITY_SUCCESS, NULL);
+    char *text = capture_take();
+    check_counts(text);
+    CHECK(completed_at_end(text) == 15);
+    free(text);
+}
+
 /** Whether text is valid UTF-8. */
 static bool valid_utf8(const unsigned char *s, size_t n)
 {
@@ -846,6 +920,7 @@ int main(int argc, char **argv)
         {"canonical_lines", canonical_lines, false},
         {"timestamps", timestamps, false},
         {"numbers", numbers, false},
+        {"counts_saturate", counts_saturate, false},
         {"long_text", long_text, false},
         {"invalid_utf8", invalid_utf8, false},
         {"ids", ids, false},

@@ -2,14 +2,14 @@
 enum ActivityCommand {
     static func main(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
-            print(Help.overview, terminator: "")
+            print(HelpText.overview, terminator: "")
             return ExitCode.usage
         }
         let rest = Array(arguments.dropFirst())
         do throws(CommandLineError) {
             switch first {
-            case "--help", "-h": return show(Help.overview)
-            case "--version", "-V": return show("activity \(Help.version)\n")
+            case "--help", "-h": return show(HelpText.overview)
+            case "--version", "-V": return show("activity \(Commands.version)\n")
             case "help": return try help(rest)
             case "render": return try RenderCommand.run(rest)
             case "run": return try RunCommand.run(rest)
@@ -17,6 +17,8 @@ enum ActivityCommand {
             case "demo": return try DemoCommand.run(rest)
             case "emit": return try EmitCommand.run(rest)
             case "validate": return try ValidateCommand.run(rest)
+            case "completion": return try CompletionCommand.run(rest)
+            case "manpage": return try ManPageCommand.run(rest)
             default:
                 let what = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'"
                 Console.error("\(what) (usage: activity COMMAND [OPTIONS]; see 'activity --help')")
@@ -24,7 +26,7 @@ enum ActivityCommand {
             }
         } catch {
             switch error {
-            case .helpRequested(let command): return show(Help.text(for: command) ?? Help.overview)
+            case .helpRequested(let command): return show(HelpText.text(for: command) ?? HelpText.overview)
             case .usage: try? FileOutput.standardError.write(error.message + "\n")
             }
             return ExitCode.usage
@@ -32,8 +34,8 @@ enum ActivityCommand {
     }
 
     static func help(_ arguments: [String]) throws(CommandLineError) -> Int32 {
-        guard let command = arguments.first, arguments != ["help"] else { return show(Help.overview) }
-        guard arguments.count == 1, let text = Help.text(for: command) else {
+        guard let command = arguments.first, arguments != ["help"] else { return show(HelpText.overview) }
+        guard arguments.count == 1, let text = HelpText.text(for: command) else {
             Console.error("no help for '\(arguments.joined(separator: " "))' (usage: activity help COMMAND)")
             return ExitCode.usage
         }

@@ -62,7 +62,8 @@ struct EmitTests {
         #expect(gone.standardOutput == "x\n")
         #expect(
             gone.standardError
-                == "activity emit: event not sent: cannot connect to unix:/nonexistent/sink: No such file or directory\n")
+                == "activity emit: event not sent: cannot connect to unix:/nonexistent/sink: No such file or directory\n"
+        )
         let bad = try CommandRunner.activity(["emit", "log", "hi"], environment: ["ACTIVITY_SINK": "tcp:1.2.3.4"])
         #expect(bad.status == 0)
         #expect(bad.standardError.contains(#"ACTIVITY_SINK="tcp:1.2.3.4": expected unix:PATH, fd:N"#))

@@ -31,23 +31,23 @@ struct HelpTests {
             (["frob"], "activity: unknown command 'frob' (usage: activity COMMAND [OPTIONS]; see 'activity --help')\n"),
             (
                 ["validate", "--frob"],
-                "activity validate: unknown option '--frob' (usage: activity validate [--quiet | --json] [--strict] [FILE…])\n"
+                "activity validate: unknown option '--frob' (usage: activity validate [-q|--quiet] [--json] [--strict] [FILE…])\n"
             ),
             (
                 ["emit", "begin"],
-                "activity emit begin: missing TITLE (usage: activity emit begin TITLE [--id ID] [--parent ID] [--total N] [--unit U] [--message M])\n"
+                "activity emit begin: missing TITLE (usage: activity emit begin [--id ID] [--parent ID] [--total N] [--unit U] [--message M] TITLE)\n"
             ),
             (
                 ["emit", "end", "x", "--status", "abandoned"],
-                "activity emit end: --status must be one of success|failure|cancelled|skipped, not 'abandoned' (usage: activity emit end ID [--status success|failure|cancelled|skipped] [--message M] [--error E])\n"
+                "activity emit end: --status must be one of success|failure|cancelled|skipped, not 'abandoned' (usage: activity emit end [--status success|failure|cancelled|skipped] [--message M] [--error E] ID)\n"
             ),
             (
                 ["emit", "progress", "bad id"],
-                "activity emit progress: ID must be 1 to 128 characters of [A-Za-z0-9._:@/+-], not 'bad id' (usage: activity emit progress ID [--completed N] [--total N|none] [--message M] [--title T])\n"
+                "activity emit progress: ID must be 1 to 128 characters of [A-Za-z0-9._:@/+-], not 'bad id' (usage: activity emit progress [--completed N] [--total N|none] [--message M] [--title T] ID)\n"
             ),
             (
                 ["replay", "--speed", "0", "x"],
-                "activity replay: --speed must be a positive number, not '0' (usage: activity replay [--speed X] [--max-gap S] [--mode auto|tty|plain|log|jsonl|overlay|overlay-jsonl] [--log-file PATH [--log-format text|jsonl]] [--plugin NAME]… FILE)\n"
+                "activity replay: --speed must be a positive number, not '0' (usage: activity replay [--speed X] [--max-gap S] [--mode auto|tty|plain|log|jsonl|overlay|overlay-jsonl] [--log-file PATH] [--log-format text|jsonl] [--plugin NAME]… FILE)\n"
             ),
             (["help", "frob"], "activity: no help for 'frob' (usage: activity help COMMAND)\n"),
         ])

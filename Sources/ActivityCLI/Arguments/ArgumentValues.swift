@@ -1,7 +1,7 @@
 import ActivityWire
 
 /// Typed readers for option values, with messages that name the option.
-extension ArgumentParser {
+extension OptionParser {
     /// A count: a finite number from 0 to 2^53.
     func count(_ parsed: ParsedArguments, _ name: String) throws(CommandLineError) -> Double? {
         guard let text = parsed.value(name) else { return nil }

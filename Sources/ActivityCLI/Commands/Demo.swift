@@ -2,9 +2,22 @@ import ActivityWire
 
 /// `activity demo [--speed X | --quick] [display options]`: a simulated build, drawn live.
 enum DemoCommand {
-    static let parser = ArgumentParser(
-        command: "demo", usage: "activity demo [--speed X | --quick] \(DisplayOptions.usage)",
-        options: DisplayOptions.specs + [.value("speed"), .flag("quick")])
+    static let spec = CommandSpec(
+        name: "demo", summary: "show a simulated workload", arguments: "",
+        optionGroups: [
+            OptionGroup(
+                title: "options",
+                options: [
+                    .value("speed", "X", help: "run X times faster (default 1)"),
+                    .flag("quick", help: "as fast as possible (for tests)"),
+                ]),
+            DisplayOptions.group,
+        ],
+        description: """
+            Simulates about ten seconds of work (a parallel build with nested steps, downloads, a
+            failure, a cancellation, log lines) and draws it live.
+            """)
+    static let parser = OptionParser(spec)
 
     static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
         let parsed = try parser.parse(arguments)

@@ -13,10 +13,25 @@ import ActivityWire
 /// unset or `none`, but `begin` still prints an id, so a script runs unchanged outside a renderer.
 /// A destination that has gone away costs a warning, never the script's exit status.
 enum EmitCommand {
-    static let usage = "activity emit begin|progress|end|log …"
+    static let spec = CommandSpec(
+        name: "emit", summary: "report one event from a shell script", arguments: "begin|progress|end|log …",
+        positionals: .choices(["begin", "progress", "end", "log"]),
+        description: """
+            Reports one event to ACTIVITY_SINK (set by 'activity run'). 'begin' prints the new
+            activity's id; its parent is --parent, else ACTIVITY_PARENT. Without ACTIVITY_SINK nothing
+            is sent, but ids are still printed, so scripts run unchanged outside a renderer. A sink
+            that is gone, or a reader that does not take the event within ACTIVITY_TIMEOUT_MS
+            (default 1000), costs a warning, never the script's exit status.
+            """,
+        example: """
+            id=$(activity emit begin "Compiling" --total 3)
+            activity emit progress "$id" --completed 1
+            activity emit end "$id"
+            """,
+        verbs: [beginSpec, progressSpec, endSpec, logSpec])
 
     static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
-        let general = ArgumentParser(command: "emit", usage: usage, options: [])
+        let general = OptionParser(spec)
         guard let verb = arguments.first else { throw general.usageError("missing begin, progress, end or log") }
         let rest = Array(arguments.dropFirst())
         let event: ActivityEvent
@@ -45,10 +60,20 @@ enum EmitCommand {
 
     // MARK: - Events
 
-    static let beginParser = ArgumentParser(
-        command: "emit begin",
-        usage: "activity emit begin TITLE [--id ID] [--parent ID] [--total N] [--unit U] [--message M]",
-        options: [.value("id"), .value("parent"), .value("total"), .value("unit"), .value("message")])
+    static let beginSpec = CommandSpec(
+        name: "emit begin", summary: "begin an activity and print its id", arguments: "TITLE",
+        optionGroups: [
+            OptionGroup(
+                title: "options",
+                options: [
+                    .value("id", "ID", help: "the activity's id (default: a new random one)"),
+                    .value("parent", "ID", help: "the parent activity (default: ACTIVITY_PARENT)"),
+                    .value("total", "N", help: "how much work there is; without it, indeterminate"),
+                    .value("unit", "U", help: "what is counted: bytes, or any word (default: items)"),
+                    .value("message", "M", help: "what is happening now"),
+                ])
+        ], description: "")
+    static let beginParser = OptionParser(beginSpec)
 
     static func parseBegin(_ arguments: [String]) throws(CommandLineError) -> ActivityEvent.Begin {
         let parser = beginParser
@@ -63,10 +88,19 @@ enum EmitCommand {
             unit: parsed.value("unit"), message: parsed.value("message"), attrs: owner, timestamp: POSIX.unixSeconds())
     }
 
-    static let progressParser = ArgumentParser(
-        command: "emit progress",
-        usage: "activity emit progress ID [--completed N] [--total N|none] [--message M] [--title T]",
-        options: [.value("completed"), .value("total"), .value("message"), .value("title")])
+    static let progressSpec = CommandSpec(
+        name: "emit progress", summary: "report how far an activity is", arguments: "ID",
+        optionGroups: [
+            OptionGroup(
+                title: "options",
+                options: [
+                    .value("completed", "N", help: "how much is done, as an absolute number"),
+                    .value("total", "N|none", help: "a new total; none makes it indeterminate"),
+                    .value("message", "M", help: "what is happening now"),
+                    .value("title", "T", help: "a new title"),
+                ])
+        ], description: "")
+    static let progressParser = OptionParser(progressSpec)
 
     static func parseProgress(_ arguments: [String]) throws(CommandLineError) -> ActivityEvent.Progress {
         let parser = progressParser
@@ -80,10 +114,20 @@ enum EmitCommand {
             timestamp: POSIX.unixSeconds())
     }
 
-    static let endParser = ArgumentParser(
-        command: "emit end",
-        usage: "activity emit end ID [--status success|failure|cancelled|skipped] [--message M] [--error E]",
-        options: [.value("status"), .value("message"), .value("error")])
+    static let endSpec = CommandSpec(
+        name: "emit end", summary: "end an activity", arguments: "ID",
+        optionGroups: [
+            OptionGroup(
+                title: "options",
+                options: [
+                    .value(
+                        "status", "STATUS", values: .choices(["success", "failure", "cancelled", "skipped"]),
+                        help: "how it ended (default: success)"),
+                    .value("message", "M", help: "a last message"),
+                    .value("error", "E", help: "what went wrong"),
+                ])
+        ], description: "")
+    static let endParser = OptionParser(endSpec)
 
     static func parseEnd(_ arguments: [String]) throws(CommandLineError) -> ActivityEvent.End {
         let parser = endParser
@@ -96,10 +140,19 @@ enum EmitCommand {
             message: parsed.value("message"), error: parsed.value("error"), timestamp: POSIX.unixSeconds())
     }
 
-    static let logParser = ArgumentParser(
-        command: "emit log",
-        usage: "activity emit log [--id ID] [--level debug|info|warning|error] MESSAGE",
-        options: [.value("id"), .value("level")])
+    static let logSpec = CommandSpec(
+        name: "emit log", summary: "print a log line, under an activity or not", arguments: "MESSAGE",
+        optionGroups: [
+            OptionGroup(
+                title: "options",
+                options: [
+                    .value("id", "ID", help: "the activity the line belongs to"),
+                    .value(
+                        "level", "LEVEL", values: .choices(ActivityEvent.Level.allCases.map(\.rawValue)),
+                        help: "debug, info (default), warning or error"),
+                ])
+        ], description: "")
+    static let logParser = OptionParser(logSpec)
 
     static func parseLog(_ arguments: [String]) throws(CommandLineError) -> ActivityEvent.Log {
         let parser = logParser

@@ -9,8 +9,16 @@ import ActivityWire
 /// `activity render [display options] [FILE]`: draws the events of a stream on standard error and
 /// passes every other line through to standard output.
 enum RenderCommand {
-    static let parser = ArgumentParser(
-        command: "render", usage: "activity render \(DisplayOptions.usage) [FILE]", options: DisplayOptions.specs)
+    static let spec = CommandSpec(
+        name: "render", summary: "draw the events a tool writes (tool | activity render)", arguments: "[FILE]",
+        positionals: .file, optionGroups: [DisplayOptions.group],
+        description: """
+            Reads activity events from FILE (or standard input, or '-') and draws them on standard
+            error. Everything that is not an event passes through to standard output byte for byte, so
+                tool | activity render > out.txt
+            keeps the tool's own output in out.txt and shows progress on the terminal.
+            """)
+    static let parser = OptionParser(spec)
 
     static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
         let parsed = try parser.parse(arguments)

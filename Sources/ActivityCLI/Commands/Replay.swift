@@ -7,9 +7,23 @@
 /// `activity replay [--speed X] [--max-gap S] [display options] FILE`: plays a recorded stream
 /// with its original timing.
 enum ReplayCommand {
-    static let parser = ArgumentParser(
-        command: "replay", usage: "activity replay [--speed X] [--max-gap S] \(DisplayOptions.usage) FILE",
-        options: DisplayOptions.specs + [.value("speed"), .value("max-gap")])
+    static let spec = CommandSpec(
+        name: "replay", summary: "play a recorded stream with its original timing", arguments: "FILE",
+        positionals: .file,
+        optionGroups: [
+            OptionGroup(
+                title: "options",
+                options: [
+                    .value("speed", "X", help: "the speed factor (default 1)"),
+                    .value("max-gap", "S", help: "wait at most S seconds between two events (default: no limit)"),
+                ]),
+            DisplayOptions.group,
+        ],
+        description: """
+            Plays a recorded stream (for example from --log-file PATH --log-format jsonl) with its
+            original timing, X times faster (--speed 2) or slower (--speed 0.5).
+            """)
+    static let parser = OptionParser(spec)
 
     static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
         let parsed = try parser.parse(arguments)

@@ -8,9 +8,30 @@ import Synchronization
 
 /// `activity run [display options] [--] CMD [ARGS…]`: runs a command and draws what it reports.
 enum RunCommand {
-    static let parser = ArgumentParser(
-        command: "run", usage: "activity run \(DisplayOptions.usage) [--grace SECONDS] [--] CMD [ARGS…]",
-        options: DisplayOptions.specs + [.value("grace")], stopsAtFirstPositional: true)
+    static let spec = CommandSpec(
+        name: "run", summary: "run a command and draw what it and its children report", arguments: "[--] CMD [ARGS…]",
+        positionals: .command,
+        optionGroups: [
+            DisplayOptions.group,
+            OptionGroup(
+                title: "options",
+                options: [
+                    .value(
+                        "grace", "SECONDS",
+                        help: "how long reporters still connected after CMD exits may finish (0.5)")
+                ]),
+        ], stopsAtFirstPositional: true,
+        description: """
+            Runs CMD and draws what it and its descendants report. CMD gets ACTIVITY_SINK (a private
+            Unix socket) and ACTIVITY_PARENT (the activity of the command itself), so everything it
+            reports nests under one activity titled with the command line. Its standard output and
+            error are printed above the live display. Signals that would end activity (SIGINT,
+            SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, …) are passed on to it.
+
+            Exits with CMD's status (128 + N when a signal N killed it), 127 when CMD is not found and
+            126 when it cannot be executed.
+            """)
+    static let parser = OptionParser(spec)
 
     static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
         let parsed = try parser.parse(arguments)

@@ -13,9 +13,25 @@ import ActivityWire
 /// warning, with `--strict`), 66 when a file cannot be opened and 74 when one cannot be read (the
 /// other files are still checked).
 enum ValidateCommand {
-    static let parser = ArgumentParser(
-        command: "validate", usage: "activity validate [--quiet | --json] [--strict] [FILE…]",
-        options: [.flag("quiet", short: "q"), .flag("json"), .flag("strict")])
+    static let spec = CommandSpec(
+        name: "validate", summary: "check event streams against the protocol", arguments: "[FILE…]",
+        positionals: .file,
+        optionGroups: [
+            OptionGroup(
+                title: "options",
+                options: [
+                    .flag("quiet", short: "q", help: "print nothing, only set the exit status"),
+                    .flag("json", help: "one JSON object per problem: file, line, code, severity, message"),
+                    .flag("strict", help: "warnings (never-ended, unknown-parent, unsupported-version) fail too"),
+                ])
+        ],
+        description: """
+            Checks event streams (standard input when no FILE is given) against the schema and the
+            protocol's rules. Prints FILE:LINE: code: message for each problem (errors and warnings)
+            and exits 1 when there is an error; 66 when a file cannot be opened, 74 when it cannot be
+            read.
+            """)
+    static let parser = OptionParser(spec)
 
     static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
         let parsed = try parser.parse(arguments)

@@ -14,16 +14,23 @@ struct DisplayOptions: Sendable {
     var logFormat: LogFormat = .text
     var plugins: [String] = []
 
-    static let specs: [OptionSpec] = [
-        .value("mode"), .value("log-file"), .value("log-format"), .value("plugin", repeatable: true),
-    ]
-
-    static let usage =
-        "[--mode auto|tty|plain|log|jsonl|overlay|overlay-jsonl] [--log-file PATH "
-        + "[--log-format text|jsonl]] [--plugin NAME]…"
+    static let group = OptionGroup(
+        title: "display options",
+        options: [
+            .value(
+                "mode", "MODE", values: .choices(Mode.allCases.map(\.rawValue)),
+                help: "auto (default), tty, plain, log, jsonl, overlay or overlay-jsonl"),
+            .value("log-file", "PATH", values: .file, help: "also append a log of the activities to PATH"),
+            .value(
+                "log-format", "FORMAT", values: .choices(LogFormat.allCases.map(\.rawValue)),
+                help: "text (default) or jsonl (the format 'activity replay' plays)"),
+            .value(
+                "plugin", "NAME", repeatable: true, values: .executableSuffix("activity-render-"),
+                help: "also feed the events to activity-render-NAME from PATH (repeatable)"),
+        ], isShared: true)
 
     /// Reads the display options from a parsed command line.
-    init(_ parsed: ParsedArguments, parser: ArgumentParser) throws(CommandLineError) {
+    init(_ parsed: ParsedArguments, parser: OptionParser) throws(CommandLineError) {
         mode = try parser.choice(parsed, "mode", among: Mode.allCases) ?? .auto
         logFile = parsed.value("log-file")
         if logFile == "" { throw parser.usageError("--log-file needs a path") }

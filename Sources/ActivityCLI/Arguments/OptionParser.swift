@@ -1,36 +1,19 @@
-/// One option a command accepts.
-struct OptionSpec: Sendable {
-    /// The long name without dashes: `total` for `--total`.
-    var name: String
-    /// A one-letter alias: `q` for `-q`.
-    var short: Character?
-    /// Whether the option takes a value (`--total 12`, `--total=12`).
-    var takesValue: Bool
-    /// Whether it may be given more than once (`--plugin a --plugin b`).
-    var repeatable: Bool
-
-    static func flag(_ name: String, short: Character? = nil) -> OptionSpec {
-        OptionSpec(name: name, short: short, takesValue: false, repeatable: false)
-    }
-
-    static func value(_ name: String, short: Character? = nil, repeatable: Bool = false) -> OptionSpec {
-        OptionSpec(name: name, short: short, takesValue: true, repeatable: repeatable)
-    }
-}
-
-/// A small command-line parser: long options with values (`--x v`, `--x=v`), flags, short
-/// aliases, `--` to end options, and positional arguments.
+/// Reads a command line as a ``CommandSpec`` declares it: long options with values (`--x v`,
+/// `--x=v`), flags, short aliases, `--` to end options, and positional arguments.
 ///
-/// `-` alone is a positional argument (standard input). With ``stopsAtFirstPositional`` (for
-/// `activity run`), the first positional argument and everything after it is the command to run,
-/// so `activity run make -j4` passes `-j4` to make.
-struct ArgumentParser: Sendable {
+/// `-` alone is a positional argument (standard input). With
+/// ``CommandSpec/stopsAtFirstPositional`` (for `activity run`), the first positional argument and
+/// everything after it is the command to run, so `activity run make -j4` passes `-j4` to make.
+struct OptionParser: Sendable {
+    let spec: CommandSpec
+
+    init(_ spec: CommandSpec) {
+        self.spec = spec
+    }
+
     /// How the command is called in messages: `emit begin`.
-    var command: String
-    /// The synopsis shown after an error: `activity emit begin TITLE [--id ID] …`.
-    var usage: String
-    var options: [OptionSpec]
-    var stopsAtFirstPositional = false
+    var command: String { spec.name }
+    var options: [OptionSpec] { spec.options }
 
     func parse(_ arguments: [String]) throws(CommandLineError) -> ParsedArguments {
         var parsed = ParsedArguments()
@@ -40,7 +23,6 @@ struct ArgumentParser: Sendable {
             index += 1
             if argument == "--" {
                 parsed.positionals += arguments[index...]
-                parsed.sawDoubleDash = true
                 break
             }
             if argument == "--help" || argument == "-h" { throw .helpRequested(command) }
@@ -69,7 +51,7 @@ struct ArgumentParser: Sendable {
                 }
             } else {
                 parsed.positionals.append(argument)
-                if stopsAtFirstPositional {
+                if spec.stopsAtFirstPositional {
                     parsed.positionals += arguments[index...]
                     break
                 }
@@ -103,17 +85,15 @@ struct ArgumentParser: Sendable {
 
     /// An error about the command line, with this command's usage.
     func usageError(_ message: String) -> CommandLineError {
-        .usage(command: command, message: message, usage: usage)
+        .usage(command: command, message: message, usage: spec.usage)
     }
 }
 
-/// What ``ArgumentParser`` found.
+/// What ``OptionParser`` found.
 struct ParsedArguments: Sendable {
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
-    /// Whether `--` appeared.
-    var sawDoubleDash = false
 
     func value(_ name: String) -> String? { values[name]?.last }
     func all(_ name: String) -> [String] { values[name] ?? [] }

@@ -1,0 +1,40 @@
+/// The table every generated text reads: the subcommands in the order the overview lists them,
+/// and what the whole command says about itself.
+enum Commands {
+    static let version = "0.1.0"
+
+    static let all: [CommandSpec] = [
+        RenderCommand.spec, RunCommand.spec, EmitCommand.spec, ValidateCommand.spec, ReplayCommand.spec,
+        DemoCommand.spec, CompletionCommand.spec, ManPageCommand.spec,
+    ]
+
+    /// The spec of `name` (`render`, `emit`, `emit begin`).
+    static func spec(named name: String) -> CommandSpec? {
+        for spec in all {
+            if let found = spec.find(name) { return found }
+        }
+        return nil
+    }
+
+    static let tagline = "show what long-running work is doing (protocol v1)"
+
+    static let exitStatus = """
+        0 success, 1 validation problems, 64 bad command line, 66 input not found,
+        69 plugin not found, 71 system error, 73 log file not writable, 74 read error,
+        126 command not executable, 127 command not found, 128+N killed by signal N;
+        `run` exits with the command's own status.
+        """
+
+    /// The variables `activity` and the libraries read, for the man page.
+    static let environment: [(name: String, meaning: String)] = [
+        ("ACTIVITY_SINK", "where reporters write: unix:PATH, fd:N, file:PATH, stdout, stderr or none"),
+        ("ACTIVITY_PARENT", "the id of the activity that started this process; new activities nest under it"),
+        ("ACTIVITY_TIMEOUT_MS", "how long a reporter waits for a stalled reader (0 to 60000, default 1000)"),
+        ("NO_COLOR", "when set and not empty: no colours"),
+        ("CLICOLOR", "0: no colours"),
+        ("CLICOLOR_FORCE", "set and not 0: colours even when the display is not a terminal"),
+        ("TERM", "dumb: plain lines, no escape sequences"),
+        ("CI", "when set: plain lines"),
+        ("TMPDIR", "where activity run makes its private socket directory (default /tmp)"),
+    ]
+}

@@ -17,9 +17,11 @@ if [ ! -f "$out/results.json" ]; then
     swift run -c release activity-bench --output "$out" >/dev/null || { echo "activity-bench failed" >&2; exit 1; }
 fi
 
-echo "measuring tqdm and rich…" >&2
+echo "measuring tqdm, rich and the activity Python package…" >&2
 if command -v python3 >/dev/null; then
-    python3 Benchmarks/compare/python_loops.py >"$work/python.json" || echo '{}' >"$work/python.json"
+    make -s -C Sources/CActivity BUILD="$work/libactivity" >/dev/null
+    ACTIVITY_LIBRARY="$work/libactivity/libactivity.so.0" PYTHONPATH="$PWD/Python/src" \
+        python3 Benchmarks/compare/python_loops.py >"$work/python.json" || echo '{}' >"$work/python.json"
 else
     echo "skipped tqdm and rich: python3 is not installed" >&2
     echo '{}' >"$work/python.json"
@@ -65,6 +67,20 @@ ours = {f["name"]: f["median"] for f in json.load(open(sys.argv[1]))["figures"]}
 theirs = {}
 for path in sys.argv[2:4]:
     theirs.update(json.load(open(path)))
+python_pairs = [
+    ("tqdm update(1)", "python activity advance()"),
+    ("tqdm(iterable), per item", "python activity.track(iterable), per item"),
+]
+python_rows = []
+for tqdm_name, ours_name in python_pairs:
+    tqdm_ns, ours_ns = theirs.get(tqdm_name), theirs.pop(ours_name, None)
+    if tqdm_ns and ours_ns:
+        python_rows.append({"tqdm": tqdm_name, "ours": ours_name, "tqdmNs": tqdm_ns, "oursNs": ours_ns,
+                            "timesFasterThanTqdm": tqdm_ns / ours_ns})
+        print(f"Python: {ours_name} {ours_ns:.1f} ns, {tqdm_name} {tqdm_ns:.1f} ns: {tqdm_ns / ours_ns:.2f}× as fast")
+    else:
+        print(f"Python: {ours_name} beside {tqdm_name}: skipped (tqdm or the package is missing)")
+theirs.pop("tqdm(iterable), per item", None)  # compared above, not with the Swift and C calls
 mine = {
     "Swift advance(by: 1)": ours.get("Swift advance(by: 1), one thread, sink attached"),
     "C activity_advance": ours.get("C activity_advance, one thread, sink attached"),
@@ -80,6 +96,6 @@ for name, ns in sorted(theirs.items()):
     print(f"{name:32} {ns:10.1f} " + " ".join(f"{(f'{r:.1f}×' if r else '—'):>24}" for r in ratios.values()))
 for k, v in mine.items():
     print(f"{'ours: ' + k:32} {(f'{v:10.2f}' if v else '   missing'):>10}")
-json.dump({"ours": mine, "theirs": rows}, open(sys.argv[4], "w"), indent=2)
+json.dump({"ours": mine, "theirs": rows, "python": python_rows}, open(sys.argv[4], "w"), indent=2)
 PY
 echo "written to $out/compare.json" >&2

@@ -1,6 +1,8 @@
-"""Per-call cost of tqdm's update(1) and rich's Progress.update(advance=1), in nanoseconds.
+"""Per-call cost of tqdm's update(1) and rich's Progress.update(advance=1), in nanoseconds, and
+of the activity Python package's advance() and track(iterable) beside tqdm's own two.
 
-Each loop draws to /dev/null, as a progress bar does when nobody watches; prints one JSON object.
+Each loop draws to /dev/null, as a progress bar does when nobody watches (the activity package
+writes its events to a file sink); prints one JSON object.
 """
 import json
 import os
@@ -51,5 +53,39 @@ try:
     results["rich update(advance=1)"] = best_of(rich_loop)
 except ImportError:
     results["rich update(advance=1)"] = None
+
+try:
+    from tqdm import tqdm
+
+    def tqdm_iterable(n):
+        with open(os.devnull, "w") as sink:
+            for _ in tqdm(range(n), file=sink):
+                pass
+
+    results["tqdm(iterable), per item"] = best_of(tqdm_iterable)
+except ImportError:
+    results["tqdm(iterable), per item"] = None
+
+try:
+    import tempfile
+
+    import activity
+
+    activity.set_sink("file:" + os.path.join(tempfile.mkdtemp(), "events.jsonl"))
+
+    def activity_advance(n):
+        with activity.begin("work", total=n) as work:
+            for _ in range(n):
+                work.advance()
+
+    def activity_track(n):
+        for _ in activity.track(range(n), "work"):
+            pass
+
+    results["python activity advance()"] = best_of(activity_advance)
+    results["python activity.track(iterable), per item"] = best_of(activity_track)
+except ImportError:
+    results["python activity advance()"] = None
+    results["python activity.track(iterable), per item"] = None
 
 print(json.dumps(results))

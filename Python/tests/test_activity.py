@@ -1,0 +1,131 @@
+"""The Python package against the real libactivity (ACTIVITY_LIBRARY), with a file sink."""
+
+import asyncio
+import json
+import math
+
+import pytest
+
+import activity
+
+
+@pytest.fixture
+def events(tmp_path):
+    path = tmp_path / "events.jsonl"
+    activity.set_sink(f"file:{path}")
+
+    def read():
+        assert activity.flush(2000)
+        return [json.loads(line) for line in path.read_text().splitlines()]
+
+    yield read
+    activity.set_sink("none")
+
+
+def ends(lines):
+    return {line["id"]: line for line in lines if line["type"] == "end"}
+
+
+def test_a_block_begins_counts_and_ends(events):
+    with activity.begin("Copying", total=1000, unit="files") as copy:
+        for _ in range(1000):
+            copy.advance()
+    lines = events()
+    assert [line["type"] for line in lines][0] == "begin"
+    begin = lines[0]
+    assert begin["title"] == "Copying" and begin["total"] == 1000 and begin["unit"] == "files"
+    end = ends(lines)[begin["id"]]
+    assert end.get("status", "success") == "success"
+    # The latest count goes out before the end, however the calls were coalesced.
+    completed = [line["completed"] for line in lines if line.get("completed") is not None]
+    assert completed[-1] == 1000
+
+
+def test_blocks_nest_under_the_current_activity(events):
+    with activity.begin("Outer") as outer:
+        assert activity.current() is outer
+        with activity.begin("Inner"):
+            pass
+        assert activity.current() is outer
+    assert activity.current() is None
+    lines = events()
+    begins = {line["title"]: line for line in lines if line["type"] == "begin"}
+    assert begins["Inner"]["parent"] == begins["Outer"]["id"]
+
+
+def test_track_counts_items_and_nests_what_the_loop_begins(events):
+    seen = []
+    for item in activity.track(range(250), "Indexing", unit="photos"):
+        seen.append(item)
+        if item == 3:
+            with activity.begin("Thumbnail"):
+                pass
+    assert seen == list(range(250))
+    lines = events()
+    begins = {line["title"]: line for line in lines if line["type"] == "begin"}
+    assert begins["Indexing"]["total"] == 250
+    assert begins["Thumbnail"]["parent"] == begins["Indexing"]["id"]
+    tracked = begins["Indexing"]["id"]
+    assert tracked in ends(lines)
+    assert [line["completed"] for line in lines if line["id"] == tracked and "completed" in line][-1] == 250
+
+
+def test_track_of_an_iterator_is_indeterminate_and_an_early_break_ends_it(events):
+    for item in activity.track(iter(range(10)), "Streaming"):
+        if item == 4:
+            break
+    lines = events()
+    begin = next(line for line in lines if line["type"] == "begin")
+    assert "total" not in begin
+    assert begin["id"] in ends(lines)
+
+
+def test_an_exception_ends_the_activity_as_a_failure(events):
+    with pytest.raises(ConnectionError):
+        with activity.begin("Uploading"):
+            raise ConnectionError("connection reset by peer")
+    end = next(line for line in events() if line["type"] == "end")
+    assert end["status"] == "failure"
+    assert end["error"] == "ConnectionError: connection reset by peer"
+
+
+@pytest.mark.parametrize("delta", [float("nan"), float("inf"), -1])
+def test_bad_counts_are_refused(events, delta):
+    with activity.begin("Checking") as check:
+        with pytest.raises(activity.ActivityError):
+            check.advance(delta)
+        assert not math.isnan(check.completed)
+    events()
+
+
+def test_bad_status_and_level_are_named():
+    with pytest.raises(ValueError, match="status must be one of"):
+        activity.begin("x").end("done")
+    with pytest.raises(ValueError, match="level must be one of"):
+        activity.log("x", level="loud")
+
+
+def test_asyncio_tasks_each_nest_under_the_activity_that_started_them(events):
+    async def step(name):
+        with activity.begin(name):
+            await asyncio.sleep(0)
+
+    async def main():
+        with activity.begin("Batch"):
+            await asyncio.gather(step("a"), step("b"))
+
+    asyncio.run(main())
+    begins = {line["title"]: line for line in events() if line["type"] == "begin"}
+    assert begins["a"]["parent"] == begins["Batch"]["id"]
+    assert begins["b"]["parent"] == begins["Batch"]["id"]
+
+
+def test_without_a_sink_every_call_does_nothing():
+    activity.set_sink("none")
+    with activity.begin("Quiet", total=3) as quiet:
+        quiet.advance()
+        quiet.log("nobody hears this")
+
+
+def test_the_version_is_the_package_version():
+    assert activity.version() == activity.__version__

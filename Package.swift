@@ -57,16 +57,26 @@ package.targets += [
     .testTarget(name: "CActivityTests", dependencies: ["CActivity", "ActivityWire"]),
 ]
 
+// MARK: - Terminal (package-level: width, sanitizer, style detection, size for every display)
+
+package.targets += [
+    .target(name: "ActivityTerminal"),
+    .testTarget(name: "ActivityTerminalTests", dependencies: ["ActivityTerminal"]),
+]
+
 // MARK: - Consumers
 
 package.targets += [
-    .target(name: "ActivityRendering", dependencies: ["ActivityWire"]),
+    .target(name: "ActivityRendering", dependencies: ["ActivityWire", "ActivityTerminal"]),
     .testTarget(
-        name: "ActivityRenderingTests", dependencies: ["ActivityRendering", "ActivityWire"],
+        name: "ActivityRenderingTests", dependencies: ["ActivityRendering", "ActivityWire", "ActivityTerminal"],
         exclude: ["Golden", "Fixtures"]
     ),
-    .target(name: "ActivityOverlay", dependencies: ["ActivityWire"]),
-    .testTarget(name: "ActivityOverlayTests", dependencies: ["ActivityOverlay", "ActivityWire", "ActivityReporting"]),
+    .target(name: "ActivityOverlay", dependencies: ["ActivityWire", "ActivityTerminal"]),
+    .testTarget(
+        name: "ActivityOverlayTests",
+        dependencies: ["ActivityOverlay", "ActivityWire", "ActivityReporting", "ActivityTerminal"]
+    ),
 ]
 
 // MARK: - Command line
@@ -74,7 +84,7 @@ package.targets += [
 package.targets += [
     .executableTarget(
         name: "ActivityCLI",
-        dependencies: ["ActivityWire", "ActivityReporting", "ActivityRendering", "ActivityOverlay"]
+        dependencies: ["ActivityWire", "ActivityReporting", "ActivityRendering", "ActivityOverlay", "ActivityTerminal"]
     ),
     .testTarget(
         name: "ActivityCLITests", dependencies: ["ActivityCLI", "ActivityWire"], exclude: ["Golden", "Fixtures"]

@@ -1,3 +1,4 @@
+import ActivityTerminal
 import ActivityWire
 
 /// The overlay's brain: a pure reducer from (state, input, time) to (state, effects).
@@ -355,21 +356,9 @@ extension OverlayModel {
         return number
     }
 
-    /// Removes control characters, so no producer can move a terminal's cursor or fake a line.
+    /// Text from the wire made safe to show (the one sanitizer of the terminal layer), so no
+    /// producer can move a terminal's cursor, fake a line, or reverse the text with a bidi control.
     static func clean(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if !isControl(scalar) {
-                scalars.append(scalar)
-            } else if scalar == "\n" || scalar == "\t" {
-                scalars.append(" ")
-            }
-        }
-        return String(scalars)
-    }
-
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        TerminalSanitizer.display(text)
     }
 }

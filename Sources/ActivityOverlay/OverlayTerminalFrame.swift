@@ -1,3 +1,5 @@
+import ActivityTerminal
+
 /// The terminal picture of an overlay: a centred box with a spinner or a bar, the label, the message
 /// and "Esc to cancel", over a dimmed or blank screen.
 ///
@@ -50,7 +52,7 @@ public struct OverlayTerminalFrame: Hashable, Sendable {
 
     var ellipsis: String { unicode ? "…" : "..." }
 
-    func text(_ value: String) -> String { unicode ? value : TerminalText.ascii(value) }
+    func text(_ value: String) -> String { unicode ? value : TerminalSanitizer.ascii(value) }
 
     /// The box's lines and position: empty when the terminal has no room at all.
     var layout: Layout {
@@ -69,20 +71,20 @@ public struct OverlayTerminalFrame: Hashable, Sendable {
         let cancel: String? =
             state.cancel == .available ? "Esc to cancel" : state.cancel == .requested ? "Cancelling\(ellipsis)" : nil
 
-        let wanted = [title, message ?? "", cancel ?? ""].map(TerminalText.width).max()! + 4
+        let wanted = [title, message ?? "", cancel ?? ""].map { DisplayWidth.of($0) }.max()! + 4
         let inner = min(max(wanted, 28), Self.maximumBoxWidth - 2, columns - 2)
         let textWidth = inner - 4
         var body: [String] = []
-        body.append(TerminalText.padded(title, to: textWidth, ellipsis: ellipsis))
+        body.append(DisplayWidth.fit(title, to: textWidth, ellipsis: ellipsis))
         if case .progress(let fraction) = state.content {
-            body.append(TerminalText.padded(bar(fraction, width: textWidth), to: textWidth, ellipsis: ""))
+            body.append(DisplayWidth.fit(bar(fraction, width: textWidth), to: textWidth, ellipsis: ""))
         }
         if let message, !message.isEmpty {
-            body.append(TerminalText.padded(message, to: textWidth, ellipsis: ellipsis))
+            body.append(DisplayWidth.fit(message, to: textWidth, ellipsis: ellipsis))
         }
         if let cancel {
-            let cut = TerminalText.truncated(cancel, to: textWidth, ellipsis: ellipsis)
-            body.append(String(repeating: " ", count: textWidth - TerminalText.width(cut)) + cut)
+            let cut = DisplayWidth.truncate(cancel, to: textWidth, ellipsis: ellipsis)
+            body.append(String(repeating: " ", count: textWidth - DisplayWidth.of(cut)) + cut)
         }
         var content = body.map { "  \($0)  " }
         let blank = String(repeating: " ", count: inner)

@@ -11,7 +11,9 @@ public import ActivityWire
 ///   a file, starting a process) belongs in a throwing `init`. A renderer whose output goes away
 ///   (a closed pipe, a full disk) stops writing and carries on; it never kills the process with
 ///   SIGPIPE.
-/// - **Sanitize** every text field before it reaches a terminal or a log (``TextSanitizer``).
+/// - **Sanitize** what it shows of ``ActivityUpdate/event`` (a `log` event's message) with
+///   ``TextSanitizer`` before it reaches a terminal or a log. The text of ``ActivityState`` (title,
+///   message, unit, error, attributes) is sanitized by the store already.
 /// - **Keep up**: ``render(_:in:)`` is called for every event, at up to millions per second;
 ///   expensive drawing belongs in ``tick(_:now:)``, which the session calls at most
 ///   ``preferredTickInterval`` apart.

@@ -2,8 +2,8 @@ public import ActivityWire
 
 /// One activity as the store knows it: what it is, how far it got, and how it ended.
 ///
-/// Text fields hold what the producer sent, unsanitized; renderers pass them through
-/// ``TextSanitizer`` before showing them.
+/// Text fields (title, message, unit, error, attribute keys and string values) hold what the
+/// producer sent, sanitized by the store (``TextSanitizer/display(_:)``): safe to show as they are.
 public struct ActivityState: Sendable, Hashable {
     /// What never changes after the `begin`: shared, so a copy of the state stays small.
     final class Identity: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import ActivityTerminal
 public import ActivityWire
 
 /// Folds an event stream into a tree of activities, applying every consumer rule of the protocol.
@@ -12,6 +13,11 @@ public import ActivityWire
 /// a parent that is not open is attached at the top; children still open when their parent ends
 /// end first, as `abandoned`; ``finish(at:)`` ends everything still open as `abandoned`.
 /// Diagnostics are counted in ``summary``, never fatal.
+///
+/// Text from the wire is sanitized once, here, where it enters the activities: the title,
+/// message, unit, error and attribute keys and string values of every ``ActivityState`` are safe
+/// to show (``TextSanitizer/display(_:)``), so no renderer can forget one. The events in the
+/// updates stay as the producer sent them, for recordings and plugins.
 ///
 /// Memory is bounded by the activities open at once: a finished activity is kept for late events
 /// and then evicted, oldest first, once more than ``Limits/retainedFinished`` have finished; its
@@ -183,9 +189,11 @@ public struct ActivityStore: Sendable {
         if begin.parent == nil { roots.append(begin.id) }
         var node = ActivityState(
             identity: .init(
-                id: begin.id, parent: begin.parent, depth: depth, unit: begin.unit, cancellable: begin.cancellable,
-                blocking: begin.blocking, attrs: begin.attrs, startTime: time, sequence: sequence),
-            title: begin.title, message: begin.message, completed: begin.completed, total: begin.total)
+                id: begin.id, parent: begin.parent, depth: depth, unit: begin.unit.map(TerminalSanitizer.display),
+                cancellable: begin.cancellable, blocking: begin.blocking, attrs: Self.sanitized(begin.attrs),
+                startTime: time, sequence: sequence),
+            title: TerminalSanitizer.display(begin.title), message: begin.message.map(TerminalSanitizer.display),
+            completed: begin.completed, total: begin.total)
         node.estimator.record(completed: begin.completed, at: time)
         sequence += 1
         openCount += 1
@@ -193,6 +201,20 @@ public struct ActivityStore: Sendable {
         nodes[begin.id] = node
         body(ActivityUpdate(event: .begin(begin), activity: node))
         return diagnostics
+    }
+
+    /// Attributes with their keys and string values safe to show.
+    private static func sanitized(_ attrs: [String: AttributeValue]) -> [String: AttributeValue] {
+        guard !attrs.isEmpty else { return attrs }
+        var result: [String: AttributeValue] = [:]
+        for (key, value) in attrs {
+            if case .string(let text) = value {
+                result[TerminalSanitizer.display(key)] = .string(TerminalSanitizer.display(text))
+            } else {
+                result[TerminalSanitizer.display(key)] = value
+            }
+        }
+        return result
     }
 
     /// Adds `child` to a running `parent`'s children and returns the parent's depth; `nil` when
@@ -224,8 +246,8 @@ public struct ActivityStore: Sendable {
         _ body: (ActivityUpdate) -> Void
     ) -> Bool {
         guard node.isRunning else { return false }
-        if let title = progress.title { node.title = title }
-        if let message = progress.message { node.message = message }
+        if let title = progress.title { node.title = TerminalSanitizer.display(title) }
+        if let message = progress.message { node.message = TerminalSanitizer.display(message) }
         if let total = progress.total { node.total = total.value }
         if let completed = progress.completed {
             node.completed = completed
@@ -252,13 +274,13 @@ public struct ActivityStore: Sendable {
             diagnostics = record(line, .childrenOpen, "\"\(end.id)\" ended while \(names) still open")
         }
         _ = update(end.id) { node in
-            if let message = end.message { node.message = message }
+            if let message = end.message { node.message = TerminalSanitizer.display(message) }
             if let total = end.total { node.total = total.value }
             if let completed = end.completed {
                 node.completed = completed
                 node.estimator.record(completed: completed, at: time)
             }
-            node.error = end.error
+            node.error = end.error.map(TerminalSanitizer.display)
         }
         self.end(end.id, status: end.status, time: time, event: end, body)
         return diagnostics
@@ -295,13 +317,13 @@ public struct ActivityStore: Sendable {
     private static func applyEnd(
         _ end: borrowing ActivityEvent.End, time: Double, to node: inout ActivityState
     ) -> ActivityState {
-        if let message = end.message { node.message = message }
+        if let message = end.message { node.message = TerminalSanitizer.display(message) }
         if let total = end.total { node.total = total.value }
         if let completed = end.completed {
             node.completed = completed
             node.estimator.record(completed: completed, at: time)
         }
-        node.error = end.error
+        node.error = end.error.map(TerminalSanitizer.display)
         node.status = end.status
         node.endTime = max(time, node.startTime)
         return node

@@ -1,3 +1,4 @@
+import ActivityTerminal
 import ActivityWire
 
 #if canImport(Glibc)
@@ -54,7 +55,7 @@ public final class PluginHost: ActivityRenderer {
             name.utf8.allSatisfy({ ActivityID.isValid(CollectionOfOne($0)) && $0 != UInt8(ascii: "/") })
         else {
             throw RenderError(
-                "invalid plugin name \"\(TextSanitizer.escaped(name))\": use letters, digits, '.', '_' and '-'")
+                "invalid plugin name \"\(TerminalSanitizer.escaped(name))\": use letters, digits, '.', '_' and '-'")
         }
         let program = "activity-render-" + name
         guard let path = Self.find(program, path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {

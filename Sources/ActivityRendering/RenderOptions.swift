@@ -1,3 +1,5 @@
+import ActivityTerminal
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

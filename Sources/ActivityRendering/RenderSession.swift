@@ -1,3 +1,4 @@
+import ActivityTerminal
 public import ActivityWire
 import Synchronization
 
@@ -72,13 +73,10 @@ public final class RenderSession: Sendable {
 
         switch mode {
         case .tty, .plain, .auto:
-            var style = TerminalStyle.detect(environment: environment)
-            if !displayIsTerminal && environment["CLICOLOR_FORCE"].map({ $0.isEmpty || $0 == "0" }) ?? true {
-                style.color = false
-            }
+            let style = TerminalStyle.detect(environment: environment, isTerminal: displayIsTerminal)
             let configuration = TerminalRenderer.Configuration(
                 mode: mode == .tty ? .tty : .plain, style: style,
-                size: TerminalDevice.size(of: descriptor, environment: environment),
+                size: TerminalSize(TerminalDevice.size(of: descriptor, environment: environment)),
                 displayIsTerminal: displayIsTerminal)
             let renderer = TerminalRenderer(
                 output: display, configuration: configuration,
@@ -219,7 +217,8 @@ final class SessionState: Sendable {
         core.withLock { core in
             let now = core.streamTime(now)
             if let watched, let terminal = core.terminal {
-                terminal.resize(to: TerminalDevice.size(of: watched.descriptor, environment: watched.environment))
+                terminal.resize(
+                    to: TerminalSize(TerminalDevice.size(of: watched.descriptor, environment: watched.environment)))
                 if SignalRelay.cursorRestored.exchange(false, ordering: .relaxed) { terminal.cursorWasShown() }
             }
             core.renderer.tick(core.store, now: now)
@@ -302,7 +301,7 @@ final class StreamPassthrough: ActivityRenderer {
         guard descriptor != display else { return }
         let output = outputs[stream] ?? FileDescriptorOutput(fileDescriptor: descriptor)
         outputs[stream] = output
-        let text = TerminalDevice.isTerminal(descriptor) ? TextSanitizer.display(bytes: line) : line
+        let text = TerminalDevice.isTerminal(descriptor) ? TerminalSanitizer.display(bytes: line) : line
         output.write(text + [0x0A])
     }
 }

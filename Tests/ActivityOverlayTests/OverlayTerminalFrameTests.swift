@@ -1,3 +1,4 @@
+import ActivityTerminal
 import ActivityWire
 import Testing
 
@@ -49,7 +50,7 @@ struct OverlayTerminalFrameTests {
     func wideText() {
         let state = state([(0, E.begin("a", "データを同期しています。しばらくお待ちください、もう少しです"))], at: 600)
         let frame = OverlayTerminalFrame(state: state, columns: 30, rows: 5)
-        for line in frame.lines { #expect(TerminalText.width(line) == 30, "\(line)") }
+        for line in frame.lines { #expect(DisplayWidth.of(line) == 30, "\(line)") }
         #expect(frame.lines[2].contains("…"))
     }
 
@@ -83,7 +84,7 @@ struct OverlayTerminalFrameTests {
         let state = state([(0, E.begin("a", "Signing in", total: 2, cancellable: true))], at: 600)
         let frame = OverlayTerminalFrame(state: state, columns: size.0, rows: size.1)
         #expect(frame.lines.count == size.1)
-        for line in frame.lines { #expect(TerminalText.width(line) == size.0) }
+        for line in frame.lines { #expect(DisplayWidth.of(line) == size.0) }
         _ = frame.render()
     }
 }

@@ -255,11 +255,17 @@ struct OverlayVectorTests {
         #expect(!run.state(at: 100).replacesContent)
     }
 
-    @Test("titles and messages lose control characters")
+    @Test("titles and messages lose whole escape sequences, controls and bidirectional controls")
     func sanitized() {
         var model = OverlayModel(configuration: .vectors)
         _ = model.reduce(.event(.begin(.init(id: E.id("a"), title: "Evil\u{1B}[2J\ttitle", message: "a\nb"))), at: 0)
-        #expect(model.state.title == "Evil[2J title")
+        #expect(model.state.title == "Evil title")
         #expect(model.state.message == "a b")
+        _ = model.reduce(
+            .event(.progress(.init(id: E.id("a"), message: "\u{9B}31mred \u{202E}desrever\u{1B}]0;PWNED\u{07}"))),
+            at: 10)
+        #expect(model.state.message == "red desrever")
+        _ = model.reduce(.event(.end(.init(id: E.id("a"), status: .failure, error: "bad\u{2066}\u{1B}[5A"))), at: 20)
+        #expect(model.state.message == "bad")
     }
 }

@@ -1,4 +1,5 @@
 import ActivityRendering
+import ActivityTerminal
 import Testing
 
 @Suite("Sanitizing, display width and formatting")

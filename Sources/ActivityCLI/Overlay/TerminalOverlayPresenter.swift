@@ -1,4 +1,5 @@
 import ActivityOverlay
+import ActivityTerminal
 import ActivityWire
 import Foundation
 import Synchronization
@@ -87,18 +88,16 @@ final class TerminalOverlayPresenter: Sendable {
             throw TerminalOverlayError(
                 description: "--mode overlay needs a terminal to draw on (use --mode overlay-jsonl to feed a UI)")
         }
-        guard environment["TERM"] != "dumb" else {
+        let capabilities = TerminalCapabilities.detect(environment: environment, isTerminal: true)
+        guard capabilities.cursorMovement else {
             throw TerminalOverlayError(
                 description: "--mode overlay needs a terminal that can move the cursor (TERM=dumb)")
         }
         self.outputFD = outputFD
         self.inputFD = inputFD.flatMap { isatty($0) == 1 ? $0 : nil }
         self.onCancel = onCancel
-        let locale =
-            (environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? environment["LC_CTYPE"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"] ?? "").lowercased()
-        unicode = locale.contains("utf-8") || locale.contains("utf8")
-        color = (environment["NO_COLOR"] ?? "").isEmpty && environment["CLICOLOR"] != "0"
+        unicode = capabilities.unicode
+        color = capabilities.color
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             throw TerminalOverlayError(description: "cannot create a pipe: \(String(cString: strerror(errno)))")
@@ -110,7 +109,7 @@ final class TerminalOverlayPresenter: Sendable {
         wakeRead = ends[0]
         wakeWrite = ends[1]
         var core = Core(model: OverlayModel(configuration: configuration))
-        (core.columns, core.rows) = Self.size(of: outputFD, environment: environment)
+        (core.columns, core.rows) = TerminalDevice.size(of: outputFD, environment: environment)
         self.core = Mutex(core)
         registeredSignals = TerminalRestore.register(outputFD: outputFD, inputFD: self.inputFD)
         let thread = Thread { [self] in drive() }
@@ -158,11 +157,12 @@ final class TerminalOverlayPresenter: Sendable {
         }
     }
 
-    /// Writes a line that is not an event. While the overlay hides the session it is held back, and
-    /// written when the overlay hides (at most ``heldLimit`` bytes; the oldest go first).
+    /// Writes a line that is not an event, sanitized (the output is a terminal). While the overlay
+    /// hides the session it is held back, and written when the overlay hides (at most
+    /// ``heldLimit`` bytes; the oldest go first).
     func passthrough(_ line: [UInt8]) {
+        let bytes = TerminalSanitizer.display(bytes: line) + [UInt8(ascii: "\n")]
         core.withLock { core in
-            let bytes = line + [UInt8(ascii: "\n")]
             guard core.inAlternateScreen else { return write(bytes, alternateScreen: false) }
             core.heldLines.append(bytes)
             core.heldBytes += bytes.count
@@ -265,7 +265,8 @@ final class TerminalOverlayPresenter: Sendable {
         let foreground = tcgetpgrp(outputFD)
         let inBackground = foreground != -1 && foreground != getpgrp()  // after `bg`: leave the shell alone
         if state.isVisible, !inBackground {
-            (core.columns, core.rows) = Self.size(of: outputFD, environment: [:], fallback: (core.columns, core.rows))
+            (core.columns, core.rows) = TerminalDevice.size(
+                of: outputFD, environment: [:], fallback: (core.columns, core.rows))
             if !core.inAlternateScreen {
                 output += Array("\u{1B}[?1049h\u{1B}[?25l".utf8)
                 core.inAlternateScreen = true
@@ -348,16 +349,5 @@ final class TerminalOverlayPresenter: Sendable {
                 return
             }
         }
-    }
-
-    /// The terminal's size: the kernel's word, else `COLUMNS` and `LINES`, else `fallback`.
-    static func size(of fd: Int32, environment: [String: String], fallback: (Int, Int) = (80, 24)) -> (Int, Int) {
-        var size = winsize()
-        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
-            return (Int(size.ws_col), Int(size.ws_row))
-        }
-        let columns = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? fallback.0
-        let rows = environment["LINES"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? fallback.1
-        return (columns, rows)
     }
 }

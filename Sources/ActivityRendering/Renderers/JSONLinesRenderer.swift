@@ -1,3 +1,4 @@
+import ActivityTerminal
 import ActivityWire
 
 /// Writes the normalized event stream as JSON lines: the recording format, and what plugins read.
@@ -7,6 +8,10 @@ import ActivityWire
 /// one ``ByteOutput/write(_:)``, so a file written with `O_APPEND` holds only whole lines, even if
 /// the process is killed.
 ///
+/// On a terminal, the lines are made safe to look at: DEL, C1 controls, bidirectional controls
+/// and invisible characters inside JSON strings are written as `\u` escapes (the JSON means the
+/// same), and passed-through text is sanitized. Anywhere else every byte is as it came.
+///
 /// ```swift
 /// let renderer = JSONLinesRenderer(output: FileDescriptorOutput(fileDescriptor: 1))
 /// ```
@@ -15,6 +20,8 @@ public final class JSONLinesRenderer: ActivityRenderer {
     let encoder: ActivityEventEncoder
     /// The streams whose non-event lines are written too.
     let textStreams: Set<OutputStream>
+    /// Whether `output` is a terminal, where the lines are made safe to look at.
+    let outputIsTerminal: Bool
     private var line: [UInt8] = []
 
     /// - Parameters:
@@ -31,16 +38,40 @@ public final class JSONLinesRenderer: ActivityRenderer {
         self.output = output
         self.encoder = ActivityEventEncoder(maxLineBytes: WireLimits.maxProducedLineBytes)
         self.textStreams = textStreams
+        self.outputIsTerminal =
+            (output as? FileDescriptorOutput).map { TerminalDevice.isTerminal($0.fileDescriptor) } ?? false
     }
 
     public func render(_ update: ActivityUpdate, in store: ActivityStore) {
         line.removeAll(keepingCapacity: true)
         encoder.encode(update.event, into: &line)
-        output.write(line)
+        output.write(outputIsTerminal ? Self.escapedForTerminal(line) : line)
     }
 
     public func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore) {
         guard textStreams.contains(stream) else { return }
-        output.write(line + [0x0A])
+        output.write((outputIsTerminal ? TerminalSanitizer.display(bytes: line) : line) + [0x0A])
+    }
+
+    /// An encoded line with every character the sanitizer would not show written as a JSON `\u`
+    /// escape. The encoder already escapes C0 controls, and only string contents can hold
+    /// anything but printable ASCII, so the line stays valid JSON with the same meaning.
+    static func escapedForTerminal(_ line: [UInt8]) -> [UInt8] {
+        guard line.contains(where: { $0 >= 0x7F }) else { return line }
+        var result: [UInt8] = []
+        result.reserveCapacity(line.count + 16)
+        for scalar in String(decoding: line, as: UTF8.self).unicodeScalars {
+            if scalar.value >= 0x7F, TerminalSanitizer.classify(scalar) != .keep {
+                for unit in String(scalar).utf16 { result += Array(("\\u" + hex4(unit)).utf8) }
+            } else {
+                result += Array(String(scalar).utf8)
+            }
+        }
+        return result
+    }
+
+    private static func hex4(_ unit: UInt16) -> String {
+        let digits = String(unit, radix: 16)
+        return String(repeating: "0", count: 4 - digits.count) + digits
     }
 }

@@ -1,3 +1,4 @@
+import ActivityTerminal
 public import ActivityWire
 
 #if canImport(Glibc)
@@ -22,14 +23,18 @@ public import ActivityWire
 /// 2026-11-29T12:00:03.300Z summary activities=1 succeeded=1 duration=3.300s
 /// ```
 ///
-/// Values are quoted when they hold spaces, `=` or quotes; control characters are escaped
-/// (`\n`, `\x1b`), never written raw. The `jsonl` format is ``JSONLinesRenderer``'s.
+/// Values are quoted when they hold spaces, `=` or quotes; control characters, bidirectional
+/// controls and invisible characters are escaped (`\n`, `\x1b`, `\u{202e}`), never written raw.
+/// The `jsonl` format is ``JSONLinesRenderer``'s.
 public final class LogFileRenderer: ActivityRenderer {
     let format: LogFormat
     let output: any ByteOutput
     let clock: @Sendable () -> Double
     private let ownedDescriptor: Int32?
     private let jsonLines: JSONLinesRenderer
+    /// The titles of open activities as they arrived: the store keeps them sanitized for display,
+    /// but the log shows what arrived, escaped.
+    private var arrivedTitles: [ActivityID: String] = [:]
 
     /// Opens (or creates, mode 0644) `path` for appending.
     ///
@@ -73,6 +78,7 @@ public final class LogFileRenderer: ActivityRenderer {
         let time = update.event.timestamp ?? clock()
         switch update.event {
         case .begin(let begin):
+            arrivedTitles[begin.id] = begin.title
             var fields: [(String, String)] = [("id", begin.id.rawValue), ("title", begin.title)]
             if let parent = begin.parent { fields.append(("parent", parent.rawValue)) }
             if let total = begin.total { fields.append(("total", Formatting.count(total))) }
@@ -80,8 +86,8 @@ public final class LogFileRenderer: ActivityRenderer {
             if let unit = begin.unit { fields.append(("unit", unit)) }
             if let message = begin.message { fields.append(("message", message)) }
             write(time, "begin", fields)
-        case .progress:
-            break
+        case .progress(let progress):
+            if let title = progress.title, arrivedTitles[progress.id] != nil { arrivedTitles[progress.id] = title }
         case .log(let log):
             var fields: [(String, String)] = [("level", log.level.rawValue)]
             if let id = log.id { fields.append(("id", id.rawValue)) }
@@ -89,8 +95,9 @@ public final class LogFileRenderer: ActivityRenderer {
             write(time, "log", fields)
         case .end(let end):
             var fields: [(String, String)] = [("id", end.id.rawValue)]
+            let arrivedTitle = arrivedTitles.removeValue(forKey: end.id)
             if let activity = update.activity {
-                fields.append(("title", activity.title))
+                fields.append(("title", arrivedTitle ?? activity.title))
                 fields.append(("status", end.status.rawValue))
                 fields.append(("duration", Formatting.fixed(activity.duration(at: time), decimals: 3) + "s"))
                 if let total = activity.total { fields.append(("total", Formatting.count(total))) }
@@ -156,16 +163,26 @@ public final class LogFileRenderer: ActivityRenderer {
     static func quoted(_ value: String) -> String {
         var needsQuotes = value.isEmpty
         var body = ""
-        for scalar in value.unicodeScalars {
+        let scalars = Array(value.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
             switch scalar {
             case "\"": body += "\\\""; needsQuotes = true
             case "\\": body += "\\\\"; needsQuotes = true
             case " ", "=": body.unicodeScalars.append(scalar); needsQuotes = true
             default:
-                if TextSanitizer.classify(scalar) == .keep {
+                let shown: Bool
+                switch TerminalSanitizer.classify(scalar) {
+                case .keep: shown = true
+                case .space, .drop: shown = false
+                case .joiner:
+                    shown =
+                        index > 0 && index + 1 < scalars.count
+                        && TerminalSanitizer.joinsEmoji(after: scalars[index - 1], before: scalars[index + 1])
+                }
+                if shown {
                     body.unicodeScalars.append(scalar)
                 } else {
-                    body += TextSanitizer.escaped(String(scalar))
+                    body += TerminalSanitizer.escape(scalar)
                     needsQuotes = true
                 }
             }

@@ -1,3 +1,5 @@
+import ActivityTerminal
+
 /// Where a line's spans go: a ``StyledLine``, or straight into a frame's bytes.
 protocol LineSink {
     /// Appends text whose display width the caller already knows; empty text is skipped.
@@ -99,35 +101,32 @@ struct StyledLine: Sendable, LineSink {
         var rows: [StyledLine] = []
         var current = StyledLine()
         var used = 0
-        Measurer.withLocale {
-            for span in spans {
-                var piece = String.UnicodeScalarView()
-                for scalar in span.text.unicodeScalars {
-                    let w = DisplayWidth.scalarWidth(scalar)
-                    if used + w > width {
-                        // Break after the piece's last space when there is one, not mid-word.
-                        var carried = String.UnicodeScalarView()
-                        if scalar != " ", let space = piece.lastIndex(of: " ") {
-                            carried = String.UnicodeScalarView(piece[piece.index(after: space)...])
-                            if carried.count < 20 {
-                                piece = String.UnicodeScalarView(piece[..<space])
-                            } else {
-                                carried = String.UnicodeScalarView()
-                            }
+        for span in spans {
+            var piece = ""
+            for character in span.text {
+                let w = DisplayWidth.of(character)
+                if used + w > width {
+                    // Break after the piece's last space when there is one, not mid-word.
+                    var carried = ""
+                    if character != " ", let space = piece.lastIndex(of: " ") {
+                        carried = String(piece[piece.index(after: space)...])
+                        if carried.count < 20 {
+                            piece = String(piece[..<space])
+                        } else {
+                            carried = ""
                         }
-                        current.append(String(piece), span.paint)
-                        rows.append(current)
-                        current = StyledLine(String(repeating: " ", count: indent))
-                        used = indent
-                        piece = carried
-                        for carriedScalar in carried { used += DisplayWidth.scalarWidth(carriedScalar) }
-                        if scalar == " " { continue }
                     }
-                    piece.append(scalar)
-                    used += w
+                    current.append(piece, span.paint)
+                    rows.append(current)
+                    current = StyledLine(String(repeating: " ", count: indent))
+                    used = indent + DisplayWidth.of(carried)
+                    piece = carried
+                    if character == " " { continue }
                 }
-                current.append(String(piece), span.paint)
+                piece.append(character)
+                used += w
             }
+            current.append(piece, span.paint)
         }
         rows.append(current)
         return rows

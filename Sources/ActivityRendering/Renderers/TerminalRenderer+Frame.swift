@@ -1,3 +1,4 @@
+import ActivityTerminal
 import ActivityWire
 
 /// Building the live region: which lines, and how each activity's line is laid out.
@@ -262,7 +263,7 @@ extension TerminalRenderer {
     static let indents: [String] = (0...32).map { String(repeating: " ", count: $0) }
 
     /// What is kept between frames for one activity: created at its first frame, dropped when
-    /// it ends. Its title and message are sanitized and measured again only when they change.
+    /// it ends. Its title and message are measured again only when they change.
     func cachedLine(for activity: ActivityState) -> ActivityLineCache {
         if let cached = lineCache[activity.sequence] {
             if cached.text.rawTitle != activity.title || cached.text.rawMessage != activity.message {
@@ -275,10 +276,10 @@ extension TerminalRenderer {
         return cache
     }
 
-    /// An activity's title and message, sanitized and measured.
+    /// An activity's title and message, measured. (The store has sanitized them.)
     func displayText(_ activity: ActivityState) -> DisplayText {
-        let title = TextSanitizer.display(activity.title)
-        let message = activity.message.map(TextSanitizer.display).flatMap { $0.isEmpty ? nil : $0 }
+        let title = activity.title
+        let message = activity.message.flatMap { $0.isEmpty ? nil : $0 }
         return DisplayText(
             rawTitle: activity.title, rawMessage: activity.message, title: title, titleWidth: DisplayWidth.of(title),
             message: message, messageWidth: message.map(DisplayWidth.of) ?? 0)
@@ -380,7 +381,7 @@ final class ActivityLineCache {
     }
 }
 
-/// A title and message ready to draw, with the raw text they came from.
+/// A title and message ready to draw, with the state's text they came from (to notice a change).
 final class DisplayText {
     let rawTitle: String
     let rawMessage: String?

@@ -23,7 +23,7 @@ extension TerminalRenderer {
             guard let activity = update.activity else { return }
             lineCache[activity.sequence] = nil
             if activity.depth == 0 {
-                appendAbove(endLine(activity, title: TextSanitizer.display(activity.title)))
+                appendAbove(endLine(activity, title: activity.title))
             } else if activity.status == .failure {
                 appendAbove(endLine(activity, title: pathTitle(of: activity, in: store)))
             }

@@ -9,7 +9,7 @@ extension TerminalRenderer {
             guard let activity = update.activity else { return }
             var line = StyledLine(style.symbol(for: .started) + " " + pathTitle(of: activity, in: store))
             if let details = plainDetails(activity) { line.append(" (\(details))") }
-            if let message = activity.message.map(TextSanitizer.display), !message.isEmpty {
+            if let message = activity.message, !message.isEmpty {
                 line.append(" " + style.dash + " " + message)
             }
             plainProgress[activity.id] = (time, tenth(activity))
@@ -38,7 +38,7 @@ extension TerminalRenderer {
     private func plainDetails(_ activity: ActivityState) -> String? {
         guard let total = activity.total else { return nil }
         if activity.unit == "bytes" { return Formatting.bytes(total) }
-        return Formatting.count(total) + " " + (activity.unit.map(TextSanitizer.display) ?? "items")
+        return Formatting.count(total) + " " + (activity.unit ?? "items")
     }
 
     /// `  Title  45%  45/100 files  3.60 files/s  ETA 15s  message`
@@ -50,7 +50,7 @@ extension TerminalRenderer {
         parts.append(Formatting.progress(completed: activity.completed, total: activity.total, unit: activity.unit))
         if let rate = activity.rate(at: time), rate > 0 { parts.append(Formatting.rate(rate, unit: activity.unit)) }
         if let eta = activity.eta(at: time) { parts.append("ETA " + Formatting.eta(eta)) }
-        if let message = activity.message.map(TextSanitizer.display), !message.isEmpty { parts.append(message) }
+        if let message = activity.message, !message.isEmpty { parts.append(message) }
         return StyledLine(parts.joined(separator: "  "))
     }
 

@@ -1,3 +1,4 @@
+import ActivityTerminal
 public import ActivityWire
 
 /// Draws activities in a terminal (a live, redrawn tree) or as plain lines (CI logs, pipes).
@@ -146,14 +147,14 @@ public final class TerminalRenderer: ActivityRenderer {
     public func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore) {
         switch passthroughTargets[stream] ?? .display {
         case .display:
-            let text = configuration.displayIsTerminal ? TextSanitizer.display(bytes: line) : line
+            let text = configuration.displayIsTerminal ? TerminalSanitizer.display(bytes: line) : line
             if configuration.mode == .tty && !isFinished {
                 appendAbove(text)
             } else {
                 output.write(text + [0x0A])
             }
         case .output(let target, let sanitize, let sharesTerminal):
-            let text = (sanitize ? TextSanitizer.display(bytes: line) : line) + [0x0A]
+            let text = (sanitize ? TerminalSanitizer.display(bytes: line) : line) + [0x0A]
             if configuration.mode == .tty && sharesTerminal && !isFinished && liveHeight > 0 {
                 pendingSeparate.append((target, text))
                 if pendingSeparate.count > 4096 { flushNow(store) }
@@ -165,7 +166,7 @@ public final class TerminalRenderer: ActivityRenderer {
 
     public func report(_ diagnostic: Diagnostic, in store: ActivityStore) {
         guard shownDiagnostics.insert(diagnostic.code).inserted else { return }
-        let text = TextSanitizer.display(diagnostic.message)
+        let text = TerminalSanitizer.display(diagnostic.message)
         let place = diagnostic.line > 0 ? "input line \(diagnostic.line)" : "input"
         let message =
             "warning: \(place): \(text) [\(diagnostic.code.rawValue)]; further problems of this kind are counted"
@@ -176,7 +177,7 @@ public final class TerminalRenderer: ActivityRenderer {
     }
 
     public func notice(_ message: String, in store: ActivityStore) {
-        let line = StyledLine("warning: " + TextSanitizer.display(message), .yellow)
+        let line = StyledLine("warning: " + TerminalSanitizer.display(message), .yellow)
         switch configuration.mode {
         case .tty: appendAbove(line)
         case .plain: writePlain(line, at: store.summary.lastTime)
@@ -216,11 +217,12 @@ public final class TerminalRenderer: ActivityRenderer {
         }
     }
 
-    /// The titles from the top down to `activity`, joined: `Build › Compile`.
+    /// The titles from the top down to `activity`, joined: `Build › Compile`. (The store has
+    /// sanitized them.)
     func pathTitle(of activity: ActivityState, in store: ActivityStore) -> String {
         var titles = activity.parent.map { store.path(of: $0) } ?? []
         titles.append(activity.title)
-        return titles.map(TextSanitizer.display).joined(separator: style.pathSeparator)
+        return titles.joined(separator: style.pathSeparator)
     }
 
     /// A finished activity's line: `✔ Title  3.2s  message` or `✖ Title  1.0s  error`.
@@ -232,10 +234,10 @@ public final class TerminalRenderer: ActivityRenderer {
         line.append(title, status == .failure ? .bold : .none)
         line.append("  " + Formatting.duration(activity.duration(at: activity.endTime ?? activity.startTime)), .dim)
         if status == .abandoned { line.append("  (abandoned)", .dim) }
-        if let message = activity.message.map(TextSanitizer.display), !message.isEmpty {
+        if let message = activity.message, !message.isEmpty {
             line.append("  " + message, .dim)
         }
-        if let error = activity.error.map(TextSanitizer.display), !error.isEmpty {
+        if let error = activity.error, !error.isEmpty {
             line.append("  " + error, .red)
         }
         return line
@@ -250,7 +252,8 @@ public final class TerminalRenderer: ActivityRenderer {
         case .info, .debug: break
         }
         if let activity { line.append(pathTitle(of: activity, in: store) + ": ", .dim) }
-        line.append(TextSanitizer.display(log.message), log.level == .debug ? .dim : .none)
+        // A log message comes straight from the event: the store keeps no copy to sanitize.
+        line.append(TerminalSanitizer.display(log.message), log.level == .debug ? .dim : .none)
         return line
     }
 
@@ -283,5 +286,9 @@ public struct TerminalSize: Sendable, Hashable {
     public init(columns: Int, rows: Int) {
         self.columns = max(1, columns)
         self.rows = max(1, rows)
+    }
+
+    init(_ size: (columns: Int, rows: Int)) {
+        self.init(columns: size.columns, rows: size.rows)
     }
 }

@@ -1,3 +1,5 @@
+import ActivityTerminal
+
 /// The glyphs and colours the terminal renderer draws with.
 ///
 /// ```swift
@@ -15,29 +17,20 @@ public struct TerminalStyle: Sendable, Hashable {
         self.color = color
     }
 
-    /// The style the environment asks for.
+    /// The style the environment asks for, for a display that is a terminal.
     ///
     /// Unicode when the first set of `LC_ALL`, `LC_CTYPE` and `LANG` names UTF-8. Colour unless
     /// `NO_COLOR` is set and not empty, or `CLICOLOR` is `0`; `CLICOLOR_FORCE` (not `0`) turns it
     /// back on over `CLICOLOR=0`, never over `NO_COLOR`.
     public static func detect(environment: [String: String]) -> TerminalStyle {
-        TerminalStyle(unicode: localeIsUTF8(environment), color: colorAllowed(environment))
+        detect(environment: environment, isTerminal: true)
     }
 
-    static func localeIsUTF8(_ environment: [String: String]) -> Bool {
-        for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
-            guard let value = environment[name], !value.isEmpty else { continue }
-            let lower = value.lowercased()
-            return lower.contains("utf-8") || lower.contains("utf8")
-        }
-        return false
-    }
-
-    static func colorAllowed(_ environment: [String: String]) -> Bool {
-        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
-        if let force = environment["CLICOLOR_FORCE"], !force.isEmpty, force != "0" { return true }
-        if environment["CLICOLOR"] == "0" { return false }
-        return true
+    /// The style the environment asks for, for a display that is a terminal or not: no colour on
+    /// a non-terminal unless `CLICOLOR_FORCE` asks for it.
+    package static func detect(environment: [String: String], isTerminal: Bool) -> TerminalStyle {
+        let capabilities = TerminalCapabilities.detect(environment: environment, isTerminal: isTerminal)
+        return TerminalStyle(unicode: capabilities.unicode, color: capabilities.color)
     }
 
     // MARK: - Glyphs

@@ -8,30 +8,6 @@ import Synchronization
     import Darwin
 #endif
 
-/// Facts about the terminal behind a file descriptor.
-enum TerminalDevice {
-    static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
-
-    /// The window size: from the terminal, else `COLUMNS` and `LINES`, else 80 × 24.
-    static func size(of descriptor: Int32, environment: [String: String]) -> TerminalSize {
-        var window = winsize()
-        if ioctl(descriptor, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 {
-            return TerminalSize(columns: Int(window.ws_col), rows: Int(window.ws_row))
-        }
-        let columns = environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 80
-        let rows = environment["LINES"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 24
-        return TerminalSize(columns: columns, rows: rows)
-    }
-
-    /// Whether two descriptors are the same terminal device.
-    static func sameDevice(_ a: Int32, _ b: Int32) -> Bool {
-        var first = stat()
-        var second = stat()
-        guard fstat(a, &first) == 0, fstat(b, &second) == 0 else { return false }
-        return first.st_rdev == second.st_rdev && first.st_ino == second.st_ino && first.st_dev == second.st_dev
-    }
-}
-
 /// What the signal handlers need, in memory they can touch without locks or allocation.
 enum SignalRelay {
     /// The display descriptor of the session that owns the terminal; -1 for none.
@@ -169,85 +145,5 @@ final class SignalGuard: Sendable {
         SignalRelay.restoreDescriptor.store(-1, ordering: .releasing)
         SignalRelay.wakeDescriptor.store(-1, ordering: .releasing)
         SignalRelay.owned.store(false, ordering: .releasing)
-    }
-}
-
-/// A thread that calls `tick` every `interval` seconds, or at once when woken.
-final class RedrawTimer: Sendable {
-    private final class Context: Sendable {
-        let interval: Double
-        let wakeRead: Int32
-        let stopped = Atomic<Bool>(false)
-        let tick: @Sendable () -> Void
-
-        init(interval: Double, wakeRead: Int32, tick: @escaping @Sendable () -> Void) {
-            self.interval = interval
-            self.wakeRead = wakeRead
-            self.tick = tick
-        }
-
-        func run() {
-            var block = sigset_t()
-            sigemptyset(&block)
-            for signal in [SIGINT, SIGTERM, SIGWINCH, SIGPIPE] { sigaddset(&block, signal) }
-            pthread_sigmask(SIG_BLOCK, &block, nil)
-            var drain = [UInt8](repeating: 0, count: 64)
-            while !stopped.load(ordering: .acquiring) {
-                var poller = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-                if poll(&poller, 1, Int32(interval * 1000)) > 0 {
-                    _ = read(wakeRead, &drain, drain.count)
-                }
-                if stopped.load(ordering: .acquiring) { break }
-                tick()
-            }
-        }
-    }
-
-    private let context: Context
-    private let thread: pthread_t
-    /// The write end of the wake-up pipe.
-    let wakeDescriptor: Int32
-
-    init?(interval: Double, tick: @escaping @Sendable () -> Void) {
-        var pipe: [Int32] = [-1, -1]
-        guard Glibc.pipe(&pipe) == 0 else { return nil }
-        for end in pipe {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-        }
-        let context = Context(interval: interval, wakeRead: pipe[0], tick: tick)
-        let unmanaged = Unmanaged.passRetained(context)
-        var thread = pthread_t()
-        let status = pthread_create(
-            &thread, nil,
-            { raw in
-                let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-                context.run()
-                return nil
-            }, unmanaged.toOpaque())
-        guard status == 0 else {
-            unmanaged.release()
-            close(pipe[0])
-            close(pipe[1])
-            return nil
-        }
-        self.context = context
-        self.thread = thread
-        self.wakeDescriptor = pipe[1]
-    }
-
-    /// Wakes the thread for an immediate tick.
-    func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeDescriptor, &byte, 1)
-    }
-
-    /// Stops the thread and waits for it; idempotent. Never call from inside `tick`.
-    func stop() {
-        guard !context.stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        wake()
-        pthread_join(thread, nil)
-        close(wakeDescriptor)
-        close(context.wakeRead)
     }
 }

@@ -1,0 +1,11 @@
+import ActivityTerminal
+import ActivityWire
+
+/// How the overlay displays tell the person watching about a problem in the stream.
+enum OverlayDiagnostic {
+    /// `activity: line 3: invalid-json: …`, on one line and safe for a terminal: a diagnostic
+    /// quotes the producer's text, which may hold escape sequences.
+    static func line(_ diagnostic: Diagnostic) -> String {
+        "activity: line \(diagnostic.line): \(diagnostic.code.rawValue): \(TerminalSanitizer.display(diagnostic.message))"
+    }
+}

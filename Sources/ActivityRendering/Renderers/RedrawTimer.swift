@@ -1,0 +1,89 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A thread that calls `tick` every `interval` seconds, or at once when woken.
+final class RedrawTimer: Sendable {
+    private final class Context: Sendable {
+        let interval: Double
+        let wakeRead: Int32
+        let stopped = Atomic<Bool>(false)
+        let tick: @Sendable () -> Void
+
+        init(interval: Double, wakeRead: Int32, tick: @escaping @Sendable () -> Void) {
+            self.interval = interval
+            self.wakeRead = wakeRead
+            self.tick = tick
+        }
+
+        func run() {
+            var block = sigset_t()
+            sigemptyset(&block)
+            for signal in [SIGINT, SIGTERM, SIGWINCH, SIGPIPE] { sigaddset(&block, signal) }
+            pthread_sigmask(SIG_BLOCK, &block, nil)
+            var drain = [UInt8](repeating: 0, count: 64)
+            while !stopped.load(ordering: .acquiring) {
+                var poller = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
+                if poll(&poller, 1, Int32(interval * 1000)) > 0 {
+                    _ = read(wakeRead, &drain, drain.count)
+                }
+                if stopped.load(ordering: .acquiring) { break }
+                tick()
+            }
+        }
+    }
+
+    private let context: Context
+    private let thread: pthread_t
+    /// The write end of the wake-up pipe.
+    let wakeDescriptor: Int32
+
+    init?(interval: Double, tick: @escaping @Sendable () -> Void) {
+        var pipe: [Int32] = [-1, -1]
+        guard Glibc.pipe(&pipe) == 0 else { return nil }
+        for end in pipe {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
+        let context = Context(interval: interval, wakeRead: pipe[0], tick: tick)
+        let unmanaged = Unmanaged.passRetained(context)
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, nil,
+            { raw in
+                let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
+                context.run()
+                return nil
+            }, unmanaged.toOpaque())
+        guard status == 0 else {
+            unmanaged.release()
+            close(pipe[0])
+            close(pipe[1])
+            return nil
+        }
+        self.context = context
+        self.thread = thread
+        self.wakeDescriptor = pipe[1]
+    }
+
+    /// Wakes the thread for an immediate tick.
+    func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeDescriptor, &byte, 1)
+    }
+
+    /// Stops the thread and waits for it; idempotent. Never call from inside `tick`.
+    func stop() {
+        guard !context.stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        wake()
+        pthread_join(thread, nil)
+        close(wakeDescriptor)
+        close(context.wakeRead)
+    }
+}

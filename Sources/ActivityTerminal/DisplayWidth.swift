@@ -1,0 +1,125 @@
+/// How many terminal columns text takes: the one measure every display uses.
+///
+/// Widths come from ``UnicodeTables``, generated from the `wcwidth` package's tables
+/// (`Scripts/generate-width-table.py`), so they follow today's Unicode and terminals, not the C
+/// library's tables and not the locale. A character is 2 columns when East Asian Wide or
+/// Fullwidth (CJK, most emoji), 0 when it shows nothing of its own (combining marks, format
+/// characters, joiners, variation selectors), and 1 otherwise; controls count 0 (they never
+/// reach a display: ``TerminalSanitizer`` removes them).
+///
+/// Text is measured by grapheme cluster, as modern terminals draw it. A cluster that starts with
+/// a wide character, an emoji or a regional indicator takes the width of that first character,
+/// and 2 when U+FE0F asks for emoji presentation of a narrow one (`❤️`, `1️⃣`); whatever follows
+/// in the cluster (skin tones, ZWJ and the emoji it joins, tags, the second flag letter) adds
+/// nothing. Other clusters take the sum of their characters, a spacing mark counting one column
+/// after the character it follows (`क` + `ि` is 2).
+///
+/// ```swift
+/// DisplayWidth.of("日本")                            // 4
+/// DisplayWidth.of("👨‍👩‍👧")                             // 2
+/// DisplayWidth.truncate("日本語のテキスト", to: 7)   // "日本語…"
+/// ```
+package enum DisplayWidth {
+    /// The number of columns `text` occupies.
+    package static func of(_ text: some StringProtocol) -> Int {
+        // Most text is printable ASCII: one column a byte, checked over the contiguous bytes.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            for byte in bytes where byte >= 0x7F || byte < 0x20 { return nil }
+            return bytes.count
+        }
+        if let ascii, let count = ascii { return count }
+        var width = 0
+        for character in text { width += of(character) }
+        return width
+    }
+
+    /// The number of columns one grapheme cluster occupies.
+    package static func of(_ character: Character) -> Int {
+        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
+        var scalars = character.unicodeScalars.makeIterator()
+        guard let base = scalars.next() else { return 0 }
+        let baseWidth = scalarWidth(base)
+        guard let second = scalars.next() else { return baseWidth }
+        if baseWidth == 2 { return 2 }
+        let value = base.value
+        let emoji =
+            UnicodeTables.contains(UnicodeTables.extendedPictographic, value) || (0x1F1E6...0x1F1FF).contains(value)
+        let presentable = UnicodeTables.contains(UnicodeTables.emojiVariationWide, value)
+        if presentable, second.value == 0xFE0F || character.unicodeScalars.contains("\u{FE0F}") { return 2 }
+        if emoji { return baseWidth }
+        // A spacing mark (the vowel sign of `कि`) is zero width alone but takes a column after
+        // the character it follows, as `wcwidth.wcswidth` counts it.
+        var width = baseWidth
+        var afterBase = baseWidth > 0
+        var next: Unicode.Scalar? = second
+        while let scalar = next {
+            let w = scalarWidth(scalar)
+            if w > 0 {
+                width += w
+                afterBase = true
+            } else if afterBase, UnicodeTables.contains(UnicodeTables.spacingMarks, scalar.value) {
+                width += 1
+                afterBase = false
+            }
+            next = scalars.next()
+        }
+        return width
+    }
+
+    /// The columns one scalar takes on its own: 0, 1 or 2.
+    package static func scalarWidth(_ scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if value >= 0x20 && value < 0x7F { return 1 }
+        if value < 0x20 || (value >= 0x7F && value < 0xA0) { return 0 }
+        if let known = knownWidth(value) { return known }
+        if UnicodeTables.contains(UnicodeTables.zeroWidth, value) { return 0 }
+        return UnicodeTables.contains(UnicodeTables.wide, value) ? 2 : 1
+    }
+
+    /// Widths that need no table: Latin, Greek and Cyrillic letters, general punctuation, box
+    /// drawing, block elements and Braille (the spinner, the bar, `…` and `›` among them) are one
+    /// column; the CJK ideographs and Hangul syllables two. The exhaustive test against `wcwidth`
+    /// covers these ranges too.
+    @inline(__always)
+    static func knownWidth(_ value: UInt32) -> Int? {
+        switch value {
+        case 0xA0...0x2FF, 0x370...0x482, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF, 0x2500...0x25FC,
+            0x2800...0x28FF:
+            1
+        case 0x4E00...0x9FFF, 0xAC00...0xD7A3: 2
+        default: nil
+        }
+    }
+
+    /// `text` cut so that it fits in `width` columns; when cut, it ends in `ellipsis` (left out
+    /// when even the ellipsis does not fit). Never cuts inside a grapheme cluster.
+    package static func truncate(_ text: String, to width: Int, ellipsis: String = "…") -> String {
+        guard width > 0 else { return "" }
+        if text.utf8.count <= width, of(text) <= width { return text }
+        if of(text) <= width { return text }
+        let ellipsisWidth = of(ellipsis)
+        let budget = ellipsisWidth <= width ? width - ellipsisWidth : width
+        var result = ""
+        var used = 0
+        for character in text {
+            let w = of(character)
+            if used + w > budget { break }
+            used += w
+            result.append(character)
+        }
+        return ellipsisWidth <= width ? result + ellipsis : result
+    }
+
+    /// `text` followed by spaces up to `width` columns.
+    package static func pad(_ text: String, to width: Int) -> String {
+        let w = of(text)
+        return w >= width ? text : text + String(repeating: " ", count: width - w)
+    }
+
+    /// `text` in exactly `width` columns: cut (ending in `ellipsis`) when longer, padded with
+    /// spaces when shorter.
+    package static func fit(_ text: String, to width: Int, ellipsis: String = "…") -> String {
+        let cut = truncate(text, to: width, ellipsis: ellipsis)
+        return cut + String(repeating: " ", count: max(0, width - of(cut)))
+    }
+}

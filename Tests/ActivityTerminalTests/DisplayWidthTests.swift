@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@testable import ActivityTerminal
+
+@Suite("Display width")
+struct DisplayWidthTests {
+    /// Where `wcwidth` is needed: everywhere it can run, and always on CI (which installs it), so a
+    /// broken installation fails there instead of skipping.
+    static let oracle = WcwidthOracle.available || ProcessInfo.processInfo.environment["CI"] != nil
+
+    @Test(
+        "every code point has the width the wcwidth package gives it, controls 0 instead of -1",
+        .enabled(if: oracle, "python3 with the wcwidth package is needed (python3 -m pip install wcwidth)")
+    )
+    func everyCodePoint() throws {
+        let reference = try #require(WcwidthOracle.widths, "python3 -c 'import wcwidth' failed")
+        try #require(
+            reference.version == UnicodeTables.unicodeVersion,
+            """
+            the installed wcwidth knows Unicode \(reference.version), the table \(UnicodeTables.unicodeVersion): \
+            run Scripts/generate-width-table.py (or install the wcwidth version named in UnicodeTables.swift)
+            """)
+        var mismatches: [String] = []
+        var run = 0
+        var checked = 0
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            while run + 1 < reference.runs.count, reference.runs[run + 1].first <= value { run += 1 }
+            let expected = reference.runs[run].width
+            // The one deliberate difference: a control is -1 for wcwidth ("not printable"), 0 here,
+            // because the sanitizer has removed it before anything is measured.
+            let wanted = expected < 0 ? 0 : expected
+            let width = DisplayWidth.scalarWidth(scalar)
+            if width != wanted, mismatches.count < 20 {
+                mismatches.append("U+\(String(value, radix: 16, uppercase: true)): \(width), wcwidth \(expected)")
+            }
+            checked += 1
+        }
+        #expect(checked == 0x110000 - 0x800)
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    }
+
+    @Test("characters made wide after Unicode 14 take two columns, whatever the C library says")
+    func newWideCharacters() {
+        // U+16FF2, U+16FF3 (Unicode 17), U+1FAE9 (Unicode 16), U+1FA89 and U+1F6DC (Unicode 15).
+        for value: UInt32 in [0x16FF2, 0x16FF3, 0x1FAE9, 0x1FA89, 0x1F6DC, 0x31350] {
+            #expect(DisplayWidth.scalarWidth(Unicode.Scalar(value)!) == 2, "U+\(String(value, radix: 16))")
+        }
+    }
+
+    static let clusters: [(String, Int)] = [
+        ("abc", 3), ("日本語", 6), ("📦", 2), ("e\u{301}", 1), ("❤", 1), ("❤\u{FE0F}", 2), ("1\u{FE0F}\u{20E3}", 2),
+        ("👍🏽", 2), ("🇩🇪", 2), ("👨\u{200D}👩\u{200D}👧", 2), ("🏳\u{FE0F}\u{200D}🌈", 2), ("कि", 2), ("क्ष", 2),
+        ("\u{1100}\u{1161}\u{11A8}", 2), ("⌚\u{FE0E}", 2), ("a\u{FE0F}", 1), ("\u{16FF2}x", 3),
+        ("🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}", 2), ("\u{200B}", 0),
+    ]
+
+    @Test("text is measured by grapheme cluster: an emoji sequence is two columns, as modern terminals draw it")
+    func clusters() {
+        for (text, width) in Self.clusters {
+            #expect(DisplayWidth.of(text) == width, "\(text.debugDescription)")
+        }
+    }
+
+    @Test(
+        "grapheme widths agree with wcwidth.wcswidth",
+        .enabled(if: oracle, "python3 with the wcwidth package is needed (python3 -m pip install wcwidth)")
+    )
+    func clustersAgreeWithWcwidth() throws {
+        let texts = Self.clusters.map(\.0)
+        let reference = try #require(WcwidthOracle.stringWidths(texts))
+        try #require(reference.count == texts.count)
+        for (text, expected) in zip(texts, reference) {
+            #expect(DisplayWidth.of(text) == expected, "\(text.debugDescription)")
+        }
+    }
+
+    @Test("truncating never splits a grapheme cluster and never overflows")
+    func truncate() {
+        #expect(DisplayWidth.truncate("日本語のテキスト", to: 7) == "日本語…")
+        #expect(DisplayWidth.truncate("abcdef", to: 4) == "abc…")
+        #expect(DisplayWidth.truncate("abc", to: 4) == "abc")
+        #expect(DisplayWidth.truncate("ab👨\u{200D}👩\u{200D}👧cd", to: 4) == "ab…")
+        #expect(DisplayWidth.truncate("ab👨\u{200D}👩\u{200D}👧cd", to: 5) == "ab👨\u{200D}👩\u{200D}👧…")
+        #expect(DisplayWidth.truncate("ab👨\u{200D}👩\u{200D}👧cd", to: 6) == "ab👨\u{200D}👩\u{200D}👧cd")
+        #expect(DisplayWidth.of(DisplayWidth.truncate("📦📦📦📦", to: 5)) <= 5)
+        #expect(DisplayWidth.fit("日本", to: 6) == "日本  ")
+        #expect(DisplayWidth.fit("日本語", to: 5) == "日本…")
+        #expect(DisplayWidth.pad("❤\u{FE0F}", to: 3) == "❤\u{FE0F} ")
+    }
+}

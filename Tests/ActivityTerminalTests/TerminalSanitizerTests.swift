@@ -1,0 +1,102 @@
+import Testing
+
+@testable import ActivityTerminal
+
+@Suite("Sanitizing")
+struct TerminalSanitizerTests {
+    /// Scalars that must never reach a display: controls, bidirectional controls, invisibles.
+    static func isDangerous(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value < 0x20 || (0x7F...0x9F).contains(value)
+            || [0xAD, 0x61C, 0x200B, 0x200C, 0x200E, 0x200F, 0x3164, 0xFEFF].contains(value)
+            || (0x202A...0x202E).contains(value) || (0x2060...0x206F).contains(value)
+            || (0xE0000...0xE007F).contains(value)
+    }
+
+    @Test("no producer text can move the cursor, set the title, clear the screen or forge a line")
+    func escapes() {
+        let cases: [(String, String)] = [
+            ("\u{1B}[2Jclear", "clear"),
+            ("\u{1B}]0;owned\u{07}title", "title"),
+            ("\u{1B}]8;;http://x\u{1B}\\link", "link"),
+            ("line\r✔ Done", "line ✔ Done"),
+            ("c1\u{9B}31mred", "c1red"),
+            ("files\u{1B}]0;PWNED\u{07}\u{1B}[2J\u{9B}31m", "files"),
+            ("a\nb\tc\u{2028}d", "a b c d"),
+            ("日本 é 📦", "日本 é 📦"),
+        ]
+        for (input, expected) in cases {
+            #expect(TerminalSanitizer.display(input) == expected, "\(input.debugDescription)")
+        }
+    }
+
+    /// The examples of the Trojan Source paper (CVE-2021-42574): text that reads one way and runs
+    /// another.
+    static let trojanSource = [
+        "access_level != \"user\u{202E} \u{2066}// Check if admin\u{2069} \u{2066}\"",
+        "/*\u{202E} } \u{2066}if (isAdmin)\u{2069} \u{2066} begin admins only */",
+        "#\u{202E}\u{2066}return\u{2069}\u{2066}",
+        "\u{202D}override\u{202C} \u{202B}embed\u{202A}ltr \u{200E}\u{200F}\u{61C}marks",
+        "unterminated \u{202E}override",
+        "un\u{200B}seen\u{200C}join\u{2060}word\u{FEFF}bom\u{2062}op\u{AD}hy\u{3164}filler",
+        "tag\u{E0041}\u{E0042}smuggled",
+    ]
+
+    @Test("bidirectional controls and invisible characters are removed for display", arguments: trojanSource)
+    func trojanSourceDisplay(_ text: String) {
+        let shown = TerminalSanitizer.display(text)
+        #expect(!shown.unicodeScalars.contains(where: Self.isDangerous), "\(shown.debugDescription)")
+        // What stays is the visible text, in its order.
+        let visible = String(String.UnicodeScalarView(text.unicodeScalars.filter { !Self.isDangerous($0) }))
+        #expect(shown == visible)
+    }
+
+    @Test("an unterminated override never reaches the text after it")
+    func unterminated() {
+        let field = TerminalSanitizer.display("name\u{202E}")
+        #expect(field + " done" == "name done")
+        #expect(TerminalSanitizer.display("\u{2067}isolate") == "isolate")
+    }
+
+    @Test("a log file shows what the display removes as escapes", arguments: trojanSource)
+    func trojanSourceEscaped(_ text: String) {
+        let escaped = TerminalSanitizer.escaped(text)
+        #expect(!escaped.unicodeScalars.contains(where: Self.isDangerous), "\(escaped.debugDescription)")
+        #expect(escaped.contains("\\u{") || escaped.contains("\\x"))
+    }
+
+    @Test("escapes name each removed character")
+    func escapedForm() {
+        #expect(TerminalSanitizer.escaped("a\u{1B}[2J\n\u{9B}") == "a\\x1b[2J\\n\\x9b")
+        #expect(TerminalSanitizer.escaped("user\u{202E}x\u{2066}") == "user\\u{202e}x\\u{2066}")
+        #expect(TerminalSanitizer.escaped("a\u{200D}b") == "a\\u{200d}b")
+    }
+
+    @Test("a zero-width joiner stays inside an emoji sequence, and only there")
+    func joiner() {
+        let family = "👨\u{200D}👩\u{200D}👧"
+        let rainbow = "🏳\u{FE0F}\u{200D}🌈"
+        let toned = "👩🏽\u{200D}💻"
+        for emoji in [family, rainbow, toned] {
+            #expect(TerminalSanitizer.display(emoji) == emoji)
+            #expect(TerminalSanitizer.escaped(emoji) == emoji)
+        }
+        #expect(TerminalSanitizer.display("a\u{200D}b") == "ab")
+        #expect(TerminalSanitizer.display("👨\u{200D}") == "👨")
+        #expect(TerminalSanitizer.display("\u{200D}👨") == "👨")
+        #expect(TerminalSanitizer.display("👨\u{200D}\u{200D}👩") == "👨\u{200D}👩")
+        #expect(TerminalSanitizer.display("👨\u{200D}\u{1B}[2J👩") == "👨👩")
+    }
+
+    @Test("raw bytes: invalid UTF-8 becomes U+FFFD, clean lines come back unchanged")
+    func bytes() {
+        #expect(TerminalSanitizer.display(bytes: [0x66, 0xFF, 0x1B, 0x5B, 0x41, 0x67]) == Array("f\u{FFFD}g".utf8))
+        #expect(TerminalSanitizer.display(bytes: Array("日本 ok".utf8)) == Array("日本 ok".utf8))
+        #expect(TerminalSanitizer.display(bytes: Array("x\u{202E}y".utf8)) == Array("xy".utf8))
+    }
+
+    @Test("ASCII terminals get question marks for everything else")
+    func ascii() {
+        #expect(TerminalSanitizer.ascii("Größe 📦") == "Gr??e ?")
+    }
+}

@@ -60,6 +60,9 @@ HIDDEN void registry_add(activity *a);
 HIDDEN void registry_remove(activity *a);
 /** Writes pending progress of every live activity; returns false when some could not be written. */
 HIDDEN bool registry_flush(int wait_ms, bool may_block_on_sink);
+/** pthread_atfork handlers: no flush is under way at fork(); the child starts with an empty registry. */
+HIDDEN void registry_before_fork(void);
+HIDDEN void registry_after_fork_in_parent(void);
 HIDDEN void registry_after_fork_in_child(void);
 
 /* ---- sink.c: where lines go ---------------------------------------------------------------- */

@@ -4,6 +4,13 @@
  * that writes coalesced progress about every 100 ms while activities are live and sleeps
  * otherwise. It never waits for the reader: a progress line that cannot go out now stays
  * pending and is retried on the next tick.
+ *
+ * fork() never catches the flusher in the middle of something (building a line allocates): it
+ * has finished starting before activity_begin() returns, and the prepare handler waits for it to
+ * be asleep. A child inherits the memory of every thread, locks included, but only the thread
+ * that forked; an allocator that does not make itself safe across fork (AddressSanitizer's does
+ * not) would otherwise be inherited locked by a thread the child does not have, and the child
+ * would hang at its first malloc.
  */
 #include <errno.h>
 #include <signal.h>
@@ -21,7 +28,11 @@ static pthread_cond_t wake;
 static bool wake_ready;
 static activity *head;
 static size_t live;
-static bool flusher_running;
+static bool flusher_running;  /* created (it may still be starting) */
+static bool flusher_started;  /* running its own code: past the thread set-up of libc and sanitizers */
+static bool flushing;         /* writing, with registry_lock released */
+/** Broadcast when flusher_started or flushing changes. */
+static pthread_cond_t flusher_changed = PTHREAD_COND_INITIALIZER;
 
 /** Room for the activities of one flush without allocating (nothing is allocated while idle). */
 enum { BATCH = 256 };
@@ -51,7 +62,16 @@ static bool emit_all(activity **list, activity **batch, size_t count, int wait_m
         activity *a = list[k];
         int remaining = wait_ms > 0 ? (int)(deadline - monotonic_ms()) : 0;
         if (remaining < 0) remaining = 0;
-        pthread_mutex_lock(&a->lock);
+        /* The flusher skips an activity another thread is writing or ending (the next tick catches
+           up, and an end carries the final values): a flush never waits, so fork() never waits
+           long for one (registry_before_fork). */
+        if (may_block) {
+            pthread_mutex_lock(&a->lock);
+        } else if (pthread_mutex_trylock(&a->lock) != 0) {
+            all = false;
+            activity_release(a);
+            continue;
+        }
         if (!a->ended && !activity_emit_progress_locked(a, remaining, may_block)) all = false;
         pthread_mutex_unlock(&a->lock);
         activity_release(a);
@@ -65,6 +85,8 @@ static void *flusher_main(void *unused)
     (void)unused;
     sink_thread_blocks_sigpipe();
     pthread_mutex_lock(&registry_lock);
+    flusher_started = true;
+    pthread_cond_broadcast(&flusher_changed);
     for (;;) {
         while (live == 0) pthread_cond_wait(&wake, &registry_lock);
         struct timespec until;
@@ -79,9 +101,12 @@ static void *flusher_main(void *unused)
         activity *batch[BATCH];
         size_t count = 0;
         activity **list = collect_locked(batch, &count);
+        flushing = true;
         pthread_mutex_unlock(&registry_lock);
         emit_all(list, batch, count, 0, false);
         pthread_mutex_lock(&registry_lock);
+        flushing = false;
+        pthread_cond_broadcast(&flusher_changed);
     }
     return NULL;
 }
@@ -108,6 +133,9 @@ static void start_flusher_locked(void)
     flusher_running = pthread_create(&thread, &attributes, flusher_main, NULL) == 0;
     pthread_attr_destroy(&attributes);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    /* A caller may fork as soon as its first activity_begin() returns: by then the new thread
+       must be done with its set-up, which allocates (see the top of this file). */
+    while (flusher_running && !flusher_started) pthread_cond_wait(&flusher_changed, &registry_lock);
 }
 
 void registry_add(activity *a)
@@ -146,14 +174,31 @@ bool registry_flush(int wait_ms, bool may_block)
     return emit_all(list, batch, count, wait_ms, may_block);
 }
 
+void registry_before_fork(void)
+{
+    /* Held across fork(), so the flusher cannot begin a flush meanwhile; and one under way is
+       waited for (it never waits for the reader, so this is short). */
+    pthread_mutex_lock(&registry_lock);
+    while (flushing) pthread_cond_wait(&flusher_changed, &registry_lock);
+}
+
+void registry_after_fork_in_parent(void)
+{
+    pthread_mutex_unlock(&registry_lock);
+}
+
 void registry_after_fork_in_child(void)
 {
     /* The parent's activities are inert here and the flusher thread did not come along. */
     pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
     memcpy(&registry_lock, &fresh, sizeof fresh);
+    pthread_cond_t fresh_condition = PTHREAD_COND_INITIALIZER;
+    memcpy(&flusher_changed, &fresh_condition, sizeof fresh_condition);
     head = NULL;
     live = 0;
     flusher_running = false;
+    flusher_started = false;
+    flushing = false;
     if (wake_ready) {
         pthread_condattr_t attributes;
         pthread_condattr_init(&attributes);

@@ -115,7 +115,7 @@ static void initialize(void)
                      parent);
         }
     }
-    pthread_atfork(NULL, NULL, after_fork_in_child);
+    pthread_atfork(registry_before_fork, registry_after_fork_in_parent, after_fork_in_child);
 }
 
 static void free_spec(sink_spec *s)

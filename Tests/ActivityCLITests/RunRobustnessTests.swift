@@ -102,9 +102,9 @@ struct RunRobustnessTests {
         for directory in [stale, live, foreign] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         }
-        FileManager.default.createFile(atPath: stale.appendingPathComponent("sink").path, contents: Data())
+        _ = FileManager.default.createFile(atPath: stale.appendingPathComponent("sink").path, contents: Data())
         // Something other than a socket: not ours to remove.
-        FileManager.default.createFile(atPath: foreign.appendingPathComponent("notes.txt").path, contents: Data())
+        _ = FileManager.default.createFile(atPath: foreign.appendingPathComponent("notes.txt").path, contents: Data())
         let result = try CommandRunner.activity(
             ["run", "--mode", "plain", "--", "true"], environment: ["TMPDIR": folder.url.path])
         #expect(result.status == 0)

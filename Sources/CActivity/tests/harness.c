@@ -121,6 +121,51 @@ static char **environment_with(const char *const *extra)
     return result;
 }
 
+/** The time limit of a scenario run by harness_main, in seconds; its helpers (run_self) inherit it. */
+static int limit_seconds = 120;
+
+/** What a scenario that hangs says when its time is up (built beforehand: said from a signal handler). */
+static char timeout_message[512];
+
+static void on_timeout(int signal)
+{
+    (void)signal;
+    ssize_t ignored = write(STDERR_FILENO, timeout_message, strlen(timeout_message));
+    (void)ignored;
+    _exit(124); /* its children follow it (fork_child: PR_SET_PDEATHSIG) */
+}
+
+static void read_time_limit(void)
+{
+    const char *text = getenv("TEST_TIME_LIMIT");
+    if (text && atoi(text) > 0) limit_seconds = atoi(text);
+}
+
+/** Ends this process with a message if the scenario has not finished within limit_seconds. */
+static void arm_time_limit(const char *name)
+{
+    read_time_limit();
+    snprintf(timeout_message, sizeof timeout_message,
+             "\nTIMEOUT: scenario \"%s\" (pid %d) did not finish within %d s: it hangs. Run it alone in a loop "
+             "and attach gdb -p to the stuck process to see where.\n",
+             name, (int)getpid(), limit_seconds);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_timeout;
+    sigaction(SIGALRM, &action, NULL);
+    alarm((unsigned)limit_seconds);
+}
+
+bool harness_quick(void)
+{
+    const char *text = getenv("TEST_QUICK");
+    return text && *text == '1';
+}
+
+/** run_self() with more environment: the time limit, and whether the run is quick. */
+static int run_scenario(const char *name, int seconds, bool quick, char *out, size_t out_capacity, char *err,
+                        size_t err_capacity);
+
 int run_self(const char *name, const char *const *environment, char *out, size_t out_capacity, char *err,
              size_t err_capacity)
 {
@@ -148,12 +193,19 @@ int run_self(const char *name, const char *const *environment, char *out, size_t
     int open_count = 2, status = 0;
     bool exited = false;
     int64_t exited_at = 0;
+    /* The child stops itself at its time limit; should even that fail, it is killed a little later. */
+    int64_t kill_at = now_ms() + (int64_t)limit_seconds * 1000 + 10000;
     /* Until both pipes close, or shortly after the scenario exits (a stray grandchild may hold
        them open: it must not hang the run). */
     while (open_count > 0 && !(exited && now_ms() - exited_at > 500)) {
         if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
             exited = true;
             exited_at = now_ms();
+        }
+        if (!exited && now_ms() > kill_at) {
+            fprintf(stderr, "TIMEOUT: \"%s\" (pid %d) ignored its time limit; killed\n", name, (int)pid);
+            kill(pid, SIGKILL);
+            kill_at = INT64_MAX;
         }
         if (poll(fds, 2, 100) < 0 && errno != EINTR) break;
         for (int k = 0; k < 2; k++) {
@@ -187,12 +239,58 @@ int run_self(const char *name, const char *const *environment, char *out, size_t
     return status;
 }
 
+static int run_scenario(const char *name, int seconds, bool quick, char *out, size_t out_capacity, char *err,
+                        size_t err_capacity)
+{
+    char limit[32];
+    snprintf(limit, sizeof limit, "TEST_TIME_LIMIT=%d", seconds);
+    const char *environment[] = {limit, quick ? "TEST_QUICK=1" : "TEST_QUICK=0", NULL};
+    int saved = limit_seconds;
+    limit_seconds = seconds;
+    int status = run_self(name, environment, out, out_capacity, err, err_capacity);
+    limit_seconds = saved;
+    return status;
+}
+
+static void print_failure(const char *name, const char *what, int status, const char *out, const char *err)
+{
+    if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 124)
+        printf("FAIL  %-28s %stimed out: it hangs\n", name, what);
+    else if (status >= 0 && WIFSIGNALED(status))
+        printf("FAIL  %-28s %skilled by signal %d\n", name, what, WTERMSIG(status));
+    else
+        printf("FAIL  %-28s %sexit status %d\n", name, what, status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    if (out[0]) printf("  stdout:\n%s\n", out);
+    if (err[0]) printf("  stderr:\n%s\n", err);
+}
+
+static bool skipped_here(const scenario *s)
+{
+#if defined(__SANITIZE_THREAD__)
+    if (s->forks_with_threads) {
+        printf("skip  %-28s ThreadSanitizer cannot start threads after a multi-threaded fork\n", s->name);
+        return true;
+    }
+#else
+    (void)s;
+#endif
+    return false;
+}
+
 int harness_main(int argc, char **argv, const scenario *scenarios, size_t count)
 {
-    if (argc >= 2) {
+    int repeat = 0;
+    read_time_limit();
+    if (argc >= 3 && strcmp(argv[1], "--repeat") == 0) {
+        repeat = atoi(argv[2]);
+        if (repeat <= 0) {
+            fprintf(stderr, "--repeat needs a positive count\n");
+            return 2;
+        }
+    } else if (argc >= 2) {
         for (size_t k = 0; k < count; k++) {
             if (strcmp(argv[1], scenarios[k].name) != 0) continue;
-            alarm(240); /* a hung scenario dies rather than hanging the run */
+            arm_time_limit(argv[1]);
             scenarios[k].run();
             fflush(stdout);
             return check_failures ? 1 : 0;
@@ -207,32 +305,45 @@ int harness_main(int argc, char **argv, const scenario *scenarios, size_t count)
     int passed = 0, failed = 0, skipped = 0;
     for (size_t k = 0; k < count; k++) {
         static char out[1 << 16], err[1 << 16];
-#if defined(__SANITIZE_THREAD__)
-        if (scenarios[k].forks_with_threads) {
+        if (scenarios[k].name[0] == '_') continue; /* a helper, run by other scenarios */
+        if (repeat > 0 && !scenarios[k].forks_with_threads) continue;
+        if (skipped_here(&scenarios[k])) {
             skipped++;
-            printf("skip  %-28s ThreadSanitizer cannot start threads after a multi-threaded fork\n",
-                   scenarios[k].name);
             continue;
         }
-#endif
-        if (scenarios[k].name[0] == '_') continue; /* a helper, run by other scenarios */
         int64_t start = now_ms();
-        int status = run_self(scenarios[k].name, NULL, out, sizeof out, err, sizeof err);
+        if (repeat == 0) {
+            int status = run_scenario(scenarios[k].name, limit_seconds, false, out, sizeof out, err, sizeof err);
+            int64_t elapsed = now_ms() - start;
+            if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+                passed++;
+                printf("ok    %-28s %6lld ms\n", scenarios[k].name, (long long)elapsed);
+                if (getenv("TEST_VERBOSE")) {
+                    if (out[0]) printf("  stdout:\n%s\n", out);
+                    if (err[0]) printf("  stderr:\n%s\n", err);
+                }
+            } else {
+                failed++;
+                print_failure(scenarios[k].name, "", status, out, err);
+            }
+            fflush(stdout);
+            continue;
+        }
+        /* Repeated: stop at the first failure and show it. */
+        int run = 0, status = 0;
+        for (run = 1; run <= repeat; run++) {
+            status = run_scenario(scenarios[k].name, 10, true, out, sizeof out, err, sizeof err);
+            if (!(status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)) break;
+        }
         int64_t elapsed = now_ms() - start;
-        bool ok = status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-        if (ok) {
+        if (run > repeat) {
             passed++;
-            printf("ok    %-28s %6lld ms\n", scenarios[k].name, (long long)elapsed);
+            printf("ok    %-28s %6lld ms for %d runs\n", scenarios[k].name, (long long)elapsed, repeat);
         } else {
             failed++;
-            if (status >= 0 && WIFSIGNALED(status))
-                printf("FAIL  %-28s killed by signal %d\n", scenarios[k].name, WTERMSIG(status));
-            else
-                printf("FAIL  %-28s exit status %d\n", scenarios[k].name, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-        }
-        if (!ok || getenv("TEST_VERBOSE")) {
-            if (out[0]) printf("  stdout:\n%s\n", out);
-            if (err[0]) printf("  stderr:\n%s\n", err);
+            char what[64];
+            snprintf(what, sizeof what, "run %d of %d: ", run, repeat);
+            print_failure(scenarios[k].name, what, status, out, err);
         }
         fflush(stdout);
     }

@@ -3,6 +3,16 @@
  * A small test harness: each scenario runs in a fresh process (the library keeps per-process
  * state: its sink, its ids, its flusher thread), under a time limit, and the run ends with
  * "N passed, N failed".
+ *
+ *   test_x                 every scenario once
+ *   test_x NAME            one scenario, in this process
+ *   test_x --repeat N      every scenario that forks while threads run, N times, each in a fresh
+ *                          process and with a small workload (harness_quick()): a race at fork
+ *                          shows up once in some hundred runs, not in one
+ *
+ * A scenario that hangs is stopped at its time limit (TEST_TIME_LIMIT seconds, default 120; 10
+ * for each repeated run) with a message saying so, and the run goes on: a hang is a failure, never
+ * a stuck CI job.
  */
 #ifndef ACTIVITY_TEST_HARNESS_H
 #define ACTIVITY_TEST_HARNESS_H
@@ -46,8 +56,11 @@ void check_failed(const char *file, int line, const char *what);
 void check_failed_int(const char *file, int line, const char *what, long long actual, long long expected);
 void check_failed_str(const char *file, int line, const char *what, const char *actual, const char *expected);
 
-/** Runs every scenario in its own process, or only the one named in argv[1]. */
+/** Runs every scenario in its own process, or only the one named in argv[1], or repeats (above). */
 int harness_main(int argc, char **argv, const scenario *scenarios, size_t count);
+
+/** Whether this is one of many repeated runs (--repeat), where a scenario keeps its work small. */
+bool harness_quick(void);
 
 /** A fresh private directory, removed with everything in it by remove_tree(). */
 char *make_temp_dir(void);

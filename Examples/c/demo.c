@@ -13,7 +13,7 @@ static void compile(activity *build, const char *file)
     snprintf(title, sizeof title, "Compiling %s", file);
     activity *step = activity_begin(build, title, -1, NULL);
     /* ... the real work ... */
-    activity_end(step, ACTIVITY_SUCCESS, NULL);
+    activity_end(step, ACTIVITY_STATUS_SUCCESS, NULL);
     activity_advance(build, 1);
 }
 
@@ -27,15 +27,15 @@ int main(void)
 
     activity *download = activity_begin(build, "Downloading assets.tar", 1 << 20, "bytes");
     for (int chunk = 0; chunk < 256; chunk++) activity_advance(download, 4096); /* the hot path */
-    activity_end(download, ACTIVITY_SUCCESS, NULL);
+    activity_end(download, ACTIVITY_STATUS_SUCCESS, NULL);
 
-    activity_log(build, ACTIVITY_WARNING, "lexer.c: unused variable 'x'");
+    activity_log(build, ACTIVITY_LEVEL_WARNING, "lexer.c: unused variable 'x'");
     activity *tests = activity_begin(build, "Testing", 3, NULL);
     activity_set_completed(tests, 2);
-    activity_end(tests, ACTIVITY_FAILURE, "1 of 3 tests failed");
+    activity_end(tests, ACTIVITY_STATUS_FAILURE, "1 of 3 tests failed");
 
     /* A child process would nest under the build with ACTIVITY_PARENT=<this id>. */
     printf("build id: %s\n", activity_id(build) ? activity_id(build) : "");
-    activity_end(build, ACTIVITY_SUCCESS, "built with 1 warning");
+    activity_end(build, ACTIVITY_STATUS_SUCCESS, "built with 1 warning");
     return 0;
 }

@@ -21,8 +21,29 @@ import os
 
 __all__ = ["Activity", "ActivityError", "log", "set_sink", "flush", "version"]
 
-_STATUS = {"success": 0, "failure": 1, "cancelled": 2, "skipped": 3}
-_LEVEL = {"debug": 0, "info": 1, "warning": 2, "error": 3}
+# The values of activity_status and activity_level in activity.h, under the header's names. Statuses
+# and levels are separate on purpose: ACTIVITY_LEVEL_ERROR is no status.
+ACTIVITY_STATUS_SUCCESS = 0
+ACTIVITY_STATUS_FAILURE = 1
+ACTIVITY_STATUS_CANCELLED = 2
+ACTIVITY_STATUS_SKIPPED = 3
+ACTIVITY_LEVEL_DEBUG = 0
+ACTIVITY_LEVEL_INFO = 1
+ACTIVITY_LEVEL_WARNING = 2
+ACTIVITY_LEVEL_ERROR = 3
+
+_STATUS = {
+    "success": ACTIVITY_STATUS_SUCCESS,
+    "failure": ACTIVITY_STATUS_FAILURE,
+    "cancelled": ACTIVITY_STATUS_CANCELLED,
+    "skipped": ACTIVITY_STATUS_SKIPPED,
+}
+_LEVEL = {
+    "debug": ACTIVITY_LEVEL_DEBUG,
+    "info": ACTIVITY_LEVEL_INFO,
+    "warning": ACTIVITY_LEVEL_WARNING,
+    "error": ACTIVITY_LEVEL_ERROR,
+}
 
 
 class ActivityError(OSError):

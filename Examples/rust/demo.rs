@@ -14,9 +14,19 @@ pub struct Activity {
     _private: [u8; 0],
 }
 
-pub const ACTIVITY_SUCCESS: c_int = 0;
-pub const ACTIVITY_FAILURE: c_int = 1;
-pub const ACTIVITY_INFO: c_int = 1;
+/// `activity_status` in activity.h. Statuses and levels are types of their own, as in C, so a
+/// level passed where a status belongs does not compile.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct ActivityStatus(c_int);
+pub const ACTIVITY_STATUS_SUCCESS: ActivityStatus = ActivityStatus(0);
+pub const ACTIVITY_STATUS_FAILURE: ActivityStatus = ActivityStatus(1);
+
+/// `activity_level` in activity.h.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct ActivityLevel(c_int);
+pub const ACTIVITY_LEVEL_INFO: ActivityLevel = ActivityLevel(1);
 
 #[link(name = "activity")]
 extern "C" {
@@ -25,8 +35,8 @@ extern "C" {
         -> *mut Activity;
     fn activity_advance(a: *mut Activity, delta: c_double) -> c_int;
     fn activity_set_message(a: *mut Activity, message: *const c_char) -> c_int;
-    fn activity_log(a: *mut Activity, level: c_int, message: *const c_char) -> c_int;
-    fn activity_end(a: *mut Activity, status: c_int, message: *const c_char) -> c_int;
+    fn activity_log(a: *mut Activity, level: ActivityLevel, message: *const c_char) -> c_int;
+    fn activity_end(a: *mut Activity, status: ActivityStatus, message: *const c_char) -> c_int;
     fn activity_id(a: *const Activity) -> *const c_char;
 }
 
@@ -48,11 +58,11 @@ fn main() {
         let check = CString::new("Verifying").unwrap();
         let verify = activity_begin(crunch, check.as_ptr(), -1.0, ptr::null());
         let note = CString::new(format!("libactivity {} says hello from Rust", version)).unwrap();
-        activity_log(verify, ACTIVITY_INFO, note.as_ptr());
+        activity_log(verify, ACTIVITY_LEVEL_INFO, note.as_ptr());
         let failed = CString::new("checksum mismatch in block 7").unwrap();
-        activity_end(verify, ACTIVITY_FAILURE, failed.as_ptr());
+        activity_end(verify, ACTIVITY_STATUS_FAILURE, failed.as_ptr());
         assert_eq!(activity_advance(crunch, -1.0), -22); // -EINVAL: nothing written
-        activity_end(crunch, ACTIVITY_SUCCESS, done.as_ptr());
+        activity_end(crunch, ACTIVITY_STATUS_SUCCESS, done.as_ptr());
         println!("crunched under {}", id);
     }
 }

@@ -216,7 +216,7 @@ bool activity_emit_progress_locked(activity *a, int wait_ms, bool may_block)
 int activity_log(activity *a, activity_level level, const char *message)
 {
     if (!message) return 0;
-    if ((unsigned)level > ACTIVITY_ERROR) return -EINVAL;
+    if ((unsigned)level > ACTIVITY_LEVEL_ERROR) return -EINVAL;
     if (!sink_enabled()) return 0;
     uint64_t epoch = sink_epoch();
     event_fields f = event_fields_empty("log");
@@ -231,7 +231,7 @@ int activity_log(activity *a, activity_level level, const char *message)
 int activity_end(activity *a, activity_status status, const char *message)
 {
     if (!a) return 0;
-    if ((unsigned)status > ACTIVITY_SKIPPED) return -EINVAL;
+    if ((unsigned)status > ACTIVITY_STATUS_SKIPPED) return -EINVAL;
     if (a == &disabled_handle) return 0;
     if (!a->enabled || a->pid != getpid()) {
         /* Never in the stream, or inherited from the parent process (whose registry and locks
@@ -265,7 +265,7 @@ int activity_end(activity *a, activity_status status, const char *message)
         if (completed > 0 || completed != a->sent_completed) f.completed = completed;
         if (total >= 0) f.total = total;
         else if (a->sent_total >= 0) f.total_null = true;
-        if (status == ACTIVITY_FAILURE) f.error = message;
+        if (status == ACTIVITY_STATUS_FAILURE) f.error = message;
         else f.message = message;
         write_event(&f, a->epoch, sink_timeout_ms(), true);
     }

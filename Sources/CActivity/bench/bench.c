@@ -70,20 +70,20 @@ int main(void)
     advance_ns(a, 1, calls / 10); /* warm up */
     double one_thread = advance_ns(a, 1, calls);
     double four_threads = advance_ns(a, 4, calls / 4);
-    activity_end(a, ACTIVITY_SUCCESS, NULL);
+    activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL);
 
     const long pairs = 200 * 1000;
     double start = now_seconds();
     for (long k = 0; k < pairs; k++) {
         activity *p = activity_begin(NULL, "pair", 1, NULL);
-        activity_end(p, ACTIVITY_SUCCESS, NULL);
+        activity_end(p, ACTIVITY_STATUS_SUCCESS, NULL);
     }
     double pairs_per_second = (double)pairs / (now_seconds() - start);
 
     activity_set_sink("none");
     activity *off = activity_begin(NULL, "off", -1, NULL);
     double disabled = advance_ns(off, 1, calls * 5);
-    activity_end(off, ACTIVITY_SUCCESS, NULL);
+    activity_end(off, ACTIVITY_STATUS_SUCCESS, NULL);
 
     close(fds[1]);
     pthread_join(reader, NULL);

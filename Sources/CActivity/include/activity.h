@@ -61,7 +61,7 @@
  *       fetch(i);
  *       activity_advance(a, 1);
  *   }
- *   activity_end(a, ACTIVITY_SUCCESS, NULL);
+ *   activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL);
  *
  * Build with: cc app.c $(pkg-config --cflags --libs activity)
  */
@@ -88,20 +88,51 @@ extern "C" {
 #define ACTIVITY_API
 #endif
 
-/** How an activity ended. */
+/*
+ * The names of version 0.1 (ACTIVITY_SUCCESS, ACTIVITY_ERROR, ...) did not
+ * say which enum they belong to, and ACTIVITY_ERROR (a level) and
+ * ACTIVITY_SKIPPED (a status) are both 3: activity_end(a, ACTIVITY_ERROR, m)
+ * compiled and reported "skipped". They remain for one more version, marked
+ * deprecated where the compiler can say so (gcc 6 and later, clang: a
+ * -Wdeprecated-declarations warning at each use). Define
+ * ACTIVITY_NO_DEPRECATED_NAMES to leave them out altogether.
+ */
+#if !defined(ACTIVITY_NO_DEPRECATED_NAMES)
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 6)
+#define ACTIVITY_DEPRECATED_NAME(replacement) __attribute__((deprecated("use " #replacement)))
+#else
+#define ACTIVITY_DEPRECATED_NAME(replacement)
+#endif
+#endif
+
+/** How an activity ended: the status argument of activity_end(). */
 typedef enum activity_status {
-    ACTIVITY_SUCCESS = 0,
-    ACTIVITY_FAILURE = 1,
-    ACTIVITY_CANCELLED = 2,
-    ACTIVITY_SKIPPED = 3
+    ACTIVITY_STATUS_SUCCESS = 0,
+    ACTIVITY_STATUS_FAILURE = 1,
+    ACTIVITY_STATUS_CANCELLED = 2,
+    ACTIVITY_STATUS_SKIPPED = 3
+#if !defined(ACTIVITY_NO_DEPRECATED_NAMES)
+    ,
+    ACTIVITY_SUCCESS ACTIVITY_DEPRECATED_NAME(ACTIVITY_STATUS_SUCCESS) = ACTIVITY_STATUS_SUCCESS,
+    ACTIVITY_FAILURE ACTIVITY_DEPRECATED_NAME(ACTIVITY_STATUS_FAILURE) = ACTIVITY_STATUS_FAILURE,
+    ACTIVITY_CANCELLED ACTIVITY_DEPRECATED_NAME(ACTIVITY_STATUS_CANCELLED) = ACTIVITY_STATUS_CANCELLED,
+    ACTIVITY_SKIPPED ACTIVITY_DEPRECATED_NAME(ACTIVITY_STATUS_SKIPPED) = ACTIVITY_STATUS_SKIPPED
+#endif
 } activity_status;
 
-/** The severity of a log message. */
+/** The severity of a log message: the level argument of activity_log(). */
 typedef enum activity_level {
-    ACTIVITY_DEBUG = 0,
-    ACTIVITY_INFO = 1,
-    ACTIVITY_WARNING = 2,
-    ACTIVITY_ERROR = 3
+    ACTIVITY_LEVEL_DEBUG = 0,
+    ACTIVITY_LEVEL_INFO = 1,
+    ACTIVITY_LEVEL_WARNING = 2,
+    ACTIVITY_LEVEL_ERROR = 3
+#if !defined(ACTIVITY_NO_DEPRECATED_NAMES)
+    ,
+    ACTIVITY_DEBUG ACTIVITY_DEPRECATED_NAME(ACTIVITY_LEVEL_DEBUG) = ACTIVITY_LEVEL_DEBUG,
+    ACTIVITY_INFO ACTIVITY_DEPRECATED_NAME(ACTIVITY_LEVEL_INFO) = ACTIVITY_LEVEL_INFO,
+    ACTIVITY_WARNING ACTIVITY_DEPRECATED_NAME(ACTIVITY_LEVEL_WARNING) = ACTIVITY_LEVEL_WARNING,
+    ACTIVITY_ERROR ACTIVITY_DEPRECATED_NAME(ACTIVITY_LEVEL_ERROR) = ACTIVITY_LEVEL_ERROR
+#endif
 } activity_level;
 
 /** One unit of work being reported. Opaque: use it only through these functions. */
@@ -187,7 +218,7 @@ ACTIVITY_API int activity_log(activity *a, activity_level level, const char *mes
  * Ends the activity and frees the handle: writes its "end" event, which
  * carries the final completed count and total, so the latest progress always
  * reaches the reader with the end. message (may be NULL) says how it went;
- * for ACTIVITY_FAILURE it is written as the "error" field, otherwise as the
+ * for ACTIVITY_STATUS_FAILURE it is written as the "error" field, otherwise as the
  * "message" field. A message set with activity_set_message() and not yet
  * written goes first, in a "progress" event of its own.
  *

@@ -100,15 +100,15 @@ static void null_arguments(void)
     CHECK_EQ_INT(activity_set_completed(NULL, 1), 0);
     CHECK_EQ_INT(activity_set_total(NULL, 1), 0);
     CHECK_EQ_INT(activity_set_message(NULL, "x"), 0);
-    CHECK_EQ_INT(activity_end(NULL, ACTIVITY_SUCCESS, "x"), 0);
+    CHECK_EQ_INT(activity_end(NULL, ACTIVITY_STATUS_SUCCESS, "x"), 0);
     CHECK(activity_id(NULL) == NULL);
     CHECK_EQ_INT(activity_set_sink(NULL), 0);
-    CHECK_EQ_INT(activity_log(NULL, ACTIVITY_INFO, NULL), 0);
+    CHECK_EQ_INT(activity_log(NULL, ACTIVITY_LEVEL_INFO, NULL), 0);
     activity *a = activity_begin(NULL, NULL, -1, NULL);
     CHECK(a != NULL);
     CHECK_EQ_INT(activity_set_message(a, NULL), 0);
-    CHECK_EQ_INT(activity_log(a, ACTIVITY_INFO, NULL), 0);
-    CHECK_EQ_INT(activity_end(a, ACTIVITY_SUCCESS, NULL), 0);
+    CHECK_EQ_INT(activity_log(a, ACTIVITY_LEVEL_INFO, NULL), 0);
+    CHECK_EQ_INT(activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL), 0);
     char *text = capture_take();
     char *begin = line_at(text, 0);
     CHECK(strstr(begin, "\"title\":\"\"") != NULL); /* a NULL title is "" */
@@ -139,7 +139,7 @@ static void invalid_numbers(void)
     text = capture_take();
     CHECK_EQ_STR(text, ""); /* nothing was written for any of them */
     free(text);
-    CHECK_EQ_INT(activity_end(a, ACTIVITY_SUCCESS, NULL), 0);
+    CHECK_EQ_INT(activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL), 0);
     text = capture_take();
     char *end = line_at(text, 0);
     CHECK(strstr(end, "\"status\":\"success\",\"total\":10}") != NULL);
@@ -157,17 +157,17 @@ static void disabled(void)
     CHECK_EQ_INT(activity_set_completed(a, 2), 0);
     CHECK_EQ_INT(activity_set_total(a, -1), 0);
     CHECK_EQ_INT(activity_set_message(a, "m"), 0);
-    CHECK_EQ_INT(activity_log(a, ACTIVITY_ERROR, "m"), 0);
+    CHECK_EQ_INT(activity_log(a, ACTIVITY_LEVEL_ERROR, "m"), 0);
     activity *child = activity_begin(a, "child", 1, NULL);
     CHECK(child != NULL);
-    CHECK_EQ_INT(activity_end(child, ACTIVITY_SUCCESS, NULL), 0);
-    CHECK_EQ_INT(activity_end(a, ACTIVITY_SUCCESS, NULL), 0);
+    CHECK_EQ_INT(activity_end(child, ACTIVITY_STATUS_SUCCESS, NULL), 0);
+    CHECK_EQ_INT(activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL), 0);
     CHECK_EQ_INT(activity_flush(10), 0);
     CHECK_EQ_INT(activity_advance(a, NAN), -EINVAL); /* bad input is reported even when off */
     CHECK_EQ_INT(activity_set_sink("none"), 0);
     a = activity_begin(NULL, "still quiet", 3, NULL);
     CHECK(a != NULL);
-    CHECK_EQ_INT(activity_end(a, ACTIVITY_SUCCESS, NULL), 0);
+    CHECK_EQ_INT(activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL), 0);
 }
 
 static void canonical_lines(void)
@@ -184,13 +184,13 @@ static void canonical_lines(void)
     CHECK_EQ_INT(activity_flush(1000), 0);
     activity_set_total(b, -1);
     CHECK_EQ_INT(activity_flush(1000), 0);
-    activity_log(b, ACTIVITY_WARNING, "tab\there\nnew line \x01 é ✓");
-    activity_log(NULL, ACTIVITY_DEBUG, "no id");
-    activity_end(b, ACTIVITY_FAILURE, "disk full");
+    activity_log(b, ACTIVITY_LEVEL_WARNING, "tab\there\nnew line \x01 é ✓");
+    activity_log(NULL, ACTIVITY_LEVEL_DEBUG, "no id");
+    activity_end(b, ACTIVITY_STATUS_FAILURE, "disk full");
     activity_advance(a, 12);
-    activity_end(a, ACTIVITY_SUCCESS, "done");
+    activity_end(a, ACTIVITY_STATUS_SUCCESS, "done");
     activity *c = activity_begin(NULL, "cancelled", 0, NULL);
-    activity_end(c, ACTIVITY_CANCELLED, NULL);
+    activity_end(c, ACTIVITY_STATUS_CANCELLED, NULL);
     char *text = capture_take();
     /* Ids come from one counter: the child's and the third's follow the first's. */
     const char *dot = strrchr(aid, '.');
@@ -238,7 +238,7 @@ static void timestamps(void)
     capture_start();
     struct timespec before;
     clock_gettime(CLOCK_REALTIME, &before);
-    activity_log(NULL, ACTIVITY_INFO, "now");
+    activity_log(NULL, ACTIVITY_LEVEL_INFO, "now");
     char *text = capture_take();
     const char *ts = strstr(text, "\"ts\":");
     CHECK(ts != NULL);
@@ -268,7 +268,7 @@ static void numbers(void)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         activity *a = activity_begin(NULL, "n", -1, NULL);
         activity_set_completed(a, cases[k].value);
-        activity_end(a, ACTIVITY_SUCCESS, NULL);
+        activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL);
         char *text = capture_take();
         char *end = line_at(text, 1);
         char want[128];
@@ -284,7 +284,7 @@ static void numbers(void)
     activity *a = activity_begin(NULL, "sum", 10, NULL);
     for (int k = 0; k < 10; k++) activity_advance(a, 0.5);
     activity_advance(a, 2);
-    activity_end(a, ACTIVITY_SUCCESS, NULL);
+    activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL);
     char *text = capture_take();
     CHECK(strstr(text, "\"completed\":7,\"total\":10}") != NULL);
     free(text);
@@ -341,7 +341,7 @@ static void counts_saturate(void)
         for (long n = 0; n < cases[k].times; n++) CHECK_EQ_INT(activity_advance(a, cases[k].delta), 0);
         activity_flush(1000);
         activity_set_total(a, 1e308);
-        activity_end(a, ACTIVITY_SUCCESS, NULL);
+        activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL);
         char *text = capture_take();
         check_counts(text);
         double completed = completed_at_end(text);
@@ -357,7 +357,7 @@ static void counts_saturate(void)
     for (int n = 0; n < 4096; n++) activity_advance(a, 4503599627370496.0);
     activity_set_completed(a, 10);
     activity_advance(a, 5);
-    activity_end(a, ACTIVITY_SUCCESS, NULL);
+    activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL);
     char *text = capture_take();
     check_counts(text);
     CHECK(completed_at_end(text) == 15);
@@ -393,8 +393,8 @@ static void long_text(void)
         activity *a = activity_begin(NULL, big, 1, big);
         activity_set_message(a, big);
         activity_flush(1000);
-        activity_log(a, ACTIVITY_INFO, big);
-        activity_end(a, ACTIVITY_FAILURE, big);
+        activity_log(a, ACTIVITY_LEVEL_INFO, big);
+        activity_end(a, ACTIVITY_STATUS_FAILURE, big);
         free(big);
         char *text = capture_take();
         CHECK_EQ_INT(count_lines(text), 4);
@@ -418,7 +418,7 @@ static void long_text(void)
 static void invalid_utf8(void)
 {
     capture_start();
-    activity_log(NULL, ACTIVITY_INFO, "a\xff b\xe2\x82 c\xed\xa0\x80 d\xc0\xaf e\xf4\x90\x80\x80 ok é");
+    activity_log(NULL, ACTIVITY_LEVEL_INFO, "a\xff b\xe2\x82 c\xed\xa0\x80 d\xc0\xaf e\xf4\x90\x80\x80 ok é");
     char *text = capture_take();
     char *line = line_at(text, 0);
     /* One U+FFFD per maximal ill-formed subsequence (Unicode's recommended practice). */
@@ -439,7 +439,7 @@ static void ids(void)
         snprintf(seen[k], sizeof seen[k], "%s", id);
         CHECK(strlen(id) >= 18 && id[16] == '.');
         for (int d = 0; d < 16; d++) CHECK((id[d] >= '0' && id[d] <= '9') || (id[d] >= 'a' && id[d] <= 'f'));
-        activity_end(a, ACTIVITY_SUCCESS, NULL);
+        activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL);
         if (k % 100 == 0) free(capture_take()); /* keep the pipe from filling up */
         for (int j = 0; j < k; j++) {
             if (strcmp(seen[j], seen[k]) == 0) {
@@ -457,8 +457,8 @@ static void parent_from_environment(void)
     capture_start();
     activity *a = activity_begin(NULL, "top", -1, NULL);
     activity *b = activity_begin(a, "nested", -1, NULL);
-    activity_end(b, ACTIVITY_SUCCESS, NULL);
-    activity_end(a, ACTIVITY_SUCCESS, NULL);
+    activity_end(b, ACTIVITY_STATUS_SUCCESS, NULL);
+    activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL);
     char *text = capture_take();
     char *first = line_at(text, 0), *second = line_at(text, 1);
     CHECK(strstr(first, "\"parent\":\"make.build:42\"") != NULL);
@@ -478,9 +478,9 @@ static void emit_some(void)
         activity *a = activity_begin(NULL, "work", 2, NULL);
         activity_advance(a, 1);
         activity_set_message(a, "halfway");
-        activity_log(a, ACTIVITY_INFO, "logged");
+        activity_log(a, ACTIVITY_LEVEL_INFO, "logged");
         activity_advance(a, 1);
-        activity_end(a, ACTIVITY_SUCCESS, NULL);
+        activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL);
     }
     activity_flush(100);
 }
@@ -595,8 +595,8 @@ static void emit_a_little(void)
     activity *a = activity_begin(NULL, "work", 2, NULL);
     activity_set_message(a, "halfway");
     activity_advance(a, 2);
-    activity_log(a, ACTIVITY_INFO, "logged");
-    activity_end(a, ACTIVITY_SUCCESS, NULL);
+    activity_log(a, ACTIVITY_LEVEL_INFO, "logged");
+    activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL);
     activity_flush(100);
 }
 
@@ -787,7 +787,7 @@ static void caller_world_untouched(void)
     activity *a = activity_begin(NULL, "t", 1, NULL);
     activity_advance(a, 1);
     activity_flush(100);
-    activity_end(a, ACTIVITY_SUCCESS, NULL);
+    activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL);
     CHECK_EQ_INT(fcntl(fds[1], F_GETFL), flags);
     CHECK_EQ_INT(fcntl(fds[1], F_GETFD), fd_flags);
     pthread_sigmask(SIG_SETMASK, NULL, &mask_after);
@@ -821,7 +821,7 @@ static void progress_coalesced(void)
     CHECK(strstr(text, "\"completed\":100000") != NULL);
     CHECK(strstr(text, "\"message\":\"second\"") != NULL);
     CHECK(count_lines(text) <= 5); /* coalesced: one begin and a few progress lines, not 100,000 */
-    activity_end(a, ACTIVITY_SUCCESS, NULL);
+    activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL);
     free(text);
     free(capture_take());
 }
@@ -841,7 +841,7 @@ static void message_before_end(void)
        progress line also holds the count, and the end line is the same). */
     activity_set_message(a, "x");
     activity_advance(a, 7);
-    activity_end(a, ACTIVITY_SUCCESS, "done");
+    activity_end(a, ACTIVITY_STATUS_SUCCESS, "done");
     char *text = capture_take();
     CHECK_EQ_INT(count_lines(text), 3);
     char *progress = line_at(text, 1), *end = line_at(text, 2);
@@ -858,7 +858,7 @@ static void message_before_end(void)
     activity_set_message(b, "step 1");
     CHECK_EQ_INT(activity_flush(1000), 0);
     activity_set_message(b, "step 2");
-    activity_end(b, ACTIVITY_FAILURE, "broke");
+    activity_end(b, ACTIVITY_STATUS_FAILURE, "broke");
     text = capture_take();
     CHECK_EQ_INT(count_lines(text), 4);
     char *first = line_at(text, 1), *second = line_at(text, 2), *last = line_at(text, 3);
@@ -880,10 +880,10 @@ static void switching_sinks(void)
     capture_start();
     /* The new stream never saw old's begin: old falls silent rather than confuse it. */
     activity_advance(old, 2);
-    activity_log(old, ACTIVITY_INFO, "a log survives, without the id");
-    activity_end(old, ACTIVITY_SUCCESS, NULL);
+    activity_log(old, ACTIVITY_LEVEL_INFO, "a log survives, without the id");
+    activity_end(old, ACTIVITY_STATUS_SUCCESS, NULL);
     activity *fresh = activity_begin(NULL, "new", 1, NULL);
-    activity_end(fresh, ACTIVITY_SUCCESS, NULL);
+    activity_end(fresh, ACTIVITY_STATUS_SUCCESS, NULL);
     char *text = capture_take();
     stream_stats s = stream_check(text, strlen(text));
     CHECK(stream_ok(&s));
@@ -904,7 +904,7 @@ static void unix_reconnects_nothing_when_refused(void)
     activity *a = activity_begin(NULL, "nobody listens", 1, NULL);
     CHECK(a != NULL);
     CHECK_EQ_INT(activity_advance(a, 1), 0);
-    CHECK_EQ_INT(activity_end(a, ACTIVITY_SUCCESS, NULL), 0);
+    CHECK_EQ_INT(activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL), 0);
     CHECK_EQ_INT(activity_flush(100), 0);
     remove_tree(dir);
     free(dir);

@@ -40,12 +40,12 @@ static void *produce(void *argument)
     for (int k = 0; k < w->activities; k++) {
         activity *a = activity_begin(w->shared, "Compiling module.swift", 4, "steps");
         if (!a) w->failures++;
-        if (activity_log(a, ACTIVITY_INFO, "started") != 0) w->failures++;
+        if (activity_log(a, ACTIVITY_LEVEL_INFO, "started") != 0) w->failures++;
         for (int step = 0; step < 4; step++) {
             if (activity_advance(a, 1) != 0) w->failures++;
         }
-        if (activity_log(a, ACTIVITY_DEBUG, "a line with \"quotes\", a / and é") != 0) w->failures++;
-        if (activity_end(a, ACTIVITY_SUCCESS, NULL) != 0) w->failures++;
+        if (activity_log(a, ACTIVITY_LEVEL_DEBUG, "a line with \"quotes\", a / and é") != 0) w->failures++;
+        if (activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL) != 0) w->failures++;
         if (w->shared && activity_advance(w->shared, 1) != 0) w->failures++;
     }
     return NULL;
@@ -355,7 +355,7 @@ static void reader_killed_socket(void)
     listener_close(&l); /* the reader goes away without a word */
     CHECK_EQ_INT(produce_in_threads(4, 500, NULL), 0);
     CHECK_EQ_INT(activity_advance(a, 1), 0);
-    CHECK_EQ_INT(activity_end(a, ACTIVITY_SUCCESS, NULL), 0);
+    CHECK_EQ_INT(activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL), 0);
     check_signals_untouched(&mask_before);
     remove_tree(dir);
     free(dir);
@@ -379,8 +379,8 @@ static void reader_stalled(void)
     for (int k = 0; k < 2000; k++) {
         activity *a = activity_begin(NULL, "filling the pipe with a title long enough to fill it soon", 100, NULL);
         CHECK(a != NULL);
-        CHECK_EQ_INT(activity_end(a, ACTIVITY_SUCCESS, NULL), 0);
-        CHECK_EQ_INT(activity_log(NULL, ACTIVITY_INFO, "still here"), 0);
+        CHECK_EQ_INT(activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL), 0);
+        CHECK_EQ_INT(activity_log(NULL, ACTIVITY_LEVEL_INFO, "still here"), 0);
     }
     int64_t elapsed = now_ms() - start;
     fprintf(stderr, "6000 events into a stalled pipe took %lld ms\n", (long long)elapsed);
@@ -399,8 +399,8 @@ static void reader_stalled(void)
     }
     activity *after = activity_begin(NULL, "after the stall", 1, NULL);
     activity_advance(after, 1);
-    CHECK_EQ_INT(activity_end(after, ACTIVITY_SUCCESS, NULL), 0);
-    CHECK_EQ_INT(activity_end(hot, ACTIVITY_SUCCESS, NULL), 0);
+    CHECK_EQ_INT(activity_end(after, ACTIVITY_STATUS_SUCCESS, NULL), 0);
+    CHECK_EQ_INT(activity_end(hot, ACTIVITY_STATUS_SUCCESS, NULL), 0);
     close(fds[1]);
     fcntl(fds[0], F_SETFL, read_flags);
     size_t length = 0;
@@ -427,7 +427,7 @@ static void reader_stalled_socket(void)
     int64_t start = now_ms();
     for (int k = 0; k < 20000; k++) {
         activity *a = activity_begin(NULL, "filling the socket buffer with a title of some length, and then some", 9, NULL);
-        CHECK_EQ_INT(activity_end(a, ACTIVITY_SUCCESS, "a message to make the line longer still"), 0);
+        CHECK_EQ_INT(activity_end(a, ACTIVITY_STATUS_SUCCESS, "a message to make the line longer still"), 0);
     }
     int64_t elapsed = now_ms() - start;
     fprintf(stderr, "40000 events into a stalled socket took %lld ms\n", (long long)elapsed);
@@ -438,7 +438,7 @@ static void reader_stalled_socket(void)
     }
     activity *after = activity_begin(NULL, "after the stall", 1, NULL);
     activity_advance(after, 1);
-    CHECK_EQ_INT(activity_end(after, ACTIVITY_SUCCESS, NULL), 0);
+    CHECK_EQ_INT(activity_end(after, ACTIVITY_STATUS_SUCCESS, NULL), 0);
     while (listener_poll(&l, 200)) {
     }
     CHECK_EQ_INT(l.count, 1);
@@ -499,10 +499,10 @@ static void partial_lines_socket(void)
     activity *a = activity_begin(NULL, "long lines", 300, NULL);
     for (int k = 0; k < 300; k++) {
         message[k % 100] = (char)('a' + k % 26);
-        CHECK_EQ_INT(activity_log(a, ACTIVITY_INFO, message), 0);
+        CHECK_EQ_INT(activity_log(a, ACTIVITY_LEVEL_INFO, message), 0);
         activity_advance(a, 1);
     }
-    CHECK_EQ_INT(activity_end(a, ACTIVITY_SUCCESS, NULL), 0);
+    CHECK_EQ_INT(activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL), 0);
     CHECK_EQ_INT(activity_flush(2000), 0);
     shutdown(sv[1], SHUT_WR);
     pthread_join(thread, NULL);
@@ -563,8 +563,8 @@ static void fork_unix(void)
         /* The inherited handle is inert here: nothing of it reaches any stream. */
         activity_advance(parent, 5);
         activity_set_message(parent, "from the child");
-        activity_log(parent, ACTIVITY_INFO, "a log of the child, without the parent's id");
-        activity_end(parent, ACTIVITY_FAILURE, "the child must not end it");
+        activity_log(parent, ACTIVITY_LEVEL_INFO, "a log of the child, without the parent's id");
+        activity_end(parent, ACTIVITY_STATUS_FAILURE, "the child must not end it");
         int failures = produce_in_threads(fork_threads(), fork_activities(100), NULL);
         exit(failures == 0 ? 0 : 4);
     }
@@ -579,7 +579,7 @@ static void fork_unix(void)
     }
     CHECK(child_done && WIFEXITED(status) && WEXITSTATUS(status) == 0);
     activity_advance(parent, 1);
-    CHECK_EQ_INT(activity_end(parent, ACTIVITY_SUCCESS, NULL), 0);
+    CHECK_EQ_INT(activity_end(parent, ACTIVITY_STATUS_SUCCESS, NULL), 0);
     /* Until the parent's end has arrived (its connection stays open). */
     for (deadline = now_ms() + 30000; now_ms() < deadline;) {
         const char *mine = text_from(&l, getpid());
@@ -646,7 +646,7 @@ static void fork_fd(void)
         if (children[k] == 0) {
             /* The parent's handle is inert here; its id may still name a parent. */
             activity_advance(shared, 100);
-            activity_end(shared, ACTIVITY_FAILURE, "the child must not end it");
+            activity_end(shared, ACTIVITY_STATUS_FAILURE, "the child must not end it");
             int failures = produce_in_threads(fork_threads(), fork_activities(250), NULL);
             exit(failures == 0 ? 0 : 4);
         }
@@ -658,7 +658,7 @@ static void fork_fd(void)
         waitpid(children[k], &status, 0);
         CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     }
-    CHECK_EQ_INT(activity_end(shared, ACTIVITY_SUCCESS, NULL), 0);
+    CHECK_EQ_INT(activity_end(shared, ACTIVITY_STATUS_SUCCESS, NULL), 0);
     close(fds[1]);
     int status = 0;
     waitpid(reader_pid, &status, 0);

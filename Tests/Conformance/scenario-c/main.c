@@ -15,8 +15,8 @@ int main(void)
     activity_flush(5000);
     activity_advance(compile, 6);
     activity_flush(5000);
-    activity_log(compile, ACTIVITY_WARNING, "unused variable");
-    activity_end(compile, ACTIVITY_SUCCESS, NULL);
+    activity_log(compile, ACTIVITY_LEVEL_WARNING, "unused variable");
+    activity_end(compile, ACTIVITY_STATUS_SUCCESS, NULL);
     activity_advance(build, 1);
     activity_flush(5000);
 
@@ -24,22 +24,22 @@ int main(void)
     activity_set_total(link, 5);
     activity_set_completed(link, 2);
     activity_flush(5000);
-    activity_end(link, ACTIVITY_FAILURE, "undefined symbol: main");
+    activity_end(link, ACTIVITY_STATUS_FAILURE, "undefined symbol: main");
 
     activity *test = activity_begin(build, "Test", -1, NULL);
-    activity_end(test, ACTIVITY_CANCELLED, NULL);
+    activity_end(test, ACTIVITY_STATUS_CANCELLED, NULL);
     activity *docs = activity_begin(build, "Docs", -1, NULL);
-    activity_end(docs, ACTIVITY_SKIPPED, "no doc tool");
-    activity_log(NULL, ACTIVITY_INFO, "top-level note \xE2\x80\x94 \xE2\x9C\x94 \xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E");
+    activity_end(docs, ACTIVITY_STATUS_SKIPPED, "no doc tool");
+    activity_log(NULL, ACTIVITY_LEVEL_INFO, "top-level note \xE2\x80\x94 \xE2\x9C\x94 \xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E");
     activity_set_completed(build, 3);
     activity_set_total(build, 4);
-    activity_end(build, ACTIVITY_SUCCESS, "done");
+    activity_end(build, ACTIVITY_STATUS_SUCCESS, "done");
 
     activity *upload = activity_begin(NULL, "Upload", 1000000, "bytes");
     activity_advance(upload, 500000);
     activity_flush(5000);
     activity_advance(upload, 500000);
     activity_set_total(upload, -1);
-    activity_end(upload, ACTIVITY_SUCCESS, NULL);
+    activity_end(upload, ACTIVITY_STATUS_SUCCESS, NULL);
     return activity_flush(5000) == 0 ? 0 : 1;
 }

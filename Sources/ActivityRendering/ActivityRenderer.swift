@@ -36,8 +36,12 @@ public protocol ActivityRenderer: AnyObject {
     /// The store has applied an event: `update` holds the normalized event and the activity.
     func render(_ update: ActivityUpdate, in store: ActivityStore)
 
-    /// A line of the producer's output that is not an event, without its newline, for `stream`.
-    func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore)
+    /// Output of the producer's that is not an event, for `stream`, exactly as it came: whole
+    /// lines with their `\n`, or part of a line (the end of the output without a final `\n`, a
+    /// piece of a line longer than 64 KiB, or what a command wrote so far). Written to a file or
+    /// a pipe, it is written unchanged; drawn on a terminal, the renderer shows complete lines,
+    /// sanitized (a `LineSplitter` keeps the unfinished one).
+    func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore)
 
     /// A problem with the input: a malformed line, a broken protocol rule. Already counted in
     /// `store.summary`.
@@ -56,7 +60,7 @@ public protocol ActivityRenderer: AnyObject {
 
 extension ActivityRenderer {
     public var preferredTickInterval: Double? { nil }
-    public func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore) {}
+    public func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore) {}
     public func report(_ diagnostic: Diagnostic, in store: ActivityStore) {}
     public func notice(_ message: String, in store: ActivityStore) {}
     public func tick(_ store: ActivityStore, now: Double) {}

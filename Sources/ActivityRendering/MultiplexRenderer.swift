@@ -27,8 +27,8 @@ public final class MultiplexRenderer: ActivityRenderer {
         for renderer in renderers { renderer.render(update, in: store) }
     }
 
-    public func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore) {
-        for renderer in renderers { renderer.passthrough(line, to: stream, in: store) }
+    public func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore) {
+        for renderer in renderers { renderer.passthrough(bytes, to: stream, in: store) }
     }
 
     public func report(_ diagnostic: Diagnostic, in store: ActivityStore) {

@@ -5,7 +5,7 @@ import Synchronization
 /// Renders one event stream: owns the store, the renderers the options ask for, the redraw
 /// timer and, in TTY mode, the terminal.
 ///
-/// Feed it events with ``handle(_:)``, non-event lines with ``passthrough(_:to:)`` and input
+/// Feed it events with ``handle(_:)``, non-event output with ``passthrough(_:to:)`` and input
 /// problems with ``report(_:)``, from any thread, then call ``finish()``: it ends what is still
 /// open as `abandoned`, draws the final state, stops the timer and restores the terminal.
 ///
@@ -17,7 +17,7 @@ import Synchronization
 ///     guard item.isLineStart else { return }
 ///     switch item.decoded {
 ///     case .event(let event): session.handle(event)
-///     case .text: session.passthrough(Array(item.bytes), to: .stdout)
+///     case .text: session.passthrough(Array(item.bytes) + [0x0A], to: .stdout)
 ///     case .invalid(let problem), .ignored(let problem?): session.report(problem)
 ///     default: break
 ///     }
@@ -68,6 +68,14 @@ public final class RenderSession: Sendable {
         let environment = options.environment
         let display = FileDescriptorOutput(fileDescriptor: descriptor)
         let displayIsTerminal = TerminalDevice.isTerminal(descriptor)
+        // One output per standard stream, shared by every renderer that writes to it, so the
+        // session can tell when a reader has gone away (`isClosed(_:)`).
+        var standardOutputs: [OutputStream: FileDescriptorOutput] = [:]
+        for stream in [OutputStream.stdout, .stderr] {
+            standardOutputs[stream] =
+                stream.fileDescriptor == descriptor
+                ? display : FileDescriptorOutput(fileDescriptor: stream.fileDescriptor)
+        }
         var renderers: [any ActivityRenderer] = []
         var terminal: TerminalRenderer?
 
@@ -80,18 +88,18 @@ public final class RenderSession: Sendable {
                 displayIsTerminal: displayIsTerminal)
             let renderer = TerminalRenderer(
                 output: display, configuration: configuration,
-                passthrough: Self.passthroughTargets(display: descriptor, tty: mode == .tty))
+                passthrough: Self.passthroughTargets(display: descriptor, tty: mode == .tty, outputs: standardOutputs))
             terminal = renderer
             renderers.append(renderer)
         case .log:
             renderers.append(LogFileRenderer(output: display, format: .text, clock: clock))
-            renderers.append(StreamPassthrough(display: descriptor))
+            renderers.append(StreamPassthrough(display: descriptor, outputs: standardOutputs))
         case .jsonl:
             // Lines of the stream that is the display itself go into it, in order; the other
             // stream's lines go to their own descriptor (StreamPassthrough), not both.
             let onDisplay = Set([OutputStream.stdout, .stderr].filter { $0.fileDescriptor == descriptor })
             renderers.append(JSONLinesRenderer(output: display, textStreams: onDisplay))
-            renderers.append(StreamPassthrough(display: descriptor))
+            renderers.append(StreamPassthrough(display: descriptor, outputs: standardOutputs))
         }
         if let path = options.logFile {
             renderers.append(try LogFileRenderer(path: path, format: options.logFormat, clock: clock))
@@ -104,7 +112,8 @@ public final class RenderSession: Sendable {
         self.clock = clock
         let watched = mode == .tty && displayIsTerminal ? (descriptor, environment) : nil
         let state = SessionState(
-            SessionCore(renderers: renderers, plugins: plugins, terminal: terminal), watchedTerminal: watched)
+            SessionCore(renderers: renderers, plugins: plugins, terminal: terminal, standardOutputs: standardOutputs),
+            watchedTerminal: watched)
         self.state = state
         let interval = state.core.withLock { $0.renderer.preferredTickInterval }
         let timer = interval.flatMap { interval in
@@ -155,10 +164,17 @@ public final class RenderSession: Sendable {
         }
     }
 
-    /// Prints a line of the producer's own output (without its newline) above the live region,
-    /// unchanged; sanitized only when `stream` is a terminal.
-    public func passthrough(_ line: [UInt8], to stream: OutputStream) {
-        state.core.withLock { core in core.renderer.passthrough(line, to: stream, in: core.store) }
+    /// Passes on output of the producer's own that is not an event, as it came (lines with their
+    /// `\n`, or part of one): byte for byte to a file or a pipe, sanitized line by line on a
+    /// terminal, above the live region when it shares the display.
+    public func passthrough(_ bytes: [UInt8], to stream: OutputStream) {
+        state.core.withLock { core in core.renderer.passthrough(bytes, to: stream, in: core.store) }
+    }
+
+    /// Whether the reader of `stream` has gone away (a closed pipe: `… | head -1`), so that what
+    /// produces the output can stop, as a filter in a pipeline does.
+    public func isClosed(_ stream: OutputStream) -> Bool {
+        state.core.withLock { $0.standardOutputs[stream]?.isBroken ?? false }
     }
 
     /// Counts an input problem and shows it once per kind: a dimmed line (plain mode: a warning
@@ -234,6 +250,8 @@ final class SessionCore {
     let plugins: [PluginHost]
     let others: [any ActivityRenderer]
     let terminal: TerminalRenderer?
+    /// The outputs of the standard streams that the session's own renderers write to.
+    let standardOutputs: [OutputStream: FileDescriptorOutput]
     private var updates: [ActivityUpdate] = []
     private var isFinished = false
     /// How far the stream's clock is from ours: 0, unless the events' timestamps are more than a
@@ -249,7 +267,11 @@ final class SessionCore {
     /// `now` on the stream's clock.
     func streamTime(_ now: Double) -> Double { now + clockOffset }
 
-    init(renderers: [any ActivityRenderer], plugins: [PluginHost], terminal: TerminalRenderer?) {
+    init(
+        renderers: [any ActivityRenderer], plugins: [PluginHost], terminal: TerminalRenderer?,
+        standardOutputs: [OutputStream: FileDescriptorOutput] = [:]
+    ) {
+        self.standardOutputs = standardOutputs
         self.others = renderers
         self.plugins = plugins
         self.terminal = terminal
@@ -284,31 +306,41 @@ final class SessionCore {
     }
 }
 
-/// In the log and JSON-lines display modes: writes passed-through lines of streams other than
-/// the display to their own descriptors, unchanged (sanitized on a terminal).
+/// In the log and JSON-lines display modes: writes passed-through output of streams other than
+/// the display to their own descriptors, byte for byte (on a terminal: line by line, sanitized).
 final class StreamPassthrough: ActivityRenderer {
     let display: Int32
-    private var outputs: [OutputStream: FileDescriptorOutput] = [:]
+    private let outputs: [OutputStream: FileDescriptorOutput]
+    private var lines: [OutputStream: LineSplitter] = [:]
 
-    init(display: Int32) {
+    init(display: Int32, outputs: [OutputStream: FileDescriptorOutput]) {
         self.display = display
+        self.outputs = outputs
     }
 
     func render(_ update: ActivityUpdate, in store: ActivityStore) {}
 
-    func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore) {
-        let descriptor = stream.fileDescriptor
-        guard descriptor != display else { return }
-        let output = outputs[stream] ?? FileDescriptorOutput(fileDescriptor: descriptor)
-        outputs[stream] = output
-        let text = TerminalDevice.isTerminal(descriptor) ? TerminalSanitizer.display(bytes: line) : line
-        output.write(text + [0x0A])
+    func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore) {
+        guard stream.fileDescriptor != display, let output = outputs[stream] else { return }
+        guard TerminalDevice.isTerminal(output.fileDescriptor) else { return _ = output.write(bytes) }
+        var splitter = lines[stream] ?? LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
+        splitter.feed(bytes) { output.write(TerminalSanitizer.display(bytes: Array($0.bytes)) + [0x0A]) }
+        lines[stream] = splitter
+    }
+
+    func finish(_ store: ActivityStore, now: Double) {
+        for (stream, var splitter) in lines {
+            splitter.finish { outputs[stream]?.write(TerminalSanitizer.display(bytes: Array($0.bytes)) + [0x0A]) }
+        }
+        lines.removeAll()
     }
 }
 
 extension RenderSession {
     /// Where each stream's passed-through lines go when the terminal renderer draws on `display`.
-    static func passthroughTargets(display: Int32, tty: Bool) -> [OutputStream: TerminalRenderer.PassthroughTarget] {
+    static func passthroughTargets(
+        display: Int32, tty: Bool, outputs: [OutputStream: FileDescriptorOutput]
+    ) -> [OutputStream: TerminalRenderer.PassthroughTarget] {
         var targets: [OutputStream: TerminalRenderer.PassthroughTarget] = [:]
         let displayIsTerminal = TerminalDevice.isTerminal(display)
         for stream in [OutputStream.stdout, .stderr] {
@@ -324,8 +356,8 @@ extension RenderSession {
                 targets[stream] = .display
                 continue
             }
-            targets[stream] = .output(
-                FileDescriptorOutput(fileDescriptor: descriptor), sanitize: isTerminal, sharesTerminal: false)
+            guard let output = outputs[stream] else { continue }
+            targets[stream] = .output(output, sanitize: isTerminal, sharesTerminal: false)
         }
         return targets
     }

@@ -18,6 +18,8 @@ public struct EventStreamReader<Source: ByteSource> {
         public var decoded: DecodedLine
         public var bytes: UnsafeBufferPointer<UInt8>
         public var part: LineReader<Source>.Part
+        /// Whether a `\n` followed `bytes` in the stream (see ``LineReader/Line/endsWithNewline``).
+        public var endsWithNewline: Bool
 
         /// Whether this is the first (or only) piece of its line: act on `decoded` once per line.
         public var isLineStart: Bool { part == .whole || part == .first }
@@ -39,16 +41,23 @@ public struct EventStreamReader<Source: ByteSource> {
             switch line.part {
             case .whole:
                 let decoded = decoder.decode(line.bytes, line: line.number)
-                try body(Item(line: line.number, decoded: decoded, bytes: line.bytes, part: .whole))
+                try body(
+                    Item(
+                        line: line.number, decoded: decoded, bytes: line.bytes, part: .whole,
+                        endsWithNewline: line.endsWithNewline))
             case .first:
                 let diagnostic = Diagnostic(
                     line: line.number, code: .lineTooLong,
                     message: "the line is longer than \(limit) bytes; skipped")
                 let trimmed = line.bytes.drop { $0 == 0x20 || $0 == 0x09 }
                 overlong = trimmed.first == UInt8(ascii: "{") ? .invalid(diagnostic) : .text(diagnostic)
-                try body(Item(line: line.number, decoded: overlong, bytes: line.bytes, part: .first))
+                try body(
+                    Item(line: line.number, decoded: overlong, bytes: line.bytes, part: .first, endsWithNewline: false))
             case .middle, .last:
-                try body(Item(line: line.number, decoded: overlong, bytes: line.bytes, part: line.part))
+                try body(
+                    Item(
+                        line: line.number, decoded: overlong, bytes: line.bytes, part: line.part,
+                        endsWithNewline: line.endsWithNewline))
             }
         }
     }

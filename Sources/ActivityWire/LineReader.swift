@@ -37,6 +37,9 @@ public struct LineReader<Source: ByteSource> {
         public var number: Int
         public var bytes: UnsafeBufferPointer<UInt8>
         public var part: Part
+        /// Whether a `\n` followed `bytes` in the stream: passing the line on byte for byte writes
+        /// `bytes` and then, only if this is set, the `\n` (a final line may lack one).
+        public var endsWithNewline: Bool
     }
 
     private var source: Source
@@ -65,7 +68,8 @@ public struct LineReader<Source: ByteSource> {
             var scan = filled - count
             while let newline = Self.find(UInt8(ascii: "\n"), in: buffer, from: scan, to: filled) {
                 let bytes = UnsafeBufferPointer(rebasing: buffer[start..<newline])
-                try body(Line(number: lineNumber, bytes: bytes, part: inOverlong ? .last : .whole))
+                try body(
+                    Line(number: lineNumber, bytes: bytes, part: inOverlong ? .last : .whole, endsWithNewline: true))
                 inOverlong = false
                 lineNumber += 1
                 start = newline + 1
@@ -75,12 +79,16 @@ public struct LineReader<Source: ByteSource> {
             if atEnd {
                 if pending > 0 || inOverlong {
                     let bytes = UnsafeBufferPointer(rebasing: buffer[start..<filled])
-                    try body(Line(number: lineNumber, bytes: bytes, part: inOverlong ? .last : .whole))
+                    try body(
+                        Line(
+                            number: lineNumber, bytes: bytes, part: inOverlong ? .last : .whole, endsWithNewline: false)
+                    )
                 }
             } else if pending > maxLineBytes {
                 // The buffer is full with no newline: hand out exactly `maxLineBytes` and keep the rest.
                 let bytes = UnsafeBufferPointer(rebasing: buffer[start..<(start + maxLineBytes)])
-                try body(Line(number: lineNumber, bytes: bytes, part: inOverlong ? .middle : .first))
+                try body(
+                    Line(number: lineNumber, bytes: bytes, part: inOverlong ? .middle : .first, endsWithNewline: false))
                 inOverlong = true
                 let rest = pending - maxLineBytes
                 UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(

@@ -22,7 +22,7 @@ struct JSONLinesTerminalTests {
         for event in Self.events() {
             for update in store.apply(event) { renderer.render(update, in: store) }
         }
-        renderer.passthrough(Array("text\u{1B}]0;PWNED\u{07}\u{9B}2J end".utf8), to: .stdout, in: store)
+        renderer.passthrough(Array("text\u{1B}]0;PWNED\u{07}\u{9B}2J end\n".utf8), to: .stdout, in: store)
         let shown = pty.read(until: "end\n")
         #expect(shown.contains(#""title":"del\u007f c1\u009b31m bidi\u202e nel\u0085""#), "\(shown.debugDescription)")
         #expect(shown.contains(#""error":"done\u009d0;x""#))
@@ -48,9 +48,25 @@ struct JSONLinesTerminalTests {
         for event in Self.events() {
             for update in store.apply(event) { renderer.render(update, in: store) }
         }
-        let raw: [UInt8] = Array("text\u{1B}]0;PWNED\u{07}".utf8) + [0xFF]
+        let raw: [UInt8] = Array("text\u{1B}]0;PWNED\u{07}".utf8) + [0xFF, 0x0A]
         renderer.passthrough(raw, to: .stdout, in: store)
         #expect(buffer.text.contains("del\u{7F} c1\u{9B}31m bidi\u{202E}"))
-        #expect(Array(buffer.writes.last!) == raw + [0x0A])
+        #expect(Array(buffer.writes.last!) == raw)
+    }
+
+    @Test("a line cut across writes goes out whole, and a last line without newline stays without")
+    func partialLines() {
+        let buffer = BufferOutput()
+        let renderer = JSONLinesRenderer(output: buffer, passesTextThrough: true)
+        var store = ActivityStore()
+        renderer.passthrough(Array("hal".utf8), to: .stdout, in: store)
+        #expect(buffer.writes.isEmpty, "half a line went out before an event could land in its middle")
+        renderer.passthrough(Array("f a line\nand the".utf8), to: .stdout, in: store)
+        for update in store.apply(Self.events()[0]) { renderer.render(update, in: store) }
+        renderer.passthrough(Array(" end".utf8), to: .stdout, in: store)
+        renderer.finish(store, now: 0)
+        let writes = buffer.writes.map { String(decoding: $0, as: UTF8.self) }
+        #expect(writes.first == "half a line\n")
+        #expect(writes.last == "and the end")
     }
 }

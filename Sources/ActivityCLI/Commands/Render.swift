@@ -43,16 +43,39 @@ enum RenderCommand {
     }
 }
 
-/// Reads a stream into a display: events are handled, other lines pass through to standard
-/// output, broken events are reported. Optionally paced by the events' timestamps.
+/// Reads a stream into a display: events are handled, everything else passes through to
+/// standard output byte for byte (a line longer than 64 KiB is not parsed, but passed on whole;
+/// a missing final newline stays missing), broken events are reported. Optionally paced by the
+/// events' timestamps. A standard output whose reader has gone away ends the reading at once.
 struct StreamFeeder {
     let display: any Display
     var pacer: Pacer?
 
-    /// Returns 0, or 74 when reading failed (the display has seen everything read until then).
+    /// How reading ended.
+    enum Outcome: Equatable {
+        case finished
+        /// Standard output was closed by its reader (`… | head -1`).
+        case outputClosed
+        /// Reading failed: the display has seen everything read until then.
+        case readFailed
+    }
+
+    /// Returns 0, or 74 when reading failed; standard output closed by its reader ends the
+    /// process by SIGPIPE after the display is finished, as a filter in a pipeline does.
     func feed(fd: Int32, name: String, command: String) -> Int32 {
+        switch read(fd: fd, name: name, command: command) {
+        case .finished: return ExitCode.success
+        case .readFailed: return ExitCode.ioError
+        case .outputClosed:
+            display.finish()
+            SignalPipe.dieBy(SIGPIPE)
+        }
+    }
+
+    func read(fd: Int32, name: String, command: String) -> Outcome {
         var reader = EventStreamReader(source: FileDescriptorSource(fileDescriptor: fd))
         var pacer = self.pacer
+        struct OutputClosed: Error {}
         do {
             try reader.forEach { item in
                 switch item.decoded {
@@ -63,19 +86,28 @@ struct StreamFeeder {
                         event.timestamp = POSIX.unixSeconds()
                     }
                     display.handle(event, line: item.line)
+                    return
                 case .text, .blank:
-                    display.passthrough(Array(item.bytes), to: .standardOutput)
+                    break
+                case .invalid(let diagnostic) where diagnostic.code == .lineTooLong:
+                    // Too long to be an event (producers keep theirs under 4 KiB): output, passed on.
+                    if item.isLineStart { display.report(diagnostic) }
                 case .invalid(let diagnostic), .ignored(let diagnostic?):
                     if item.isLineStart { display.report(diagnostic) }
+                    return
                 case .ignored(nil):
-                    break
+                    return
                 }
+                display.passthrough(Array(item.bytes) + (item.endsWithNewline ? [0x0A] : []), to: .standardOutput)
+                if display.isClosed(.standardOutput) { throw OutputClosed() }
             }
+        } catch is OutputClosed {
+            return .outputClosed
         } catch {
             Console.error("\(name == "-" ? "standard input" : name): \(error)", command: command)
-            return ExitCode.ioError
+            return .readFailed
         }
-        return ExitCode.success
+        return .finished
     }
 }
 

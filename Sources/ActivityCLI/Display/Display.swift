@@ -15,8 +15,11 @@ protocol Display: Sendable {
     func handle(_ event: ActivityEvent)
     /// Folds one event read from input line `line` (named in diagnostics) into the display.
     func handle(_ event: ActivityEvent, line: Int)
-    /// Prints a line that is not an event (without its newline) above the live region.
-    func passthrough(_ line: [UInt8], to stream: StandardStream)
+    /// Passes on output that is not an event, as it came: whole lines with their `\n`, or part
+    /// of a line. Byte for byte to a file or a pipe; line by line, sanitized, on a terminal.
+    func passthrough(_ bytes: [UInt8], to stream: StandardStream)
+    /// Whether the reader of `stream` has gone away (`… | head -1`): stop producing for it.
+    func isClosed(_ stream: StandardStream) -> Bool
     /// Tells the person watching about a problem in the stream.
     func report(_ diagnostic: Diagnostic)
     /// Ends the display: open activities end as abandoned, the terminal is restored.
@@ -26,4 +29,7 @@ protocol Display: Sendable {
 extension Display {
     /// Displays that do not name input lines in their diagnostics ignore `line`.
     func handle(_ event: ActivityEvent, line: Int) { handle(event) }
+
+    /// Displays that write to no standard stream of the caller's never find one closed.
+    func isClosed(_ stream: StandardStream) -> Bool { false }
 }

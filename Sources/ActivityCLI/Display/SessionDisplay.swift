@@ -14,8 +14,12 @@ final class SessionDisplay: Display {
 
     func handle(_ event: ActivityEvent, line: Int) { session.handle(event, line: line) }
 
-    func passthrough(_ line: [UInt8], to stream: StandardStream) {
-        session.passthrough(line, to: stream == .standardOutput ? .stdout : .stderr)
+    func passthrough(_ bytes: [UInt8], to stream: StandardStream) {
+        session.passthrough(bytes, to: stream == .standardOutput ? .stdout : .stderr)
+    }
+
+    func isClosed(_ stream: StandardStream) -> Bool {
+        session.isClosed(stream == .standardOutput ? .stdout : .stderr)
     }
 
     func report(_ diagnostic: Diagnostic) { session.report(diagnostic) }

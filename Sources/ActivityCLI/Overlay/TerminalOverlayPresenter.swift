@@ -46,8 +46,9 @@ final class TerminalOverlayPresenter: Sendable {
         /// Whether the wake-up pipe is closed (after the thread has ended).
         var closed = false
         /// Lines that arrived while the alternate screen hid the session, written when it leaves.
-        var heldLines: [[UInt8]] = []
-        var heldBytes = 0
+        var held = HeldOutput(limit: TerminalOverlayPresenter.heldLimit)
+        /// The unfinished passed-through line of each stream.
+        var passthroughLines: [StandardStream: LineSplitter] = [:]
     }
 
     private let core: Mutex<Core>
@@ -130,6 +131,11 @@ final class TerminalOverlayPresenter: Sendable {
             core.finished = true
             var output: [UInt8] = []
             setRawInput(false, &core)
+            for (stream, var splitter) in core.passthroughLines {
+                splitter.finish { line in core.held.append(TerminalSanitizer.display(bytes: Array(line.bytes)) + [0x0A])
+                }
+                core.passthroughLines[stream] = nil
+            }
             leave(&core, into: &output)
             write(output, alternateScreen: false)
             wake(&core)
@@ -157,19 +163,26 @@ final class TerminalOverlayPresenter: Sendable {
         }
     }
 
-    /// Writes a line that is not an event, sanitized (the output is a terminal). While the overlay
-    /// hides the session it is held back, and written when the overlay hides (at most
-    /// ``heldLimit`` bytes; the oldest go first).
-    func passthrough(_ line: [UInt8]) {
-        let bytes = TerminalSanitizer.display(bytes: line) + [UInt8(ascii: "\n")]
+    /// Writes output that is not an event, line by line and sanitized (the output is a terminal).
+    /// While the overlay hides the session it is held back, and written when the overlay hides
+    /// (at most ``heldLimit`` bytes; the oldest go first).
+    func passthrough(_ bytes: [UInt8], from stream: StandardStream) {
         core.withLock { core in
-            guard core.inAlternateScreen else { return write(bytes, alternateScreen: false) }
-            core.heldLines.append(bytes)
-            core.heldBytes += bytes.count
-            while core.heldBytes > Self.heldLimit, !core.heldLines.isEmpty {
-                core.heldBytes -= core.heldLines.removeFirst().count
-            }
+            var splitter = core.passthroughLines[stream] ?? LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
+            splitter.feed(bytes) { show(Array($0.bytes), &core) }
+            core.passthroughLines[stream] = splitter
         }
+    }
+
+    /// Writes one line (a problem in the stream, a line of output), sanitized, or holds it.
+    func show(_ line: [UInt8]) {
+        core.withLock { core in show(line, &core) }
+    }
+
+    private func show(_ line: [UInt8], _ core: inout Core) {
+        let bytes = TerminalSanitizer.display(bytes: line) + [UInt8(ascii: "\n")]
+        guard core.inAlternateScreen else { return write(bytes, alternateScreen: false) }
+        core.held.append(bytes)
     }
 
     // MARK: - The driver thread
@@ -292,9 +305,7 @@ final class TerminalOverlayPresenter: Sendable {
         output += TerminalRestore.leaveSequence
         core.inAlternateScreen = false
         core.lastFrame = ""
-        for line in core.heldLines { output += line }
-        core.heldLines = []
-        core.heldBytes = 0
+        output += core.held.takeAll()
     }
 
     /// Switches the input terminal between its own settings and no-echo, non-canonical reading.

@@ -112,8 +112,6 @@ struct IOLoop {
     var output: Int32
     var errors: Int32
     let grace: Double
-    private var outputLines = LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
-    private var errorLines = LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
     /// Set while no file descriptor is free for a new connection.
     private var acceptPausedUntil: Double?
     private var warnedOutOfDescriptors = false
@@ -171,8 +169,8 @@ struct IOLoop {
                 // A script calling `activity emit` again has often just seen a child die.
                 if tracker.watchesProcesses { nextReap = 0 }
             }
-            if fds[3].revents & readable != 0 { pump(&output, &outputLines, to: .standardOutput, buffer) }
-            if fds[4].revents & readable != 0 { pump(&errors, &errorLines, to: .standardError, buffer) }
+            if fds[3].revents & readable != 0 { pump(&output, to: .standardOutput, buffer) }
+            if fds[4].revents & readable != 0 { pump(&errors, to: .standardError, buffer) }
             for index in 5..<fds.count where fds[index].revents & readable != 0 {
                 receive(fds[index].fd, buffer)
             }
@@ -194,8 +192,8 @@ struct IOLoop {
             }
         } while server.hasPendingConnection
         emit(tracker.reapProcesses(all: true, isAlive: Self.isAlive))
-        finishPipe(&output, &outputLines, to: .standardOutput)
-        finishPipe(&errors, &errorLines, to: .standardError)
+        finishPipe(&output)
+        finishPipe(&errors)
     }
 
     /// Whether a process exists (a zombie of ours counts as gone once the child has exited).
@@ -280,25 +278,23 @@ struct IOLoop {
         }
     }
 
+    /// Passes what the command wrote on as it came, byte for byte. When the reader of our
+    /// standard output has gone away, the pipe from the command is closed: its next write meets
+    /// the closed pipe (SIGPIPE) as it would without `activity run`.
     private func pump(
-        _ fd: inout Int32, _ lines: inout LineSplitter, to stream: StandardStream,
-        _ buffer: UnsafeMutableRawBufferPointer
+        _ fd: inout Int32, to stream: StandardStream, _ buffer: UnsafeMutableRawBufferPointer
     ) {
         let count = read(fd, buffer.baseAddress, buffer.count)
         if count > 0 {
-            let display = self.display
-            lines.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count])) {
-                display.passthrough(Array($0.bytes), to: stream)
-            }
+            display.passthrough(Array(UnsafeRawBufferPointer(rebasing: buffer[..<count])), to: stream)
+            if display.isClosed(stream) { finishPipe(&fd) }
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-            finishPipe(&fd, &lines, to: stream)
+            finishPipe(&fd)
         }
     }
 
-    private func finishPipe(_ fd: inout Int32, _ lines: inout LineSplitter, to stream: StandardStream) {
+    private func finishPipe(_ fd: inout Int32) {
         guard fd >= 0 else { return }
-        let display = self.display
-        lines.finish { display.passthrough(Array($0.bytes), to: stream) }
         close(fd)
         fd = -1
     }

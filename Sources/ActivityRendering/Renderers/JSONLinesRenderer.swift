@@ -23,6 +23,7 @@ public final class JSONLinesRenderer: ActivityRenderer {
     /// Whether `output` is a terminal, where the lines are made safe to look at.
     let outputIsTerminal: Bool
     private var line: [UInt8] = []
+    private var textLines: [OutputStream: LineSplitter] = [:]
 
     /// - Parameters:
     ///   - output: where the lines go.
@@ -48,9 +49,28 @@ public final class JSONLinesRenderer: ActivityRenderer {
         output.write(outputIsTerminal ? Self.escapedForTerminal(line) : line)
     }
 
-    public func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore) {
+    /// Lines whole, so that an event line never lands in the middle of a text line: each goes
+    /// out when its `\n` arrives, with it; an unfinished last line goes out at the end as it is.
+    public func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore) {
         guard textStreams.contains(stream) else { return }
-        output.write((outputIsTerminal ? TerminalSanitizer.display(bytes: line) : line) + [0x0A])
+        var splitter = textLines[stream] ?? LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
+        splitter.feed(bytes) { writeText($0) }
+        textLines[stream] = splitter
+    }
+
+    public func finish(_ store: ActivityStore, now: Double) {
+        for (stream, var splitter) in textLines {
+            splitter.finish { writeText($0) }
+            textLines[stream] = nil
+        }
+    }
+
+    private func writeText(_ piece: LineSplitter.Piece) {
+        if outputIsTerminal {
+            output.write(TerminalSanitizer.display(bytes: Array(piece.bytes)) + [0x0A])
+        } else {
+            output.write(Array(piece.bytes) + (piece.endsWithNewline ? [0x0A] : []))
+        }
     }
 
     /// An encoded line with every character the sanitizer would not show written as a JSON `\u`

@@ -35,6 +35,7 @@ public final class LogFileRenderer: ActivityRenderer {
     /// The titles of open activities as they arrived: the store keeps them sanitized for display,
     /// but the log shows what arrived, escaped.
     private var arrivedTitles: [ActivityID: String] = [:]
+    private var outputLines: [OutputStream: LineSplitter] = [:]
 
     /// Opens (or creates, mode 0644) `path` for appending.
     ///
@@ -111,9 +112,16 @@ public final class LogFileRenderer: ActivityRenderer {
         }
     }
 
-    public func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore) {
+    /// One `output` record per line of the stream, written when the line is complete.
+    public func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore) {
         guard format == .text else { return }
-        let text = String(decoding: line, as: UTF8.self)
+        var splitter = outputLines[stream] ?? LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
+        splitter.feed(bytes) { writeOutput($0, of: stream) }
+        outputLines[stream] = splitter
+    }
+
+    private func writeOutput(_ piece: LineSplitter.Piece, of stream: OutputStream) {
+        let text = String(decoding: piece.bytes, as: UTF8.self)
         write(clock(), "output", [("stream", stream == .stdout ? "stdout" : "stderr"), ("text", text)])
     }
 
@@ -132,6 +140,10 @@ public final class LogFileRenderer: ActivityRenderer {
 
     public func finish(_ store: ActivityStore, now: Double) {
         guard format == .text else { return }
+        for (stream, var splitter) in outputLines {
+            splitter.finish { writeOutput($0, of: stream) }
+        }
+        outputLines.removeAll()
         let summary = store.summary
         var fields: [(String, String)] = [("activities", String(summary.begun))]
         let words: [(ActivityEvent.Status, String)] = [

@@ -98,6 +98,8 @@ public final class TerminalRenderer: ActivityRenderer {
     var shownDiagnostics: Set<Diagnostic.Code> = []
     var plainProgress: [ActivityID: (time: Double, tenth: Int)] = [:]
     var isFinished = false
+    /// The unfinished passed-through line of each stream drawn on a terminal.
+    var passthroughLines: [OutputStream: LineSplitter] = [:]
 
     /// Creates a renderer writing to `output`.
     ///
@@ -144,17 +146,33 @@ public final class TerminalRenderer: ActivityRenderer {
         }
     }
 
-    public func passthrough(_ line: [UInt8], to stream: OutputStream, in store: ActivityStore) {
+    public func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore) {
+        if case .output(let target, sanitize: false, _) = passthroughTargets[stream] ?? .display {
+            // A file or a pipe of its own: byte for byte, as it came.
+            target.write(bytes)
+            return
+        }
+        var lines = passthroughLines[stream] ?? LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
+        lines.feed(bytes) { passthroughLine($0, to: stream, in: store) }
+        passthroughLines[stream] = lines
+    }
+
+    /// One line (or a piece of an overlong one) of a stream that shares the display or a
+    /// terminal: sanitized for a terminal and drawn above the live region.
+    func passthroughLine(_ piece: LineSplitter.Piece, to stream: OutputStream, in store: ActivityStore) {
         switch passthroughTargets[stream] ?? .display {
         case .display:
+            let line = Array(piece.bytes)
             let text = configuration.displayIsTerminal ? TerminalSanitizer.display(bytes: line) : line
             if configuration.mode == .tty && !isFinished {
                 appendAbove(text)
             } else {
-                output.write(text + [0x0A])
+                // Plain lines of ours and the stream's share the display: each keeps its own line;
+                // on a file the stream's bytes stay as they came, a missing final newline too.
+                output.write(text + (piece.endsWithNewline || configuration.displayIsTerminal ? [0x0A] : []))
             }
-        case .output(let target, let sanitize, let sharesTerminal):
-            let text = (sanitize ? TerminalSanitizer.display(bytes: line) : line) + [0x0A]
+        case .output(let target, _, let sharesTerminal):
+            let text = TerminalSanitizer.display(bytes: Array(piece.bytes)) + [0x0A]
             if configuration.mode == .tty && sharesTerminal && !isFinished && liveHeight > 0 {
                 pendingSeparate.append((target, text))
                 if pendingSeparate.count > 4096 { flushNow(store) }
@@ -162,6 +180,14 @@ public final class TerminalRenderer: ActivityRenderer {
                 target.write(text)
             }
         }
+    }
+
+    /// At the end: the unfinished line of each stream, as its last line.
+    func finishPassthrough(_ store: ActivityStore) {
+        for stream in [OutputStream.stdout, .stderr] {
+            passthroughLines[stream]?.finish { passthroughLine($0, to: stream, in: store) }
+        }
+        passthroughLines.removeAll()
     }
 
     public func report(_ diagnostic: Diagnostic, in store: ActivityStore) {
@@ -191,6 +217,7 @@ public final class TerminalRenderer: ActivityRenderer {
 
     public func finish(_ store: ActivityStore, now: Double) {
         guard !isFinished else { return }
+        finishPassthrough(store)
         let summary = summaryLine(store.summary, now: now)
         switch configuration.mode {
         case .tty:

@@ -79,8 +79,9 @@ final class TerminalHarness {
         absorb()
     }
 
+    /// Passes `text` through as one line of the stream (its newline added).
     func passthrough(_ text: String, to stream: ActivityRendering.OutputStream = .stderr) {
-        renderer.passthrough(Array(text.utf8), to: stream, in: store)
+        renderer.passthrough(Array((text + "\n").utf8), to: stream, in: store)
         absorb()
     }
 

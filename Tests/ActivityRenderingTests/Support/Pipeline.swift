@@ -17,7 +17,7 @@ func drive(
             for update in updates { renderer.render(update, in: local) }
             for problem in problems { renderer.report(problem, in: local) }
         case .text:
-            renderer.passthrough(Array(item.bytes), to: .stdout, in: local)
+            renderer.passthrough(Array(item.bytes) + (item.endsWithNewline ? [0x0A] : []), to: .stdout, in: local)
         case .invalid(let problem), .ignored(let problem?):
             local.count(problem)
             renderer.report(problem, in: local)

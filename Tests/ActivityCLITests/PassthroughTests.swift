@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+@testable import ActivityCLI
+
+/// What is not an event leaves `render` and `run` exactly as it came, and a reader that goes away
+/// ends them as it ends a filter in a pipeline.
+@Suite("Passthrough byte for byte")
+struct PassthroughTests {
+    /// Some bytes that are no text at all: every byte value, a long run without a newline, CR LF.
+    static let binary: Data = {
+        var bytes = [UInt8](0...255) + [UInt8](repeating: UInt8(ascii: "x"), count: 150_000) + Array("\r\n{\n".utf8)
+        for index in 0..<50_000 { bytes.append(UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 7)) }
+        return Data(bytes)
+    }()
+
+    @Test("render: a binary file passes through unchanged")
+    func renderBinary() throws {
+        for mode in ["plain", "jsonl", "log"] {
+            let result = try CommandRunner.activity(["render", "--mode", mode], input: Self.binary)
+            #expect(result.status == 0)
+            #expect(result.standardOutputData == Self.binary, "--mode \(mode) changed the bytes")
+        }
+    }
+
+    @Test("render: events are taken out, everything else stays, long lines and a missing final newline too")
+    func renderMixed() throws {
+        let long = String(repeating: "y", count: 200_000)
+        let input =
+            "first line\n" + #"{"v":1,"type":"begin","id":"a","title":"A"}"# + "\n\(long)\n"
+            + #"{"v":1,"type":"end","id":"a"}"# + "\n  \n{not json\nno newline at the end"
+        let result = try CommandRunner.activity(["render", "--mode", "plain"], input: Data(input.utf8))
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "first line\n\(long)\n  \n{not json\nno newline at the end")
+    }
+
+    @Test("run: 200,000 bytes without a newline stay 200,000 bytes, in pipe mode and under jsonl")
+    func runLongLine() throws {
+        for mode in ["plain", "jsonl"] {
+            let result = try CommandRunner.activity(
+                ["run", "--mode", mode, "--", "sh", "-c", #"head -c 200000 /dev/zero | tr "\0" a"#])
+            #expect(result.status == 0)
+            #expect(result.standardOutputData == Data(repeating: UInt8(ascii: "a"), count: 200_000), "--mode \(mode)")
+        }
+    }
+
+    @Test("run: a binary file copied through the command's standard output is identical")
+    func runBinary() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.url.appendingPathComponent("blob")
+        try Self.binary.write(to: file)
+        let result = try CommandRunner.activity(["run", "--", "cat", file.path])
+        #expect(result.status == 0)
+        #expect(result.standardOutputData == Self.binary)
+    }
+
+    /// Runs `pipeline` in bash and returns its `PIPESTATUS`.
+    func pipeStatus(_ pipeline: String) throws -> [String] {
+        let result = try CommandRunner.run(
+            "/bin/bash", ["-c", pipeline + #"; echo "${PIPESTATUS[@]}" >&2"#], timeout: 60)
+        return result.standardError.split(separator: "\n").last.map { $0.split(separator: " ").map(String.init) } ?? []
+    }
+
+    @Test("render stops at once when its reader goes away, and ends by SIGPIPE like a filter")
+    func renderClosedOutput() throws {
+        let status = try pipeStatus(
+            "seq 1 3000000 | '\(CommandRunner.activity)' render --mode plain 2>/dev/null | head -1 >/dev/null")
+        #expect(status.count == 3)
+        #expect(status.dropFirst().first == "141", "render's status: \(status)")
+    }
+
+    @Test("run: when its reader goes away, the command meets the closed pipe as it would bare")
+    func runClosedOutput() throws {
+        let status = try pipeStatus(
+            "'\(CommandRunner.activity)' run --mode plain -- yes 2>/dev/null | head -1 >/dev/null")
+        #expect(status == ["141", "0"])
+    }
+
+    @Test("the overlay holds the newest output in bounded memory, in order")
+    func heldOutput() {
+        var held = HeldOutput(limit: 1000)
+        for index in 0..<800_000 { held.append(Array("\(index)\n".utf8)) }
+        #expect(held.byteCount <= 1000)
+        let text = String(decoding: held.takeAll(), as: UTF8.self)
+        let lines = text.split(separator: "\n")
+        #expect(lines.last == "799999")
+        #expect(lines.count > 100)
+        #expect(zip(lines, lines.dropFirst()).allSatisfy { Int($0)! + 1 == Int($1)! })
+        #expect(held.count == 0 && held.byteCount == 0)
+    }
+}

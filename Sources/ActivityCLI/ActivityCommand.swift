@@ -17,6 +17,8 @@ enum ActivityCommand {
             case "demo": return try DemoCommand.run(rest)
             case "emit": return try EmitCommand.run(rest)
             case "validate": return try ValidateCommand.run(rest)
+            case "report": return try ReportCommand.run(rest)
+            case "export": return try ExportCommand.run(rest)
             default:
                 let what = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'"
                 Console.error("\(what) (usage: activity COMMAND [OPTIONS]; see 'activity --help')")

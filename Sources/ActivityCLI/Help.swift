@@ -13,6 +13,8 @@ enum Help {
           emit      report one event from a shell script
           validate  check event streams against the protocol
           replay    play a recorded stream with its original timing
+          report    draw a recording as an HTML page: timeline, critical path, failures
+          export    convert a recording to a Chrome trace or OpenTelemetry (OTLP JSON)
           demo      show a simulated workload
           help      show help for a command
 
@@ -20,7 +22,8 @@ enum Help {
           -h, --help     show this help
           --version      print the version
 
-        exit status: 0 success, 1 validation problems, 64 bad command line, 66 input not found,
+        exit status: 0 success, 1 validation problems, 64 bad command line, 65 not a recording,
+        66 input not found,
         69 plugin not found, 71 system error, 73 log file not writable, 74 read error,
         126 command not executable, 127 command not found, 128+N killed by signal N;
         `run` exits with the command's own status.
@@ -34,6 +37,10 @@ enum Help {
           --log-file PATH        also append a log of the activities to PATH
           --log-format FORMAT    text (default) or jsonl (the format 'activity replay' plays)
           --plugin NAME          also feed the events to activity-render-NAME from PATH (repeatable)
+          --otlp-endpoint URL    also send each activity, as it ends, as an OpenTelemetry span to the
+                                 collector at URL (http only; /v1/traces is appended). Without it,
+                                 OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+                                 turn export on; OTEL_SERVICE_NAME names the service
         """
 
     static let render = """
@@ -127,6 +134,46 @@ enum Help {
 
         """
 
+    static let report = """
+        usage: activity report [-o FILE] [--format html|svg] [--title TEXT] RECORDING
+
+        Draws a recording (made with --log-file PATH --log-format jsonl) as one self-contained HTML
+        page: a timeline of every activity, nested as in the tree and coloured by outcome, with the
+        critical path outlined (details on hover and click, zoom on time); the critical path, every
+        failure with its log lines and the slowest activities as tables; a summary. The page loads
+        nothing from the network. Lines that are not events are named on standard error and skipped.
+
+        options:
+          -o, --output FILE   where to write ('-' for standard output); default: RECORDING's name
+                              with .html (or .svg) in the current directory
+          --format FORMAT     html (default), or svg: the timeline alone, for a README or a chat
+          --title TEXT        the heading (default: the first top-level activity's title)
+
+        exit status: 0 written, 65 RECORDING holds no events, 66 RECORDING not found,
+        73 FILE cannot be created, 74 read error.
+
+        """
+
+    static let export = """
+        usage: activity export --format chrome-trace|otlp-json [-o FILE] [--service-name NAME] RECORDING
+
+        Converts a recording (made with --log-file PATH --log-format jsonl) for other tools:
+          chrome-trace  the Trace Event Format: open it in https://ui.perfetto.dev or
+                        chrome://tracing. Activities that overlap their siblings are async slices.
+          otlp-json     OpenTelemetry traces in the OTLP JSON encoding (ExportTraceServiceRequest):
+                        an activity is a span, logs are span events, the outcome is the status.
+                        The same recording always gives the same trace and span ids.
+
+        options:
+          --format FORMAT       chrome-trace or otlp-json (required)
+          -o, --output FILE     where to write (default: standard output)
+          --service-name NAME   service.name for otlp-json (default: OTEL_SERVICE_NAME, else activity)
+
+        exit status: 0 written, 65 RECORDING holds no events, 66 RECORDING not found,
+        73 FILE cannot be created, 74 read error.
+
+        """
+
     static func text(for command: String) -> String? {
         switch command {
         case "render": render
@@ -135,6 +182,8 @@ enum Help {
         case "validate": validate
         case "replay": replay
         case "demo": demo
+        case "report": report
+        case "export": export
         default: nil
         }
     }

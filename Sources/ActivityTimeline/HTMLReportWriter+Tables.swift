@@ -21,7 +21,7 @@ extension HTMLReportWriter {
             let activity = activities[index]
             let indent = String(repeating: "\u{2003}", count: activity.depth)
             html += "<tr><td>\(indent)\(MarkupText.escaped(activity.title))</td><td>\(activity.outcome.label)</td>"
-                + "<td class=\"num\">+\(TimelineFormat.duration(activity.start - timeline.start))</td>"
+                + "<td class=\"num\">\(TimelineFormat.offset(activity.start - timeline.start))</td>"
                 + "<td class=\"num\">\(TimelineFormat.duration(activity.duration))</td>"
                 + "<td>\(shareBar(activity.duration, of: timeline.duration))</td></tr>\n"
         }
@@ -46,7 +46,7 @@ extension HTMLReportWriter {
             if !activity.logs.isEmpty {
                 html += "<pre class=\"log\">"
                 for log in activity.logs.prefix(logLinesPerFailure) {
-                    html += "<span class=\"lv-\(log.level.rawValue)\">+\(TimelineFormat.duration(log.time - timeline.start)) "
+                    html += "<span class=\"lv-\(log.level.rawValue)\">\(TimelineFormat.offset(log.time - timeline.start)) "
                         + "\(log.level.rawValue): \(MarkupText.escaped(log.message))</span>\n"
                 }
                 let more = activity.logCount - min(activity.logs.count, logLinesPerFailure)

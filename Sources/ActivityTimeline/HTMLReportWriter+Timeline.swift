@@ -74,7 +74,7 @@ extension HTMLReportWriter {
     }
 
     private var legend: String {
-        ActivityEvent.Status.allCases.map { "<span class=\"st-\($0.rawValue)\">\($0.label)</span>" }.joined()
+        ActivityEvent.Status.allCases.map { "<span style=\"--c:var(--\($0.rawValue))\">\($0.label)</span>" }.joined()
             + "<span class=\"lg-cp\">critical path</span>"
     }
 
@@ -90,7 +90,7 @@ extension HTMLReportWriter {
             ("Status", activity.outcome.label),
             ("Duration", TimelineFormat.duration(activity.duration)
                 + " (\(TimelineFormat.percent(activity.duration, of: timeline.duration)) of the run)"),
-            ("Started", "+" + TimelineFormat.duration(activity.start - timeline.start)),
+            ("Started", TimelineFormat.offset(activity.start - timeline.start)),
         ]
         if timeline.path(of: index).count > 1 {
             pairs.append(("In", timeline.path(of: index).dropLast().joined(separator: " › ")))
@@ -108,7 +108,7 @@ extension HTMLReportWriter {
         if onPath { pairs.append(("Critical path", "yes")) }
         pairs.append(("Id", activity.id.rawValue))
         let logs = activity.logs.prefix(Self.detailLogLines).map { log in
-            MarkupText.json("+\(TimelineFormat.duration(log.time - timeline.start)) \(log.level.rawValue): \(log.message)")
+            MarkupText.json("\(TimelineFormat.offset(log.time - timeline.start)) \(log.level.rawValue): \(log.message)")
         }
         return "{\"t\":\(MarkupText.json(activity.title)),\"s\":\"\(activity.outcome.rawValue)\",\"d\":["
             + pairs.map { "[\(MarkupText.json($0.0)),\(MarkupText.json($0.1))]" }.joined(separator: ",")
@@ -120,7 +120,7 @@ extension HTMLReportWriter {
         var pairs: [(String, String)] = [
             ("Activities", "\(aggregate.members.count), each too short to draw on its own"),
             ("Span", TimelineFormat.duration(aggregate.end - aggregate.start)),
-            ("Started", "+" + TimelineFormat.duration(aggregate.start - timeline.start)),
+            ("Started", TimelineFormat.offset(aggregate.start - timeline.start)),
         ]
         for status in ActivityEvent.Status.allCases {
             let count = aggregate.members.filter { activities[$0].outcome == status }.count

@@ -35,6 +35,11 @@ enum TimelineFormat {
         return "\(whole / 3600) h \(twoDigits(whole % 3600 / 60)) m"
     }
 
+    /// A time since the start of the recording: `0`, `+340 ms`, `+2 m 05 s`.
+    static func offset(_ seconds: Double) -> String {
+        seconds <= 0 ? "0" : "+" + duration(seconds)
+    }
+
     /// A count: integral values in full with thousands separated (`4,194,304`), others with two
     /// decimals.
     static func count(_ value: Double) -> String {

@@ -5,8 +5,9 @@ public import ActivityWire
 ///
 /// A trace is one top-level activity with everything under it: its trace id hashes the
 /// top-level activity's id (ids carry a random 64-bit prefix per process, so runs do not
-/// collide). A span id hashes the trace id and the activity's id. The hash is 64-bit FNV-1a,
-/// twice with different seeds for the 128 bits of a trace id; never all zeros (invalid in
+/// collide). A span id hashes the top-level activity's id and the activity's id. The hash is
+/// 64-bit FNV-1a and a splitmix64 finalizer, twice with different seeds for the 128 bits of a
+/// trace id; never all zeros (invalid in
 /// OpenTelemetry).
 public enum TraceIdentifiers {
     /// 32 lowercase hex digits.
@@ -28,7 +29,10 @@ public enum TraceIdentifiers {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01B3
         }
-        return hash
+        // The splitmix64 finalizer: ids of similar activities (`demo.1`, `demo.2`) look unrelated.
+        hash = (hash ^ (hash >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        hash = (hash ^ (hash >> 27)) &* 0x94d0_49bb_1331_11eb
+        return hash ^ (hash >> 31)
     }
 
     private static func hex(_ value: UInt64) -> String {

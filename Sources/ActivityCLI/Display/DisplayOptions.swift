@@ -13,14 +13,17 @@ struct DisplayOptions: Sendable {
     var logFile: String?
     var logFormat: LogFormat = .text
     var plugins: [String] = []
+    /// `--otlp-endpoint`: the OpenTelemetry Collector to send spans to (``OTLPSettings``).
+    var otlpEndpoint: String?
 
     static let specs: [OptionSpec] = [
         .value("mode"), .value("log-file"), .value("log-format"), .value("plugin", repeatable: true),
+        .value("otlp-endpoint"),
     ]
 
     static let usage =
         "[--mode auto|tty|plain|log|jsonl|overlay|overlay-jsonl] [--log-file PATH "
-        + "[--log-format text|jsonl]] [--plugin NAME]…"
+        + "[--log-format text|jsonl]] [--plugin NAME]… [--otlp-endpoint URL]"
 
     /// Reads the display options from a parsed command line.
     init(_ parsed: ParsedArguments, parser: ArgumentParser) throws(CommandLineError) {
@@ -34,6 +37,14 @@ struct DisplayOptions: Sendable {
         plugins = parsed.all("plugin")
         for plugin in plugins where plugin.isEmpty || plugin.contains("/") {
             throw parser.usageError("--plugin takes a name (activity-render-NAME on PATH), not '\(plugin)'")
+        }
+        otlpEndpoint = parsed.value("otlp-endpoint")
+        if let url = otlpEndpoint {
+            do throws(HTTPEndpoint.Invalid) {
+                _ = try HTTPEndpoint(url)
+            } catch {
+                throw parser.usageError("--otlp-endpoint \(error.message)")
+            }
         }
     }
 

@@ -30,13 +30,24 @@ final class OTLPExportingDisplay: Display {
     }
 
     func handle(_ event: ActivityEvent) {
+        let event = Self.stamped(event)
         inner.handle(event)
         exporter.handle(event)
     }
 
     func handle(_ event: ActivityEvent, line: Int) {
+        let event = Self.stamped(event)
         inner.handle(event, line: line)
         exporter.handle(event)
+    }
+
+    /// One arrival time for both sides, so the spans sent and a recording made with
+    /// `--log-file` agree to the microsecond.
+    private static func stamped(_ event: ActivityEvent) -> ActivityEvent {
+        guard event.timestamp == nil else { return event }
+        var event = event
+        event.timestamp = POSIX.unixSeconds()
+        return event
     }
 
     func passthrough(_ line: [UInt8], to stream: StandardStream) { inner.passthrough(line, to: stream) }

@@ -32,6 +32,8 @@ final class OTLPLiveExporter: Sendable {
         var queueStart = 0
         var dropped = 0
         var ended = 0
+        /// Spans taken by the sender and not yet delivered or failed.
+        var inFlight = 0
         var closing = false
     }
 
@@ -95,7 +97,9 @@ final class OTLPLiveExporter: Sendable {
         while !workerDone.load(ordering: .acquiring) && POSIX.monotonicSeconds() < deadline {
             POSIX.sleep(seconds: 0.005)
         }
-        let (waiting, dropped, ended) = state.withLock { ($0.queue.count - $0.queueStart, $0.dropped, $0.ended) }
+        let (waiting, dropped, ended) = state.withLock {
+            ($0.queue.count - $0.queueStart + $0.inFlight, $0.dropped, $0.ended)
+        }
         let report = delivery.withLock { $0 }
         let lost = dropped + report.failedSpans + waiting
         guard lost > 0 else { return }
@@ -149,9 +153,11 @@ final class OTLPLiveExporter: Sendable {
                     let end = min(state.queue.count, state.queueStart + settings.maxBatchSize)
                     let batch = Array(state.queue[state.queueStart..<end])
                     state.queueStart = end
+                    state.inFlight = batch.count
                     return (batch, state.closing)
                 }
                 if !batch.isEmpty { send(batch) }
+                state.withLock { $0.inFlight = 0 }
                 if batch.count < settings.maxBatchSize {
                     if closing && batch.isEmpty { return }
                     if !closing { break }

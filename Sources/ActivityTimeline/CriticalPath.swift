@@ -24,7 +24,9 @@ public struct CriticalPath: Sendable {
         var found: [Int] = []
         Self.walk(timeline.roots, in: timeline, into: &found)
         let activities = timeline.activities
-        self.activities = found.sorted { (activities[$0].start, activities[$0].depth) < (activities[$1].start, activities[$1].depth) }
+        self.activities = found.sorted {
+            (activities[$0].start, activities[$0].depth) < (activities[$1].start, activities[$1].depth)
+        }
         members = Set(found)
     }
 

@@ -20,7 +20,8 @@ extension HTMLReportWriter {
         for index in path.activities {
             let activity = activities[index]
             let indent = String(repeating: "\u{2003}", count: activity.depth)
-            html += "<tr><td>\(indent)\(MarkupText.escaped(activity.title))</td><td>\(activity.outcome.label)</td>"
+            html +=
+                "<tr><td>\(indent)\(MarkupText.escaped(activity.title))</td><td>\(activity.outcome.label)</td>"
                 + "<td class=\"num\">\(TimelineFormat.offset(activity.start - timeline.start))</td>"
                 + "<td class=\"num\">\(TimelineFormat.duration(activity.duration))</td>"
                 + "<td>\(shareBar(activity.duration, of: timeline.duration))</td></tr>\n"
@@ -30,12 +31,15 @@ extension HTMLReportWriter {
 
     func failuresSection(_ timeline: Timeline) -> String {
         let activities = timeline.activities
-        let failed = activities.indices.filter { activities[$0].outcome == .failure || activities[$0].outcome == .abandoned }
+        let failed = activities.indices.filter {
+            activities[$0].outcome == .failure || activities[$0].outcome == .abandoned
+        }
         var html = "<section id=\"failures\">\n<h2>Failures</h2>\n"
         guard !failed.isEmpty else { return html + "<p>Nothing failed.</p>\n</section>\n" }
         for index in failed {
             let activity = activities[index]
-            html += "<div class=\"failure \(activity.outcome.rawValue)\">\n<h3>\(activity.outcome.symbol) "
+            html +=
+                "<div class=\"failure \(activity.outcome.rawValue)\">\n<h3>\(activity.outcome.symbol) "
                 + "\(MarkupText.escaped(timeline.path(of: index).joined(separator: " › ")))</h3>\n<p>"
             var facts = [activity.outcome.rawValue, "after " + TimelineFormat.duration(activity.duration)]
             if activity.outcome == .abandoned { facts.append("it never ended") }
@@ -46,7 +50,8 @@ extension HTMLReportWriter {
             if !activity.logs.isEmpty {
                 html += "<pre class=\"log\">"
                 for log in activity.logs.prefix(logLinesPerFailure) {
-                    html += "<span class=\"lv-\(log.level.rawValue)\">\(TimelineFormat.offset(log.time - timeline.start)) "
+                    html +=
+                        "<span class=\"lv-\(log.level.rawValue)\">\(TimelineFormat.offset(log.time - timeline.start)) "
                         + "\(log.level.rawValue): \(MarkupText.escaped(log.message))</span>\n"
                 }
                 let more = activity.logCount - min(activity.logs.count, logLinesPerFailure)
@@ -74,7 +79,8 @@ extension HTMLReportWriter {
         for index in slowest {
             let activity = activities[index]
             let parents = timeline.path(of: index).dropLast().joined(separator: " › ")
-            html += "<tr><td>\(MarkupText.escaped(activity.title))\(path.contains(index) ? " <small>(critical)</small>" : "")"
+            html +=
+                "<tr><td>\(MarkupText.escaped(activity.title))\(path.contains(index) ? " <small>(critical)</small>" : "")"
                 + "</td><td class=\"muted\">\(MarkupText.escaped(parents))</td><td>\(activity.outcome.label)</td>"
                 + "<td class=\"num\">\(TimelineFormat.duration(activity.duration))</td>"
                 + "<td>\(shareBar(activity.duration, of: timeline.duration))</td></tr>\n"

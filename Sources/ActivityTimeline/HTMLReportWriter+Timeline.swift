@@ -35,7 +35,8 @@ extension HTMLReportWriter {
             """
         let step = TimeAxis.step(for: duration, pixels: 1200)
         for tick in TimeAxis.ticks(for: duration, pixels: 1200) {
-            html += "<div class=\"tick\" style=\"left:\(percent(timeline.start + tick))%\"><span>"
+            html +=
+                "<div class=\"tick\" style=\"left:\(percent(timeline.start + tick))%\"><span>"
                 + "\(TimeAxis.label(tick, step: step))</span></div>"
         }
         html += "</div>\n<div class=\"lanes\" style=\"height:\(max(1, layout.rowCount) * Self.rowHeight)px\">\n"
@@ -46,7 +47,8 @@ extension HTMLReportWriter {
             var classes = "bar st-\(activity.outcome.rawValue)"
             if path.contains(index) { classes += " cp" }
             let symbol = activity.outcome == .success ? "" : activity.outcome.symbol + " "
-            html += "<div class=\"\(classes)\" data-k=\"\(data.count)\" style=\"left:\(percent(activity.start))%;"
+            html +=
+                "<div class=\"\(classes)\" data-k=\"\(data.count)\" style=\"left:\(percent(activity.start))%;"
                 + "width:\(width(activity.start, activity.end))%;top:\(layout.rows[index] * Self.rowHeight)px\""
                 + (focusable ? " tabindex=\"0\"" : "") + ">"
                 + MarkupText.escaped(symbol + activity.title + " · " + TimelineFormat.duration(activity.duration))
@@ -55,7 +57,8 @@ extension HTMLReportWriter {
         }
         for aggregate in bars.aggregates {
             let failures = aggregate.members.filter { activities[$0].outcome == .failure }.count
-            html += "<div class=\"bar agg\(failures > 0 ? " has-failure" : "")\" data-k=\"\(data.count)\" "
+            html +=
+                "<div class=\"bar agg\(failures > 0 ? " has-failure" : "")\" data-k=\"\(data.count)\" "
                 + "style=\"left:\(percent(aggregate.start))%;width:\(width(aggregate.start, aggregate.end))%;"
                 + "top:\(aggregate.row * Self.rowHeight)px\">\(aggregate.members.count) activities</div>\n"
             data.append(detail(of: aggregate, in: timeline))
@@ -88,8 +91,11 @@ extension HTMLReportWriter {
         let activity = timeline.activities[index]
         var pairs: [(String, String)] = [
             ("Status", activity.outcome.label),
-            ("Duration", TimelineFormat.duration(activity.duration)
-                + " (\(TimelineFormat.percent(activity.duration, of: timeline.duration)) of the run)"),
+            (
+                "Duration",
+                TimelineFormat.duration(activity.duration)
+                    + " (\(TimelineFormat.percent(activity.duration, of: timeline.duration)) of the run)"
+            ),
             ("Started", TimelineFormat.offset(activity.start - timeline.start)),
         ]
         if timeline.path(of: index).count > 1 {
@@ -99,7 +105,10 @@ extension HTMLReportWriter {
         if let error = activity.error { pairs.append(("Error", error)) }
         if activity.total != nil || activity.completed > 0 {
             pairs.append(
-                ("Progress", TimelineFormat.progress(completed: activity.completed, total: activity.total, unit: activity.unit)))
+                (
+                    "Progress",
+                    TimelineFormat.progress(completed: activity.completed, total: activity.total, unit: activity.unit)
+                ))
         }
         if let rate = activity.rate { pairs.append(("Rate", TimelineFormat.rate(rate, unit: activity.unit))) }
         for key in activity.attrs.keys.sorted() { pairs.append((key, Self.text(activity.attrs[key]!))) }

@@ -17,7 +17,8 @@ public struct OTLPSpanEncoder: Sendable {
     /// The span object, one JSON object on one line.
     public func span(for activity: TimelineActivity) -> String {
         let trace = TraceIdentifiers.traceID(root: activity.rootID)
-        var out = "{\"traceId\":\"\(trace)\",\"spanId\":\"\(TraceIdentifiers.spanID(activity.id, root: activity.rootID))\""
+        var out =
+            "{\"traceId\":\"\(trace)\",\"spanId\":\"\(TraceIdentifiers.spanID(activity.id, root: activity.rootID))\""
         if let parent = activity.parentID {
             out += ",\"parentSpanId\":\"\(TraceIdentifiers.spanID(parent, root: activity.rootID))\""
         }

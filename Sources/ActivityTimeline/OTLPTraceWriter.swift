@@ -15,7 +15,8 @@ public struct OTLPTraceWriter: Sendable {
     /// The instrumentation scope's version.
     public var version: String
 
-    public init(serviceName: String = "activity", resourceAttributes: [String: String] = [:], version: String = "0.1.0") {
+    public init(serviceName: String = "activity", resourceAttributes: [String: String] = [:], version: String = "0.1.0")
+    {
         self.serviceName = serviceName
         self.resourceAttributes = resourceAttributes
         self.version = version

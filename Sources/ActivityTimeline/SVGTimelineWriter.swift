@@ -55,7 +55,8 @@ public struct SVGTimelineWriter: Sendable {
         let step = TimeAxis.step(for: duration, pixels: Double(width))
         for tick in TimeAxis.ticks(for: duration, pixels: Double(width)) {
             let at = number(x(timeline.start + tick))
-            svg += "<line class=\"grid\" x1=\"\(at)\" x2=\"\(at)\" y1=\"24\" y2=\"\(height)\"/>"
+            svg +=
+                "<line class=\"grid\" x1=\"\(at)\" x2=\"\(at)\" y1=\"24\" y2=\"\(height)\"/>"
                 + "<text class=\"muted\" x=\"\(number(x(timeline.start + tick) + 3))\" y=\"40\">"
                 + "\(TimeAxis.label(tick, step: step))</text>\n"
         }
@@ -65,19 +66,23 @@ public struct SVGTimelineWriter: Sendable {
             let barWidth = max(1, x(activity.end) - left)
             let y = Self.top + layout.rows[index] * Self.rowHeight
             let status = activity.outcome
-            let text = (status == .success ? "" : status.symbol + " ") + activity.title + " · "
+            let text =
+                (status == .success ? "" : status.symbol + " ") + activity.title + " · "
                 + TimelineFormat.duration(activity.duration)
-            svg += "<g><title>\(MarkupText.escaped(tooltip(activity, in: timeline)))</title>"
+            svg +=
+                "<g><title>\(MarkupText.escaped(tooltip(activity, in: timeline)))</title>"
                 + "<rect class=\"\(status.rawValue)\(path.contains(index) ? " cp" : "")\" x=\"\(number(left))\" "
                 + "y=\"\(y)\" width=\"\(number(barWidth))\" height=\"\(Self.rowHeight - 4)\" rx=\"3\"/>"
             if let label = Self.fit(text, in: barWidth - 8) {
-                svg += "<text class=\"label\" x=\"\(number(left + 4))\" y=\"\(y + 12)\">\(MarkupText.escaped(label))</text>"
+                svg +=
+                    "<text class=\"label\" x=\"\(number(left + 4))\" y=\"\(y + 12)\">\(MarkupText.escaped(label))</text>"
             }
             svg += "</g>\n"
         }
         for aggregate in bars.aggregates {
             let left = x(aggregate.start)
-            svg += "<rect class=\"agg\" x=\"\(number(left))\" y=\"\(Self.top + aggregate.row * Self.rowHeight)\" "
+            svg +=
+                "<rect class=\"agg\" x=\"\(number(left))\" y=\"\(Self.top + aggregate.row * Self.rowHeight)\" "
                 + "width=\"\(number(max(1, x(aggregate.end) - left)))\" height=\"\(Self.rowHeight - 4)\" rx=\"3\">"
                 + "<title>\(aggregate.members.count) short activities</title></rect>\n"
         }

@@ -30,7 +30,8 @@ struct OTLPExportTests {
 
     static func bodies(in folder: TemporaryFolder) throws -> [String] {
         let directory = folder.url.appendingPathComponent("bodies")
-        return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }.sorted()
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+            .sorted()
             .map { directory.appendingPathComponent($0).path }
     }
 
@@ -54,7 +55,8 @@ struct OTLPExportTests {
         let all = try bodies.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined()
         #expect(all.contains(#""stringValue":"ci-fleet""#))
         #expect(all.contains(#""name":"Lint""#) && all.contains(#""stringValue":"abandoned""#))
-        let headers = try String(contentsOfFile: bodies[0].replacingOccurrences(of: ".json", with: ".headers"), encoding: .utf8)
+        let headers = try String(
+            contentsOfFile: bodies[0].replacingOccurrences(of: ".json", with: ".headers"), encoding: .utf8)
         #expect(headers.hasPrefix("/v1/traces\n"))
         #expect(headers.contains("Content-Type: application/json"))
         // The export of the recording names the same trace and spans as the live export did.
@@ -74,7 +76,8 @@ struct OTLPExportTests {
         #expect(result.status == 0)
         let bodies = try Self.bodies(in: folder)
         try #require(!bodies.isEmpty)
-        let headers = try String(contentsOfFile: bodies[0].replacingOccurrences(of: ".json", with: ".headers"), encoding: .utf8)
+        let headers = try String(
+            contentsOfFile: bodies[0].replacingOccurrences(of: ".json", with: ".headers"), encoding: .utf8)
         #expect(headers.hasPrefix("/custom/traces\n"))
     }
 
@@ -82,9 +85,13 @@ struct OTLPExportTests {
     func down() throws {
         let port = try Self.closedPort()
         let result = try CommandRunner.activity(
-            ["run", "--mode", "plain", "--otlp-endpoint", "http://127.0.0.1:\(port)", "--", "sh", "-c", Self.script + "; exit 3"])
+            [
+                "run", "--mode", "plain", "--otlp-endpoint", "http://127.0.0.1:\(port)", "--", "sh", "-c",
+                Self.script + "; exit 3",
+            ])
         #expect(result.status == 3)
-        let warnings = result.standardError.components(separatedBy: "cannot send spans to the OpenTelemetry collector").count - 1
+        let warnings =
+            result.standardError.components(separatedBy: "cannot send spans to the OpenTelemetry collector").count - 1
         #expect(warnings == 1, "\(result.standardError)")
         #expect(result.standardError.contains("http://127.0.0.1:\(port)/v1/traces"))
         #expect(result.standardError.contains("spans were not delivered"))
@@ -109,14 +116,18 @@ struct OTLPExportTests {
         }
         #expect(try resolve(nil, [:]) == nil)
         #expect(try resolve("http://collector:4318", [:])?.endpoint.description == "http://collector:4318/v1/traces")
-        #expect(try resolve(nil, ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318/base/"])?.endpoint.path == "/base/v1/traces")
         #expect(
-            try resolve(nil, ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://c/x", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://d"])?
+            try resolve(nil, ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318/base/"])?.endpoint.path == "/base/v1/traces"
+        )
+        #expect(
+            try resolve(
+                nil, ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://c/x", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://d"])?
                 .endpoint == HTTPEndpoint(host: "c", port: 80, path: "/x"))
         #expect(try resolve(nil, ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c", "OTEL_TRACES_EXPORTER": "none"]) == nil)
         #expect(try resolve("http://[::1]:4318", [:])?.endpoint.authority == "[::1]:4318")
         let configured = try resolve(
-            "http://c", [
+            "http://c",
+            [
                 "OTEL_EXPORTER_OTLP_HEADERS": "x-team=a%20b, api-key = k", "OTEL_EXPORTER_OTLP_TIMEOUT": "2500",
                 "OTEL_RESOURCE_ATTRIBUTES": "service.name=from-resource,host.name=ci-3",
             ])
@@ -140,7 +151,9 @@ struct OTLPExportTests {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         try withUnsafeMutablePointer(to: &address) { pointer in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                guard bind(fd, $0, length) == 0, getsockname(fd, $0, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
+                guard bind(fd, $0, length) == 0, getsockname(fd, $0, &length) == 0 else {
+                    throw POSIXError(.EADDRINUSE)
+                }
             }
         }
         return UInt16(bigEndian: address.sin_port)

@@ -6,7 +6,9 @@ struct TimelineCommandTests {
     /// A recording made by the demo, which exercises nesting, parallel work and every outcome.
     static func recording(in folder: TemporaryFolder) throws -> String {
         let path = folder.url.appendingPathComponent("build.jsonl").path
-        let demo = try CommandRunner.activity(["demo", "--quick", "--mode", "log", "--log-file", path, "--log-format", "jsonl"])
+        let demo = try CommandRunner.activity([
+            "demo", "--quick", "--mode", "log", "--log-file", path, "--log-format", "jsonl",
+        ])
         try #require(demo.status == 0)
         return path
     }
@@ -24,7 +26,9 @@ struct TimelineCommandTests {
         #expect(made.status == 0)
         #expect(made.standardError.contains("wrote \(report)"))
         let browser = try #require(
-            ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            },
             "the report tests need Chromium (apt-get install chromium)")
         let common = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--virtual-time-budget=3000"]
         let dom = try CommandRunner.run(
@@ -42,7 +46,8 @@ struct TimelineCommandTests {
         let screenshot = artifacts.appendingPathComponent("report.png").path
         try? FileManager.default.removeItem(atPath: screenshot)
         let shot = try CommandRunner.run(
-            browser, common + ["--window-size=1400,1000", "--screenshot=" + screenshot, "file://" + report], timeout: 120)
+            browser, common + ["--window-size=1400,1000", "--screenshot=" + screenshot, "file://" + report],
+            timeout: 120)
         #expect(shot.status == 0)
         #expect(FileManager.default.fileExists(atPath: screenshot))
         try? FileManager.default.copyItem(atPath: report, toPath: artifacts.appendingPathComponent("report.html").path)
@@ -56,7 +61,9 @@ struct TimelineCommandTests {
         let result = try CommandRunner.activity(["report", "--format", "svg", recording, "-o", "-"])
         #expect(result.status == 0)
         #expect(result.standardOutput.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
-        #expect(result.standardOutput.components(separatedBy: "<g><title>").count - 1 == (try Self.activityCount(recording)))
+        #expect(
+            result.standardOutput.components(separatedBy: "<g><title>").count - 1 == (try Self.activityCount(recording))
+        )
     }
 
     @Test("the Chrome trace passes the structural checker and matches the recording")

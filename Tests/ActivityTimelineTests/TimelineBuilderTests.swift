@@ -24,7 +24,10 @@ struct TimelineBuilderTests {
         #expect(byID["p"]?.outcome == .abandoned)
         #expect(byID["p"]?.end == 1_700_000_004.5)
         #expect(timeline.looseLogs.map(\.message) == ["disk almost full"])
-        #expect(timeline.path(of: timeline.activities.firstIndex { $0.id.rawValue == "c2" }!) == ["Build", "Compile", "util.c"])
+        #expect(
+            timeline.path(of: timeline.activities.firstIndex { $0.id.rawValue == "c2" }!) == [
+                "Build", "Compile", "util.c",
+            ])
     }
 
     @Test("the end of the stream abandons what is open; an unknown parent puts a child at the top")

@@ -18,7 +18,8 @@ struct WriterTests {
         default: output = OTLPTraceWriter(serviceName: "ci").write(timeline)
         }
         if RecordingFixture.recording { try RecordingFixture.record(output, as: name) }
-        #expect(output == RecordingFixture.golden(name), "differs from Golden/\(name) (ACTIVITY_RECORD_GOLDEN=1 records)")
+        #expect(
+            output == RecordingFixture.golden(name), "differs from Golden/\(name) (ACTIVITY_RECORD_GOLDEN=1 records)")
     }
 
     @Test("the report escapes text from the wire and loads nothing from elsewhere")
@@ -37,7 +38,8 @@ struct WriterTests {
         let trace = TraceIdentifiers.traceID(root: ActivityID("b")!)
         #expect(trace.count == 32 && trace.allSatisfy(\.isHexDigit))
         #expect(span.contains("\"traceId\":\"\(trace)\""))
-        #expect(span.contains("\"parentSpanId\":\"\(TraceIdentifiers.spanID(ActivityID("b")!, root: ActivityID("b")!))\""))
+        #expect(
+            span.contains("\"parentSpanId\":\"\(TraceIdentifiers.spanID(ActivityID("b")!, root: ActivityID("b")!))\""))
         #expect(span.contains("\"startTimeUnixNano\":\"1700000000100000000\""))
         #expect(span.contains("\"status\":{\"code\":1}"))
     }

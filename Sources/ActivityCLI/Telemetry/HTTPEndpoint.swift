@@ -38,9 +38,13 @@ struct HTTPEndpoint: Sendable, Equatable, CustomStringConvertible {
         var host = Substring(authority)
         var portText: Substring?
         if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { throw Invalid(message: "'\(url)': unclosed [ in the host") }
+            guard let close = host.firstIndex(of: "]") else {
+                throw Invalid(message: "'\(url)': unclosed [ in the host")
+            }
             let after = host[host.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty {
+            if after.hasPrefix(":") {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
                 throw Invalid(message: "'\(url)': text after the IPv6 address")
             }
             host = host[host.index(after: host.startIndex)..<close]

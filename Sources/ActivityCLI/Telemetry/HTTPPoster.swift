@@ -61,7 +61,8 @@ enum HTTPPoster {
         var list: UnsafeMutablePointer<addrinfo>?
         let lookup = getaddrinfo(endpoint.host, String(endpoint.port), &hints, &list)
         guard lookup == 0, let first = list else {
-            return .failure(Failure(message: "cannot resolve \(endpoint.host): \(String(cString: gai_strerror(lookup)))"))
+            return .failure(
+                Failure(message: "cannot resolve \(endpoint.host): \(String(cString: gai_strerror(lookup)))"))
         }
         defer { freeaddrinfo(list) }
         var lastError = ECONNREFUSED
@@ -69,7 +70,8 @@ enum HTTPPoster {
         while let address = candidate {
             candidate = address.pointee.ai_next
             let fd = socket(
-                address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue)
+                address.pointee.ai_family,
+                address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue)
                     | Int32(SOCK_NONBLOCK.rawValue), address.pointee.ai_protocol)
             guard fd >= 0 else {
                 lastError = errno
@@ -94,7 +96,9 @@ enum HTTPPoster {
     private static func send(_ bytes: [UInt8], on fd: Int32, deadline: Double) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if sent > 0 {
                 offset += sent
             } else if sent < 0 && (errno == EAGAIN || errno == EINTR) {
@@ -120,7 +124,8 @@ enum HTTPPoster {
                 break
             }
         }
-        let line = String(decoding: received.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        let line = String(
+            decoding: received.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
         let parts = line.split(separator: " ")
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/") else { return nil }
         return Int(parts[1])

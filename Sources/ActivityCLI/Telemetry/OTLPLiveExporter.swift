@@ -103,7 +103,8 @@ final class OTLPLiveExporter: Sendable {
         let report = delivery.withLock { $0 }
         let lost = dropped + report.failedSpans + waiting
         guard lost > 0 else { return }
-        var message = "\(lost) of \(ended) spans were not delivered to the OpenTelemetry collector at \(settings.endpoint)"
+        var message =
+            "\(lost) of \(ended) spans were not delivered to the OpenTelemetry collector at \(settings.endpoint)"
         if !workerDone.load(ordering: .acquiring) {
             message += " (gave up waiting after \(Int(bound * 1000)) ms)"
         } else if let problem = report.lastProblem {

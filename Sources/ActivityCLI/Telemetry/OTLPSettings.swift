@@ -30,7 +30,8 @@ struct OTLPSettings: Sendable {
     /// The settings, or `nil` when nothing asks for export.
     ///
     /// - Throws: a message naming the option or variable whose URL cannot be used.
-    static func resolve(option: String?, environment: (String) -> String?) throws(HTTPEndpoint.Invalid) -> OTLPSettings? {
+    static func resolve(option: String?, environment: (String) -> String?) throws(HTTPEndpoint.Invalid) -> OTLPSettings?
+    {
         func value(_ name: String) -> String? { environment(name).flatMap { $0.isEmpty ? nil : $0 } }
         let endpoint: HTTPEndpoint
         if let option {

@@ -32,7 +32,8 @@ enum RecordingInput {
         do {
             result = try Timeline.read(FileDescriptorSource(fileDescriptor: fd)) { problem in
                 skipped += 1
-                Console.error("\(name):\(problem.line): \(problem.code.rawValue): \(problem.message); skipped", command: command)
+                Console.error(
+                    "\(name):\(problem.line): \(problem.code.rawValue): \(problem.message); skipped", command: command)
             }
         } catch {
             return .failure(RecordingError(message: "\(name): \(error)", exitStatus: ExitCode.ioError))

@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "InMemoryActivity", targets: ["InMemoryActivity"]),
         .library(name: "ActivityRendering", targets: ["ActivityRendering"]),
         .library(name: "ActivityOverlay", targets: ["ActivityOverlay"]),
+        .library(name: "ActivityTimeline", targets: ["ActivityTimeline"]),
         .library(name: "CActivity", targets: ["CActivity"]),
         .executable(name: "activity", targets: ["ActivityCLI"]),
         .executable(name: "activity-bench", targets: ["ActivityBench"]),
@@ -77,6 +78,10 @@ package.targets += [
         name: "ActivityOverlayTests",
         dependencies: ["ActivityOverlay", "ActivityWire", "ActivityReporting", "ActivityTerminal"]
     ),
+    .target(name: "ActivityTimeline", dependencies: ["ActivityWire"]),
+    .testTarget(
+        name: "ActivityTimelineTests", dependencies: ["ActivityTimeline", "ActivityWire"], exclude: ["Golden"]
+    ),
 ]
 
 // MARK: - Command line
@@ -84,10 +89,14 @@ package.targets += [
 package.targets += [
     .executableTarget(
         name: "ActivityCLI",
-        dependencies: ["ActivityWire", "ActivityReporting", "ActivityRendering", "ActivityOverlay", "ActivityTerminal"]
+        dependencies: [
+            "ActivityWire", "ActivityReporting", "ActivityRendering", "ActivityOverlay", "ActivityTerminal",
+            "ActivityTimeline",
+        ]
     ),
     .testTarget(
-        name: "ActivityCLITests", dependencies: ["ActivityCLI", "ActivityWire"], exclude: ["Golden", "Fixtures"]
+        name: "ActivityCLITests", dependencies: ["ActivityCLI", "ActivityWire", "ActivityTimeline"],
+        exclude: ["Golden", "Fixtures", "Scripts"]
     ),
 ]
 

@@ -19,6 +19,8 @@ enum ActivityCommand {
             case "validate": return try ValidateCommand.run(rest)
             case "completion": return try CompletionCommand.run(rest)
             case "manpage": return try ManPageCommand.run(rest)
+            case "report": return try ReportCommand.run(rest)
+            case "export": return try ExportCommand.run(rest)
             default:
                 let what = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'"
                 Console.error("\(what) (usage: activity COMMAND [OPTIONS]; see 'activity --help')")

@@ -4,7 +4,7 @@ import Testing
 struct HelpTests {
     @Test(
         "--help, help COMMAND and COMMAND --help print the help",
-        arguments: ["render", "run", "emit", "validate", "replay", "demo"])
+        arguments: ["render", "run", "emit", "validate", "replay", "demo", "report", "export"])
     func commandHelp(command: String) throws {
         let viaHelp = try CommandRunner.activity(["help", command])
         let viaOption = try CommandRunner.activity([command, "--help"])
@@ -47,7 +47,7 @@ struct HelpTests {
             ),
             (
                 ["replay", "--speed", "0", "x"],
-                "activity replay: --speed must be a positive number, not '0' (usage: activity replay [--speed X] [--max-gap S] [--mode auto|tty|plain|log|jsonl|overlay|overlay-jsonl] [--log-file PATH] [--log-format text|jsonl] [--plugin NAME]… FILE)\n"
+                "activity replay: --speed must be a positive number, not '0' (usage: activity replay [--speed X] [--max-gap S] [--mode auto|tty|plain|log|jsonl|overlay|overlay-jsonl] [--log-file PATH] [--log-format text|jsonl] [--plugin NAME]… [--otlp-endpoint URL] FILE)\n"
             ),
             (["help", "frob"], "activity: no help for 'frob' (usage: activity help COMMAND)\n"),
         ])

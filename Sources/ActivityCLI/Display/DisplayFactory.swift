@@ -16,6 +16,21 @@ enum DisplayFactory {
     static func make(
         _ options: DisplayOptions, onCancel: @escaping @Sendable () -> Void = { kill(getpid(), SIGINT) }
     ) throws(DisplayError) -> any Display {
+        let otlp: OTLPSettings?
+        do throws(HTTPEndpoint.Invalid) {
+            otlp = try OTLPSettings.resolve(option: options.otlpEndpoint, environment: POSIX.environment)
+        } catch {
+            throw DisplayError(message: error.message, exitStatus: ExitCode.usage)
+        }
+        let display = try makeLocal(options, onCancel: onCancel)
+        guard let otlp else { return display }
+        return OTLPExportingDisplay(display, settings: otlp)
+    }
+
+    /// The display on this machine: terminal, overlay, log file, plugins.
+    private static func makeLocal(
+        _ options: DisplayOptions, onCancel: @escaping @Sendable () -> Void
+    ) throws(DisplayError) -> any Display {
         if let path = options.logFile {
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else {

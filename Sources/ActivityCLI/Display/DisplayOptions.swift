@@ -13,6 +13,8 @@ struct DisplayOptions: Sendable {
     var logFile: String?
     var logFormat: LogFormat = .text
     var plugins: [String] = []
+    /// `--otlp-endpoint`: the OpenTelemetry Collector to send spans to (``OTLPSettings``).
+    var otlpEndpoint: String?
 
     static let group = OptionGroup(
         title: "display options",
@@ -27,6 +29,11 @@ struct DisplayOptions: Sendable {
             .value(
                 "plugin", "NAME", repeatable: true, values: .executableSuffix("activity-render-"),
                 help: "also feed the events to activity-render-NAME from PATH (repeatable)"),
+            .value(
+                "otlp-endpoint", "URL",
+                help: "also send each activity, as it ends, as an OpenTelemetry span to the collector at URL "
+                    + "(http only; /v1/traces is appended). Without it, OTEL_EXPORTER_OTLP_ENDPOINT or "
+                    + "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT turn export on; OTEL_SERVICE_NAME names the service"),
         ], isShared: true)
 
     /// Reads the display options from a parsed command line.
@@ -41,6 +48,14 @@ struct DisplayOptions: Sendable {
         plugins = parsed.all("plugin")
         for plugin in plugins where plugin.isEmpty || plugin.contains("/") {
             throw parser.usageError("--plugin takes a name (activity-render-NAME on PATH), not '\(plugin)'")
+        }
+        otlpEndpoint = parsed.value("otlp-endpoint")
+        if let url = otlpEndpoint {
+            do throws(HTTPEndpoint.Invalid) {
+                _ = try HTTPEndpoint(url)
+            } catch {
+                throw parser.usageError("--otlp-endpoint \(error.message)")
+            }
         }
     }
 

@@ -5,7 +5,7 @@ enum Commands {
 
     static let all: [CommandSpec] = [
         RenderCommand.spec, RunCommand.spec, EmitCommand.spec, ValidateCommand.spec, ReplayCommand.spec,
-        DemoCommand.spec, CompletionCommand.spec, ManPageCommand.spec,
+        DemoCommand.spec, ReportCommand.spec, ExportCommand.spec, CompletionCommand.spec, ManPageCommand.spec,
     ]
 
     /// The spec of `name` (`render`, `emit`, `emit begin`).
@@ -19,7 +19,7 @@ enum Commands {
     static let tagline = "show what long-running work is doing (protocol v1)"
 
     static let exitStatus = """
-        0 success, 1 validation problems, 64 bad command line, 66 input not found,
+        0 success, 1 validation problems, 64 bad command line, 65 not a recording, 66 input not found,
         69 plugin not found, 71 system error, 73 log file not writable, 74 read error,
         126 command not executable, 127 command not found, 128+N killed by signal N;
         `run` exits with the command's own status.
@@ -36,5 +36,7 @@ enum Commands {
         ("TERM", "dumb: plain lines, no escape sequences"),
         ("CI", "when set: plain lines"),
         ("TMPDIR", "where activity run makes its private socket directory (default /tmp)"),
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", "an OpenTelemetry Collector to send spans to (see --otlp-endpoint)"),
+        ("OTEL_SERVICE_NAME", "the service.name of exported spans"),
     ]
 }

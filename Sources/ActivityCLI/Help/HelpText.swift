@@ -44,11 +44,26 @@ enum HelpText {
             lines += ["", group.title + ":"]
             for option in group.options {
                 let label = "  " + option.label
-                lines.append(
-                    label.count + 1 >= width ? label + "  " + option.help : pad(label, to: width) + option.help)
+                let help = wrap(option.help, width: 100 - width)
+                lines.append(label.count + 1 >= width ? label + "  " + help[0] : pad(label, to: width) + help[0])
+                lines += help.dropFirst().map { String(repeating: " ", count: width) + $0 }
             }
         }
         return lines.joined(separator: "\n") + "\n\n"
+    }
+
+    /// `text` in lines of at most `width` characters, broken between words.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + [line]
     }
 
     static func pad(_ text: String, to width: Int) -> String {

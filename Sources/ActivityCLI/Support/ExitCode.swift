@@ -8,6 +8,8 @@ enum ExitCode {
     static let problems: Int32 = 1
     /// A malformed command line: unknown option, missing or bad argument (EX_USAGE).
     static let usage: Int32 = 64
+    /// An input is not what the command reads: `report` or `export` of a file without events (EX_DATAERR).
+    static let dataError: Int32 = 65
     /// An input file does not exist or cannot be opened (EX_NOINPUT).
     static let noInput: Int32 = 66
     /// A service the command needs is missing: a render plugin not found on PATH (EX_UNAVAILABLE).

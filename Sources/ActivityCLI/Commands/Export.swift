@@ -1,0 +1,71 @@
+import ActivityTimeline
+
+/// `activity export --format chrome-trace|otlp-json [-o FILE] RECORDING`: converts a recording for
+/// trace viewers (Perfetto, `chrome://tracing`) or OpenTelemetry.
+enum ExportCommand {
+    enum Format: String, CaseIterable {
+        case chromeTrace = "chrome-trace"
+        case otlpJSON = "otlp-json"
+    }
+
+    static let spec = CommandSpec(
+        name: "export", summary: "convert a recording to a Chrome trace or OpenTelemetry (OTLP JSON)",
+        arguments: "RECORDING", positionals: .file,
+        optionGroups: [
+            OptionGroup(
+                title: "options",
+                options: [
+                    .value(
+                        "format", "FORMAT", values: .choices(Format.allCases.map(\.rawValue)),
+                        help: "chrome-trace or otlp-json (required)"),
+                    .value(
+                        "output", "FILE", short: "o", values: .file, help: "where to write (default: standard output)"),
+                    .value(
+                        "service-name", "NAME",
+                        help: "service.name for otlp-json (default: OTEL_SERVICE_NAME, else activity)"),
+                ])
+        ],
+        description: """
+            Converts a recording (made with --log-file PATH --log-format jsonl) for other tools:
+                chrome-trace  the Trace Event Format: open it in https://ui.perfetto.dev or
+                              chrome://tracing. Activities that overlap their siblings are async slices.
+                otlp-json     OpenTelemetry traces in the OTLP JSON encoding (ExportTraceServiceRequest):
+                              an activity is a span, logs are span events, the outcome is the status.
+                              The same recording always gives the same trace and span ids.
+
+            Exits 0 when written, 65 when RECORDING holds no events, 66 when it is not found, 73 when
+            FILE cannot be created, 74 on a read error.
+            """)
+    static let parser = OptionParser(spec)
+
+    static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
+        let parsed = try parser.parse(arguments)
+        guard let format = try parser.choice(parsed, "format", among: Format.allCases) else {
+            throw parser.usageError("missing --format")
+        }
+        try parser.expectPositionals(parsed, 1...1, names: "RECORDING")
+        if parsed.value("output") == "" { throw parser.usageError("--output needs a path") }
+        if parsed.value("service-name") != nil && format != .otlpJSON {
+            throw parser.usageError("--service-name needs --format otlp-json")
+        }
+        let loaded: RecordingInput.Loaded
+        switch RecordingInput.read(parsed.positionals[0], command: "export") {
+        case .success(let read): loaded = read
+        case .failure(let error):
+            Console.error(error.message, command: "export")
+            return error.exitStatus
+        }
+        let text: String
+        switch format {
+        case .chromeTrace:
+            text = ChromeTraceWriter().write(loaded.timeline)
+        case .otlpJSON:
+            let resource = OTLPSettings.resource(environment: POSIX.environment)
+            text = OTLPTraceWriter(
+                serviceName: parsed.value("service-name") ?? resource.serviceName,
+                resourceAttributes: resource.attributes, version: Commands.version
+            ).write(loaded.timeline)
+        }
+        return RecordingInput.write(text, to: parsed.value("output") ?? "-", command: "export")
+    }
+}

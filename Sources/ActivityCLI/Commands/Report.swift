@@ -1,0 +1,84 @@
+import ActivityTimeline
+
+/// `activity report [-o FILE] [--format html|svg] [--title TEXT] RECORDING`: draws a recording as
+/// a self-contained HTML page (or the timeline alone as SVG).
+enum ReportCommand {
+    enum Format: String, CaseIterable {
+        case html, svg
+    }
+
+    static let spec = CommandSpec(
+        name: "report", summary: "draw a recording as an HTML page: timeline, critical path, failures",
+        arguments: "RECORDING", positionals: .file,
+        optionGroups: [
+            OptionGroup(
+                title: "options",
+                options: [
+                    .value(
+                        "output", "FILE", short: "o", values: .file,
+                        help: "where to write ('-' for standard output); default: RECORDING's name with .html "
+                            + "(or .svg) in the current directory"),
+                    .value(
+                        "format", "FORMAT", values: .choices(Format.allCases.map(\.rawValue)),
+                        help: "html (default), or svg: the timeline alone, for a README or a chat"),
+                    .value("title", "TEXT", help: "the heading (default: the first top-level activity's title)"),
+                ])
+        ],
+        description: """
+            Draws a recording (made with --log-file PATH --log-format jsonl) as one self-contained HTML
+            page: a timeline of every activity, nested as in the tree and coloured by outcome, with the
+            critical path outlined (details on hover and click, zoom on time); the critical path, every
+            failure with its log lines and the slowest activities as tables; a summary. The page loads
+            nothing from the network. Lines that are not events are named on standard error and skipped.
+
+            Exits 0 when written, 65 when RECORDING holds no events, 66 when it is not found, 73 when
+            FILE cannot be created, 74 on a read error.
+            """)
+    static let parser = OptionParser(spec)
+
+    static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
+        let parsed = try parser.parse(arguments)
+        try parser.expectPositionals(parsed, 1...1, names: "RECORDING")
+        let format = try parser.choice(parsed, "format", among: Format.allCases) ?? .html
+        let file = parsed.positionals[0]
+        if parsed.value("output") == "" { throw parser.usageError("--output needs a path") }
+        let output = parsed.value("output") ?? defaultOutput(for: file, format: format)
+        let loaded: RecordingInput.Loaded
+        switch RecordingInput.read(file, command: "report") {
+        case .success(let read): loaded = read
+        case .failure(let error):
+            Console.error(error.message, command: "report")
+            return error.exitStatus
+        }
+        let text: String
+        switch format {
+        case .html:
+            text = HTMLReportWriter(
+                title: parsed.value("title"), source: file == "-" ? nil : baseName(file),
+                skippedLines: loaded.skippedLines
+            ).write(loaded.timeline)
+        case .svg:
+            text = SVGTimelineWriter(title: parsed.value("title")).write(loaded.timeline)
+        }
+        let status = RecordingInput.write(text, to: output, command: "report")
+        if status == ExitCode.success && output != "-" {
+            Console.error("wrote \(output) (\(loaded.timeline.activities.count) activities)", command: "report")
+        }
+        return status
+    }
+
+    /// `build.jsonl` → `build.html`; standard input → `report.html`.
+    static func defaultOutput(for file: String, format: Format) -> String {
+        guard file != "-" else { return "report.\(format.rawValue)" }
+        var name = baseName(file)
+        for suffix in [".jsonl", ".json", ".log"] where name.hasSuffix(suffix) {
+            name.removeLast(suffix.count)
+            break
+        }
+        return name + "." + format.rawValue
+    }
+
+    static func baseName(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+    }
+}

@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// One HTTP/1.1 POST on a socket of its own, every step bounded by a deadline: name lookup,
+/// connect, send, and reading the status line. Only the status matters; the connection is
+/// closed after it (`Connection: close`).
+enum HTTPPoster {
+    enum Outcome: Equatable {
+        /// A 2xx answer.
+        case delivered
+        /// Another answer; `retryable` for 429, 502, 503 and 504, as OTLP/HTTP specifies.
+        case rejected(status: Int, retryable: Bool)
+        /// No answer: the name did not resolve, the connection was refused, the time ran out.
+        case failed(String)
+
+        var isRetryable: Bool {
+            switch self {
+            case .delivered: false
+            case .rejected(_, let retryable): retryable
+            case .failed: true
+            }
+        }
+    }
+
+    static func post(
+        _ body: [UInt8], to endpoint: HTTPEndpoint, contentType: String, headers: [String], timeout: Double
+    ) -> Outcome {
+        let deadline = POSIX.monotonicSeconds() + timeout
+        let fd: Int32
+        switch connect(endpoint, deadline: deadline) {
+        case .success(let connected): fd = connected
+        case .failure(let reason): return .failed(reason.message)
+        }
+        defer { close(fd) }
+        var request = "POST \(endpoint.path) HTTP/1.1\r\nHost: \(endpoint.authority)\r\n"
+        request += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
+        request += "User-Agent: activity/\(Commands.version)\r\nConnection: close\r\n"
+        for header in headers { request += header + "\r\n" }
+        request += "\r\n"
+        guard send(Array(request.utf8) + body, on: fd, deadline: deadline) else {
+            return .failed("sending timed out or the connection was closed")
+        }
+        guard let status = readStatus(fd, deadline: deadline) else {
+            return .failed("no answer within \(Int(timeout * 1000)) ms")
+        }
+        if (200..<300).contains(status) { return .delivered }
+        return .rejected(status: status, retryable: [429, 502, 503, 504].contains(status))
+    }
+
+    private struct Failure: Error {
+        var message: String
+    }
+
+    private static func connect(_ endpoint: HTTPEndpoint, deadline: Double) -> Result<Int32, Failure> {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let lookup = getaddrinfo(endpoint.host, String(endpoint.port), &hints, &list)
+        guard lookup == 0, let first = list else {
+            return .failure(
+                Failure(message: "cannot resolve \(endpoint.host): \(String(cString: gai_strerror(lookup)))"))
+        }
+        defer { freeaddrinfo(list) }
+        var lastError = ECONNREFUSED
+        var candidate: UnsafeMutablePointer<addrinfo>? = first
+        while let address = candidate {
+            candidate = address.pointee.ai_next
+            let fd = socket(
+                address.pointee.ai_family,
+                address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue)
+                    | Int32(SOCK_NONBLOCK.rawValue), address.pointee.ai_protocol)
+            guard fd >= 0 else {
+                lastError = errno
+                continue
+            }
+            if Glibc.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return .success(fd) }
+            lastError = errno
+            if lastError == EINPROGRESS, wait(fd, for: Int16(POLLOUT), deadline: deadline) {
+                var error: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+                if error == 0 { return .success(fd) }
+                lastError = error
+            } else if lastError == EINPROGRESS {
+                lastError = ETIMEDOUT
+            }
+            close(fd)
+        }
+        return .failure(Failure(message: POSIX.describe(lastError)))
+    }
+
+    private static func send(_ bytes: [UInt8], on fd: Int32, deadline: Double) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent > 0 {
+                offset += sent
+            } else if sent < 0 && (errno == EAGAIN || errno == EINTR) {
+                guard wait(fd, for: Int16(POLLOUT), deadline: deadline) else { return false }
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The status code of the answer's first line.
+    private static func readStatus(_ fd: Int32, deadline: Double) -> Int? {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        while !received.contains(UInt8(ascii: "\n")) && received.count < 8192 {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                received += buffer[..<count]
+            } else if count < 0 && (errno == EAGAIN || errno == EINTR) {
+                guard wait(fd, for: Int16(POLLIN), deadline: deadline) else { return nil }
+            } else {
+                break
+            }
+        }
+        let line = String(
+            decoding: received.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        let parts = line.split(separator: " ")
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/") else { return nil }
+        return Int(parts[1])
+    }
+
+    /// Waits until `fd` is ready for `events`, or the deadline passes.
+    private static func wait(_ fd: Int32, for events: Int16, deadline: Double) -> Bool {
+        while true {
+            let left = deadline - POSIX.monotonicSeconds()
+            guard left > 0 else { return false }
+            var poller = pollfd(fd: fd, events: events, revents: 0)
+            let ready = poll(&poller, 1, Int32(min(left * 1000 + 1, 60_000)))
+            if ready > 0 { return true }
+            if ready < 0 && errno != EINTR { return false }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ActivityWire
+import Synchronization
+
+/// A display that also sends every activity to an OpenTelemetry Collector as it ends: the hook
+/// for `--otlp-endpoint` on `run`, `render`, `replay` and `demo`.
+///
+/// It wraps the display the options chose and passes every call on unchanged; the exporter sees
+/// the same events and works on its own thread. Its warnings appear above the live region
+/// while the display runs, and on standard error once it has finished.
+final class OTLPExportingDisplay: Display {
+    private let inner: any Display
+    private let finished: Finished
+    let exporter: OTLPLiveExporter
+
+    private final class Finished: Sendable {
+        let value = Atomic<Bool>(false)
+    }
+
+    init(_ inner: any Display, settings: OTLPSettings) {
+        let finished = Finished()
+        self.inner = inner
+        self.finished = finished
+        exporter = OTLPLiveExporter(settings: settings) { [inner] message in
+            if finished.value.load(ordering: .acquiring) {
+                Console.error(message)
+            } else {
+                inner.passthrough(Array(("activity: " + message).utf8), to: .standardError)
+            }
+        }
+    }
+
+    func handle(_ event: ActivityEvent) {
+        let event = Self.stamped(event)
+        inner.handle(event)
+        exporter.handle(event)
+    }
+
+    func handle(_ event: ActivityEvent, line: Int) {
+        let event = Self.stamped(event)
+        inner.handle(event, line: line)
+        exporter.handle(event)
+    }
+
+    /// One arrival time for both sides, so the spans sent and a recording made with
+    /// `--log-file` agree to the microsecond.
+    private static func stamped(_ event: ActivityEvent) -> ActivityEvent {
+        guard event.timestamp == nil else { return event }
+        var event = event
+        event.timestamp = POSIX.unixSeconds()
+        return event
+    }
+
+    func passthrough(_ line: [UInt8], to stream: StandardStream) { inner.passthrough(line, to: stream) }
+
+    func report(_ diagnostic: Diagnostic) { inner.report(diagnostic) }
+
+    /// The display finishes first, so the final frame is not held up by the network.
+    func finish() {
+        inner.finish()
+        finished.value.store(true, ordering: .releasing)
+        exporter.finish()
+    }
+}

@@ -1,0 +1,96 @@
+import ActivityWire
+
+/// The report's tables: the critical path, the failures with their log lines, the slowest
+/// activities. They are plain HTML: they print, and a screen reader reads them.
+extension HTMLReportWriter {
+    func criticalPathSection(_ timeline: Timeline, path: CriticalPath) -> String {
+        let activities = timeline.activities
+        var html = """
+            <section id="critical-path">
+            <h2>Critical path</h2>
+            <p class="muted">The chain of activities that decided the total time: from the activity that ended \
+            last, back through what it waited for (its last child to end, and the sibling that ended last before \
+            it started). Making anything else faster would not have ended the run sooner.</p>
+            <table>
+            <thead><tr><th>Activity</th><th>Status</th><th class="num">Started</th><th class="num">Duration</th>\
+            <th>Share of the run</th></tr></thead>
+            <tbody>
+
+            """
+        for index in path.activities {
+            let activity = activities[index]
+            let indent = String(repeating: "\u{2003}", count: activity.depth)
+            html +=
+                "<tr><td>\(indent)\(MarkupText.escaped(activity.title))</td><td>\(activity.outcome.label)</td>"
+                + "<td class=\"num\">\(TimelineFormat.offset(activity.start - timeline.start))</td>"
+                + "<td class=\"num\">\(TimelineFormat.duration(activity.duration))</td>"
+                + "<td>\(shareBar(activity.duration, of: timeline.duration))</td></tr>\n"
+        }
+        return html + "</tbody>\n</table>\n</section>\n"
+    }
+
+    func failuresSection(_ timeline: Timeline) -> String {
+        let activities = timeline.activities
+        let failed = activities.indices.filter {
+            activities[$0].outcome == .failure || activities[$0].outcome == .abandoned
+        }
+        var html = "<section id=\"failures\">\n<h2>Failures</h2>\n"
+        guard !failed.isEmpty else { return html + "<p>Nothing failed.</p>\n</section>\n" }
+        for index in failed {
+            let activity = activities[index]
+            html +=
+                "<div class=\"failure \(activity.outcome.rawValue)\">\n<h3>\(activity.outcome.symbol) "
+                + "\(MarkupText.escaped(timeline.path(of: index).joined(separator: " › ")))</h3>\n<p>"
+            var facts = [activity.outcome.rawValue, "after " + TimelineFormat.duration(activity.duration)]
+            if activity.outcome == .abandoned { facts.append("it never ended") }
+            html += MarkupText.escaped(facts.joined(separator: ", "))
+            if let error = activity.error { html += "<br><strong>Error:</strong> \(MarkupText.escaped(error))" }
+            if let message = activity.message { html += "<br><strong>Message:</strong> \(MarkupText.escaped(message))" }
+            html += "</p>\n"
+            if !activity.logs.isEmpty {
+                html += "<pre class=\"log\">"
+                for log in activity.logs.prefix(logLinesPerFailure) {
+                    html +=
+                        "<span class=\"lv-\(log.level.rawValue)\">\(TimelineFormat.offset(log.time - timeline.start)) "
+                        + "\(log.level.rawValue): \(MarkupText.escaped(log.message))</span>\n"
+                }
+                let more = activity.logCount - min(activity.logs.count, logLinesPerFailure)
+                if more > 0 { html += "… \(more) more lines\n" }
+                html += "</pre>\n"
+            }
+            html += "</div>\n"
+        }
+        return html + "</section>\n"
+    }
+
+    func slowestSection(_ timeline: Timeline, path: CriticalPath) -> String {
+        let activities = timeline.activities
+        let slowest = activities.indices.sorted { (activities[$1].duration, $0) < (activities[$0].duration, $1) }
+            .prefix(slowestCount)
+        var html = """
+            <section id="slowest">
+            <h2>Slowest activities</h2>
+            <table>
+            <thead><tr><th>Activity</th><th>In</th><th>Status</th><th class="num">Duration</th>\
+            <th>Share of the run</th></tr></thead>
+            <tbody>
+
+            """
+        for index in slowest {
+            let activity = activities[index]
+            let parents = timeline.path(of: index).dropLast().joined(separator: " › ")
+            html +=
+                "<tr><td>\(MarkupText.escaped(activity.title))\(path.contains(index) ? " <small>(critical)</small>" : "")"
+                + "</td><td class=\"muted\">\(MarkupText.escaped(parents))</td><td>\(activity.outcome.label)</td>"
+                + "<td class=\"num\">\(TimelineFormat.duration(activity.duration))</td>"
+                + "<td>\(shareBar(activity.duration, of: timeline.duration))</td></tr>\n"
+        }
+        return html + "</tbody>\n</table>\n</section>\n"
+    }
+
+    private func shareBar(_ part: Double, of whole: Double) -> String {
+        let share = whole > 0 ? min(1, part / whole) : 0
+        return "<span class=\"share\" style=\"width:\(TimelineFormat.fixed(share * 120, decimals: 1))px\"></span>"
+            + TimelineFormat.percent(part, of: whole)
+    }
+}

@@ -1,0 +1,153 @@
+import ActivityWire
+
+/// The timeline section: axis, bars, aggregates, and the data the script shows as details.
+extension HTMLReportWriter {
+    /// The row height in pixels; the stylesheet's `--row`.
+    static let rowHeight = 24
+    /// How many log lines a bar's details carry.
+    static let detailLogLines = 20
+
+    func timelineSection(_ timeline: Timeline, layout: TimelineLayout, path: CriticalPath) -> String {
+        let bars = TimelineBars(timeline, layout: layout, criticalPath: path, budget: budget)
+        let activities = timeline.activities
+        let duration = timeline.duration
+        func percent(_ time: Double) -> String {
+            TimelineFormat.fixed(duration > 0 ? (time - timeline.start) / duration * 100 : 0, decimals: 4)
+        }
+        func width(_ start: Double, _ end: Double) -> String {
+            TimelineFormat.fixed(duration > 0 ? (end - start) / duration * 100 : 0, decimals: 4)
+        }
+        var html = """
+            <section id="timeline">
+            <h2>Timeline</h2>
+            <div class="toolbar" role="group" aria-label="Zoom">
+            <button id="zoom-out" type="button" aria-label="Zoom out">−</button>
+            <button id="zoom-fit" type="button">Fit</button>
+            <button id="zoom-in" type="button" aria-label="Zoom in">+</button>
+            <span id="zoom-level" class="muted">1.0×</span>
+            <span class="muted">Ctrl or ⌘ with the wheel zooms too.</span>
+            <div class="legend">\(legend)</div>
+            </div>
+            <div class="tl-scroll">
+            <div class="tl" data-duration="\(TimelineFormat.json(duration))" role="group" aria-label="\
+            \(MarkupText.escaped(ariaSummary(timeline, bars: bars)))">
+            <div class="axis">
+            """
+        let step = TimeAxis.step(for: duration, pixels: 1200)
+        for tick in TimeAxis.ticks(for: duration, pixels: 1200) {
+            html +=
+                "<div class=\"tick\" style=\"left:\(percent(timeline.start + tick))%\"><span>"
+                + "\(TimeAxis.label(tick, step: step))</span></div>"
+        }
+        html += "</div>\n<div class=\"lanes\" style=\"height:\(max(1, layout.rowCount) * Self.rowHeight)px\">\n"
+        var data: [String] = []
+        let focusable = bars.shown.count <= 5000
+        for index in bars.shown {
+            let activity = activities[index]
+            var classes = "bar st-\(activity.outcome.rawValue)"
+            if path.contains(index) { classes += " cp" }
+            let symbol = activity.outcome == .success ? "" : activity.outcome.symbol + " "
+            html +=
+                "<div class=\"\(classes)\" data-k=\"\(data.count)\" style=\"left:\(percent(activity.start))%;"
+                + "width:\(width(activity.start, activity.end))%;top:\(layout.rows[index] * Self.rowHeight)px\""
+                + (focusable ? " tabindex=\"0\"" : "") + ">"
+                + MarkupText.escaped(symbol + activity.title + " · " + TimelineFormat.duration(activity.duration))
+                + "</div>\n"
+            data.append(detail(of: index, in: timeline, onPath: path.contains(index)))
+        }
+        for aggregate in bars.aggregates {
+            let failures = aggregate.members.filter { activities[$0].outcome == .failure }.count
+            html +=
+                "<div class=\"bar agg\(failures > 0 ? " has-failure" : "")\" data-k=\"\(data.count)\" "
+                + "style=\"left:\(percent(aggregate.start))%;width:\(width(aggregate.start, aggregate.end))%;"
+                + "top:\(aggregate.row * Self.rowHeight)px\">\(aggregate.members.count) activities</div>\n"
+            data.append(detail(of: aggregate, in: timeline))
+        }
+        html += """
+            </div>
+            </div>
+            </div>
+            <div id="tip" role="tooltip" hidden></div>
+            <aside id="details" aria-live="polite"><p class="muted">Hover over a bar for its details; click it \
+            (or press Enter on it) to keep them here.</p></aside>
+            <script type="application/json" id="activity-data">[
+            """
+        html += data.joined(separator: ",\n") + "]</script>\n</section>\n"
+        return html
+    }
+
+    private var legend: String {
+        ActivityEvent.Status.allCases.map { "<span style=\"--c:var(--\($0.rawValue))\">\($0.label)</span>" }.joined()
+            + "<span class=\"lg-cp\">critical path</span>"
+    }
+
+    private func ariaSummary(_ timeline: Timeline, bars: TimelineBars) -> String {
+        "Timeline of \(timeline.activities.count) activities over \(TimelineFormat.duration(timeline.duration))"
+            + (bars.aggregates.isEmpty ? "" : ", the shortest grouped") + "; the tables below list the same facts."
+    }
+
+    /// The details of one bar, as JSON: title, status, label–value pairs, first log lines.
+    private func detail(of index: Int, in timeline: Timeline, onPath: Bool) -> String {
+        let activity = timeline.activities[index]
+        var pairs: [(String, String)] = [
+            ("Status", activity.outcome.label),
+            (
+                "Duration",
+                TimelineFormat.duration(activity.duration)
+                    + " (\(TimelineFormat.percent(activity.duration, of: timeline.duration)) of the run)"
+            ),
+            ("Started", TimelineFormat.offset(activity.start - timeline.start)),
+        ]
+        if timeline.path(of: index).count > 1 {
+            pairs.append(("In", timeline.path(of: index).dropLast().joined(separator: " › ")))
+        }
+        if let message = activity.message { pairs.append(("Message", message)) }
+        if let error = activity.error { pairs.append(("Error", error)) }
+        if activity.total != nil || activity.completed > 0 {
+            pairs.append(
+                (
+                    "Progress",
+                    TimelineFormat.progress(completed: activity.completed, total: activity.total, unit: activity.unit)
+                ))
+        }
+        if let rate = activity.rate { pairs.append(("Rate", TimelineFormat.rate(rate, unit: activity.unit))) }
+        for key in activity.attrs.keys.sorted() { pairs.append((key, Self.text(activity.attrs[key]!))) }
+        if !activity.children.isEmpty { pairs.append(("Children", "\(activity.children.count)")) }
+        if activity.logCount > 0 { pairs.append(("Log lines", "\(activity.logCount)")) }
+        if onPath { pairs.append(("Critical path", "yes")) }
+        pairs.append(("Id", activity.id.rawValue))
+        let logs = activity.logs.prefix(Self.detailLogLines).map { log in
+            MarkupText.json("\(TimelineFormat.offset(log.time - timeline.start)) \(log.level.rawValue): \(log.message)")
+        }
+        return "{\"t\":\(MarkupText.json(activity.title)),\"s\":\"\(activity.outcome.rawValue)\",\"d\":["
+            + pairs.map { "[\(MarkupText.json($0.0)),\(MarkupText.json($0.1))]" }.joined(separator: ",")
+            + "],\"l\":[" + logs.joined(separator: ",") + "]}"
+    }
+
+    private func detail(of aggregate: TimelineBars.Aggregate, in timeline: Timeline) -> String {
+        let activities = timeline.activities
+        var pairs: [(String, String)] = [
+            ("Activities", "\(aggregate.members.count), each too short to draw on its own"),
+            ("Span", TimelineFormat.duration(aggregate.end - aggregate.start)),
+            ("Started", TimelineFormat.offset(aggregate.start - timeline.start)),
+        ]
+        for status in ActivityEvent.Status.allCases {
+            let count = aggregate.members.filter { activities[$0].outcome == status }.count
+            if count > 0 { pairs.append((status.label, "\(count)")) }
+        }
+        if let longest = aggregate.members.max(by: { activities[$0].duration < activities[$1].duration }) {
+            pairs.append(
+                ("Longest", "\(activities[longest].title) (\(TimelineFormat.duration(activities[longest].duration)))"))
+        }
+        return "{\"t\":\"\(aggregate.members.count) activities\",\"s\":\"success\",\"d\":["
+            + pairs.map { "[\(MarkupText.json($0.0)),\(MarkupText.json($0.1))]" }.joined(separator: ",") + "],\"l\":[]}"
+    }
+
+    static func text(_ value: AttributeValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .number(let number): TimelineFormat.json(number)
+        case .bool(let flag): flag ? "true" : "false"
+        }
+    }
+}

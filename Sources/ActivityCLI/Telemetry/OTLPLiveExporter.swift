@@ -60,7 +60,8 @@ final class OTLPLiveExporter: Sendable {
         self.settings = settings
         self.warn = warn
         writer = OTLPTraceWriter(
-            serviceName: settings.serviceName, resourceAttributes: settings.resourceAttributes, version: Commands.version)
+            serviceName: settings.serviceName, resourceAttributes: settings.resourceAttributes,
+            version: Commands.version)
         var ends: [Int32] = [-1, -1]
         if POSIX.makePipe(&ends, nonBlocking: true) {
             wakeRead = ends[0]

@@ -21,7 +21,8 @@ let package = Package(
 
 package.targets += [
     .target(name: "ActivityWire"),
-    .testTarget(name: "ActivityWireTests", dependencies: ["ActivityWire"]),
+    // JSONTestSuite holds test data (JSON files read at run time), not sources.
+    .testTarget(name: "ActivityWireTests", dependencies: ["ActivityWire"], exclude: ["JSONTestSuite"]),
 ]
 
 // MARK: - Producers

@@ -74,9 +74,30 @@ extension ActivityEvent {
         public var cancellable: Bool
         /// A hint for overlays: may the activity block input or dim the screen?
         public var blocking: Blocking
-        /// Extensions: keys prefixed `x-` or in reverse-DNS form.
-        public var attrs: [String: AttributeValue]
+        /// Extensions: keys prefixed `x-` or in reverse-DNS form, told apart byte for byte.
+        public var attributes: [AttributeKey: AttributeValue]
         public var timestamp: Double?
+
+        /// ``attributes`` keyed by `String`. Keys that differ only in Unicode normalization are
+        /// one `String`: this view then holds the value of the key first in byte order, and
+        /// setting it replaces every attribute. Use ``attributes`` to see every key on the wire.
+        public var attrs: [String: AttributeValue] {
+            get {
+                var result: [String: AttributeValue] = [:]
+                result.reserveCapacity(attributes.count)
+                for (key, value) in attributes {
+                    if let index = result.index(forKey: key.rawValue) {
+                        guard key < AttributeKey(result.keys[index]) else { continue }
+                        result.remove(at: index)
+                    }
+                    result[key.rawValue] = value
+                }
+                return result
+            }
+            set {
+                attributes = Dictionary(uniqueKeysWithValues: newValue.map { (AttributeKey($0.key), $0.value) })
+            }
+        }
 
         public init(
             id: ActivityID, title: String, parent: ActivityID? = nil, total: Double? = nil, completed: Double = 0,
@@ -92,7 +113,7 @@ extension ActivityEvent {
             self.message = message
             self.cancellable = cancellable
             self.blocking = blocking
-            self.attrs = attrs
+            self.attributes = Dictionary(uniqueKeysWithValues: attrs.map { (AttributeKey($0.key), $0.value) })
             self.timestamp = timestamp
         }
     }

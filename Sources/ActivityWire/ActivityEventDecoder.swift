@@ -41,45 +41,39 @@ public struct ActivityEventDecoder: Sendable {
         var scanner = JSONScanner(bytes)
         scanner.skipWhitespace()
         if scanner.atEnd { return .blank }
-        let looksLikeObject = bytes[scanner.index] == UInt8(ascii: "{")
-        func problem(_ code: Diagnostic.Code, _ message: String) -> DecodedLine {
-            let diagnostic = Diagnostic(line: number, code: code, message: message)
-            return looksLikeObject ? .invalid(diagnostic) : .text(diagnostic)
-        }
-        // A line that is not JSON (not UTF-8, or not well formed) claims nothing: it is text, the
-        // tool's own output, which `activity render` passes through and `validate` reports.
-        func notJSON(_ code: Diagnostic.Code, _ message: String) -> DecodedLine {
+        // A line claims to be an event only by being an object with a top-level "v". Anything else
+        // (not UTF-8, not JSON, not an object, or an object without "v") is text: the tool's own
+        // output, which `activity render` passes through and `validate` reports.
+        func text(_ code: Diagnostic.Code, _ message: String) -> DecodedLine {
             .text(Diagnostic(line: number, code: code, message: message))
         }
         guard UTF8Validation.isValid(bytes) else {
-            return notJSON(.invalidUTF8, "the line is not valid UTF-8")
+            return text(.invalidUTF8, "the line is not valid UTF-8")
         }
-        guard looksLikeObject else {
+        guard bytes[scanner.index] == UInt8(ascii: "{") else {
             do throws(JSONScanner.SyntaxError) {
                 let value = try scanner.value()
                 scanner.skipWhitespace()
                 guard scanner.atEnd else { throw scanner.fail("text after the value") }
-                return problem(.notAnObject, "an event must be a JSON object, not \(value.typeName)")
+                return text(.notAnObject, "an event must be a JSON object, not \(value.typeName)")
             } catch {
-                return notJSON(.invalidJSON, "not JSON: \(error.message) at byte \(error.offset + 1)")
+                return text(.invalidJSON, "not JSON: \(error.message) at byte \(error.offset + 1)")
             }
         }
         var fields = RawFields()
-        var otherKeys: [String] = []
-        do {
-            try fields.scanObject(&scanner, otherKeys: &otherKeys)
-        } catch let error as JSONScanner.SyntaxError {
-            return notJSON(.invalidJSON, "not JSON: \(error.message) at byte \(error.offset + 1)")
-        } catch let error as RawFields.DuplicateKey {
-            return problem(.duplicateKey, "the key \"\(error.name)\" appears twice")
+        var otherKeys: [[UInt8]] = []
+        var duplicate: [UInt8]?
+        do throws(JSONScanner.SyntaxError) {
+            try fields.scanObject(&scanner, otherKeys: &otherKeys, duplicate: &duplicate)
         } catch {
-            fatalError("unreachable: \(error)")
+            return text(.invalidJSON, "not JSON: \(error.message) at byte \(error.offset + 1)")
         }
-        if fields[.v] == nil && fields[.type] == nil {
-            return .text(
-                Diagnostic(
-                    line: number, code: .missingField, message: "not an event: the object has no \"v\" or \"type\"")
-            )
+        guard fields[.v] != nil else {
+            return text(.missingField, "the required field \"v\" is missing")
+        }
+        if let duplicate {
+            let name = Diagnostic.quoted(String(decoding: duplicate, as: UTF8.self))
+            return .invalid(Diagnostic(line: number, code: .duplicateKey, message: "the key \(name) appears twice"))
         }
         return withUnsafePointer(to: fields) { FieldReader(scanner: scanner, fields: $0, line: number).event() }
     }

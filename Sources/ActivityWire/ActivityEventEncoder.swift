@@ -69,7 +69,7 @@ public struct ActivityEventEncoder: Sendable {
             (event, line) = best
         }
         if line.count > limit, case .begin(var begin) = event {
-            begin.attrs = [:]  // only a pathological attrs object is left; a line is worth more
+            begin.attributes = [:]  // only a pathological attrs object is left; a line is worth more
             line = encodeUnlimited(.begin(begin))
         }
         return line
@@ -98,7 +98,7 @@ public struct ActivityEventEncoder: Sendable {
 /// A text field of an event that the encoder may shorten.
 private enum TextField: Hashable {
     case title, message, unit, error
-    case attribute(String)
+    case attribute(AttributeKey)
 
     /// The longest text field of `event` that still has something to cut.
     static func longest(in event: ActivityEvent) -> TextField? {
@@ -112,7 +112,7 @@ private enum TextField: Hashable {
 
     private static func fields(of event: ActivityEvent) -> [TextField] {
         switch event {
-        case .begin(let b): [.title, .message, .unit] + b.attrs.keys.sorted().map { .attribute($0) }
+        case .begin(let b): [.title, .message, .unit] + b.attributes.keys.sorted().map { .attribute($0) }
         case .progress: [.title, .message]
         case .log: [.message]
         case .end: [.message, .error]
@@ -124,7 +124,7 @@ private enum TextField: Hashable {
         case (.begin(let e), .title): e.title
         case (.begin(let e), .message): e.message ?? ""
         case (.begin(let e), .unit): e.unit ?? ""
-        case (.begin(let e), .attribute(let key)): if case .string(let s) = e.attrs[key] { s } else { "" }
+        case (.begin(let e), .attribute(let key)): if case .string(let s) = e.attributes[key] { s } else { "" }
         case (.progress(let e), .title): e.title ?? ""
         case (.progress(let e), .message): e.message ?? ""
         case (.log(let e), .message): e.message
@@ -139,7 +139,7 @@ private enum TextField: Hashable {
         case (.begin(var e), .title): e.title = text; event = .begin(e)
         case (.begin(var e), .message): e.message = text; event = .begin(e)
         case (.begin(var e), .unit): e.unit = text; event = .begin(e)
-        case (.begin(var e), .attribute(let key)): e.attrs[key] = .string(text); event = .begin(e)
+        case (.begin(var e), .attribute(let key)): e.attributes[key] = .string(text); event = .begin(e)
         case (.progress(var e), .title): e.title = text; event = .progress(e)
         case (.progress(var e), .message): e.message = text; event = .progress(e)
         case (.log(var e), .message): e.message = text; event = .log(e)

@@ -60,10 +60,9 @@ extension JSONScanner {
         return true
     }
 
-    /// A count (finite, from 0 to 2^53) under the cursor, or `nil` for anything else.
+    /// A count (from 0 to 2^53 as written) under the cursor, or `nil` for anything else.
     mutating func count() -> Double? {
         guard index < bytes.count, bytes[index] != UInt8(ascii: "-"), let range = try? number() else { return nil }
-        let value = decodeNumber(range)
-        return value.isFinite && value <= WireLimits.maxCount ? value : nil
+        return decodeCount(range)
     }
 }

@@ -6,8 +6,9 @@ public enum DecodedLine: Hashable, Sendable {
     /// version (an ``Diagnostic/Code/unsupportedVersion`` warning).
     case ignored(Diagnostic?)
     /// A line that does not claim to be an event: not JSON (not UTF-8, or not well formed), not
-    /// an object, or an object with neither `v` nor `type`. `activity render` passes such lines through as the tool's own
-    /// output; `activity validate` reports the diagnostic.
+    /// an object, or an object without a top-level `v`, whatever else it holds. `activity render`
+    /// passes such lines through as the tool's own output; `activity validate` reports the
+    /// diagnostic.
     case text(Diagnostic)
     /// An event that breaks the protocol. It is skipped; the stream goes on.
     case invalid(Diagnostic)

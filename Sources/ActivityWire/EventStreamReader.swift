@@ -49,8 +49,7 @@ public struct EventStreamReader<Source: ByteSource> {
                 let diagnostic = Diagnostic(
                     line: line.number, code: .lineTooLong,
                     message: "the line is longer than \(limit) bytes; skipped")
-                let trimmed = line.bytes.drop { $0 == 0x20 || $0 == 0x09 }
-                overlong = trimmed.first == UInt8(ascii: "{") ? .invalid(diagnostic) : .text(diagnostic)
+                overlong = RawFields.namesVersion(line.bytes) ? .invalid(diagnostic) : .text(diagnostic)
                 try body(
                     Item(line: line.number, decoded: overlong, bytes: line.bytes, part: .first, endsWithNewline: false))
             case .middle, .last:

@@ -19,26 +19,20 @@ struct FieldReader {
 
     func event() -> DecodedLine {
         do throws(Problem) {
-            let version = try required(.v, number)
-            guard version == version.rounded(), version >= 1 else {
-                throw Problem(code: .invalidValue, message: "\"v\" must be a positive integer")
-            }
-            if version > Double(WireLimits.version) {
+            if let newer = try required(.v, version) {
                 return .ignored(
                     Diagnostic(
                         line: line, code: .unsupportedVersion,
-                        message:
-                            "protocol version \(Int(exactly: version).map(String.init) ?? "\(version)") is newer than 1; line skipped"
-                    )
-                )
+                        message: "protocol version \(newer) is newer than \(WireLimits.version); line skipped"))
             }
             let type = try required(.type, string)
             let ts = try optional(.ts, count)
-            switch type {
-            case "begin": return .event(.begin(try begin(ts)))
-            case "progress": return .event(.progress(try progress(ts)))
-            case "log": return .event(.log(try log(ts)))
-            case "end": return .event(.end(try end(ts)))
+            // Byte comparison: `String` equality would also match canonically equivalent spellings.
+            switch Array(type.utf8) {
+            case Array("begin".utf8): return .event(.begin(try begin(ts)))
+            case Array("progress".utf8): return .event(.progress(try progress(ts)))
+            case Array("log".utf8): return .event(.log(try log(ts)))
+            case Array("end".utf8): return .event(.end(try end(ts)))
             default: return .ignored(nil)
             }
         } catch {
@@ -47,7 +41,7 @@ struct FieldReader {
     }
 
     private func begin(_ ts: Double?) throws(Problem) -> ActivityEvent.Begin {
-        ActivityEvent.Begin(
+        var begin = ActivityEvent.Begin(
             id: try required(.id, id),
             title: try required(.title, string),
             parent: try optional(.parent, id),
@@ -57,9 +51,10 @@ struct FieldReader {
             message: try optional(.message, string),
             cancellable: try optional(.cancellable, bool) ?? false,
             blocking: try optional(.blocking, enumeration(ActivityEvent.Blocking.self)) ?? .none,
-            attrs: try optional(.attrs, attributes) ?? [:],
             timestamp: ts
         )
+        begin.attributes = try optional(.attrs, attributes) ?? [:]
+        return begin
     }
 
     private func progress(_ ts: Double?) throws(Problem) -> ActivityEvent.Progress {
@@ -131,16 +126,28 @@ struct FieldReader {
         return flag
     }
 
-    /// A count or a time: finite, ≥ 0, ≤ 2^53.
+    /// A count or a time: from 0 to 2^53, as written (not as rounded to a double).
     private func count(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> Double {
-        let number = try number(field, value)
-        guard number.isFinite, number >= 0, number <= WireLimits.maxCount else {
+        guard case .number(let range) = value else { throw wrongType(field, value, expected: "a number") }
+        guard let number = scanner.decodeCount(range) else {
             throw Problem(
                 code: .outOfRange,
-                message: "\"\(field.name)\" must be a finite number from 0 to 2^53, not \(render(value))"
+                message: "\"\(field.name)\" must be a finite number from 0 to 2^53, not \(numberText(range))"
             )
         }
         return number
+    }
+
+    /// The protocol version: `nil` for 1, or how a newer one is written. `1.0` is 1; `1.5`, `0`
+    /// and negative numbers are not versions.
+    private func version(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> String? {
+        guard case .number(let range) = value else { throw wrongType(field, value, expected: "a number") }
+        let digits = DecimalDigits(scanner.bytes, range)
+        guard digits.isInteger, !digits.isNegative, !digits.isZero else {
+            throw Problem(code: .invalidValue, message: "\"v\" must be a positive integer")
+        }
+        guard digits.exceedsMaxCount || scanner.decodeNumber(range) > Double(WireLimits.version) else { return nil }
+        return numberText(range)
     }
 
     private func totalValue(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> ActivityEvent.Total {
@@ -156,11 +163,10 @@ struct FieldReader {
         }
         let text = try string(field, value)
         guard ActivityID.isValid(text.utf8) else {
-            let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
             throw Problem(
                 code: .invalidID,
                 message:
-                    "\"\(field.name)\" must be 1 to 128 bytes of [A-Za-z0-9._:@/+-], not \"\(shown)\" (\(text.utf8.count) bytes)"
+                    "\"\(field.name)\" must be 1 to 128 bytes of [A-Za-z0-9._:@/+-], not \(Diagnostic.quoted(text)) (\(text.utf8.count) bytes)"
             )
         }
         return ActivityID(unchecked: text)
@@ -169,66 +175,82 @@ struct FieldReader {
     private func enumeration<E: RawRepresentable & CaseIterable>(_: E.Type) -> Parse<E> where E.RawValue == String {
         { (field, value) throws(Problem) in
             let text = try string(field, value)
-            guard let result = E(rawValue: text) else {
+            // Byte comparison, as for keys: `E(rawValue:)` would compare up to Unicode equivalence.
+            guard let result = E.allCases.first(where: { $0.rawValue.utf8.elementsEqual(text.utf8) }) else {
                 let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
                 throw Problem(
-                    code: .invalidValue, message: "\"\(field.name)\" must be one of \(allowed), not \"\(text)\"")
+                    code: .invalidValue,
+                    message: "\"\(field.name)\" must be one of \(allowed), not \(Diagnostic.quoted(text))")
             }
             return result
         }
     }
 
-    private func attributes(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> [String: AttributeValue]
-    {
+    private func attributes(
+        _ field: FieldName, _ value: JSONScanner.Value
+    ) throws(Problem) -> [AttributeKey: AttributeValue] {
         guard case .object(let range) = value else { throw wrongType(field, value, expected: "an object") }
         var inner = JSONScanner(scanner.bytes, from: range.lowerBound + 1)
-        var result: [String: AttributeValue] = [:]
+        var result: [AttributeKey: AttributeValue] = [:]
         if inner.consume(UInt8(ascii: "}")) { return result }
-        do {
-            repeat {
-                inner.skipWhitespace()
-                guard case .string(let keyRange, let escaped) = try inner.string() else { break }
-                let key = scanner.decodeString(keyRange, escaped: escaped)
-                try inner.expect(UInt8(ascii: ":"), "':'")
-                let member = try inner.value(depth: 2)
-                guard (1...WireLimits.maxAttributeKeyBytes).contains(key.utf8.count) else {
-                    throw Problem(code: .invalidAttrs, message: "an \"attrs\" key must be 1 to 64 bytes long")
-                }
-                switch member {
-                case .string(let r, let e): result[key] = .string(scanner.decodeString(r, escaped: e))
-                case .bool(let b): result[key] = .bool(b)
-                case .number(let r):
-                    let n = scanner.decodeNumber(r)
-                    guard n.isFinite else {
-                        throw Problem(code: .invalidAttrs, message: "\"attrs.\(key)\" is not a finite number")
-                    }
-                    result[key] = .number(n)
-                default:
+        repeat {
+            // The whole line was scanned before: these cannot fail.
+            inner.skipWhitespace()
+            guard case .string(let keyRange, let escaped)? = try? inner.string(),
+                (try? inner.expect(UInt8(ascii: ":"), "':'")) != nil, let member = try? inner.value(depth: 2)
+            else { fatalError("attrs changed after the line was scanned") }
+            let key = try attributeKey(keyRange, escaped: escaped)
+            guard result[key] == nil else {
+                throw Problem(
+                    code: .duplicateKey, message: "the \"attrs\" key \(Diagnostic.quoted(key.rawValue)) appears twice")
+            }
+            switch member {
+            case .string(let r, let e): result[key] = .string(scanner.decodeString(r, escaped: e))
+            case .bool(let b): result[key] = .bool(b)
+            case .number(let r):
+                let n = scanner.decodeNumber(r)
+                guard n.isFinite else {
                     throw Problem(
                         code: .invalidAttrs,
-                        message: "\"attrs.\(key)\" must be a string, a number or a boolean, not \(member.typeName)"
+                        message:
+                            "\(Diagnostic.quoted("attrs." + key.rawValue)) is beyond a double's range: \(numberText(r))"
                     )
                 }
-                guard result.count <= WireLimits.maxAttributes else {
-                    throw Problem(code: .invalidAttrs, message: "\"attrs\" holds more than 32 keys")
-                }
-            } while inner.consume(UInt8(ascii: ","))
-        } catch let error as Problem {
-            throw error
-        } catch {
-            // The whole line was scanned before; a syntax error here cannot happen.
-            throw Problem(code: .invalidJSON, message: "not JSON inside \"attrs\"")
-        }
+                result[key] = .number(n)
+            default:
+                throw Problem(
+                    code: .invalidAttrs,
+                    message:
+                        "\(Diagnostic.quoted("attrs." + key.rawValue)) must be a string, a number or a boolean, not \(member.typeName)"
+                )
+            }
+            guard result.count <= WireLimits.maxAttributes else {
+                throw Problem(code: .invalidAttrs, message: "\"attrs\" holds more than 32 keys")
+            }
+        } while inner.consume(UInt8(ascii: ","))
         return result
     }
 
-    private func render(_ value: JSONScanner.Value) -> String {
-        switch value {
-        case .number(let range), .string(let range, _), .object(let range), .array(let range):
-            let text = String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[range]), as: UTF8.self)
-            return text.count > 40 ? String(text.prefix(40)) + "…" : text
-        case .bool(let b): return b ? "true" : "false"
-        case .null: return "null"
+    /// An `attrs` key: 1 to 64 bytes of Unicode text. A lone surrogate escape (`\uD800`) is refused
+    /// here rather than replaced, since replacing would make different keys on the wire equal.
+    private func attributeKey(_ range: Range<Int>, escaped: Bool) throws(Problem) -> AttributeKey {
+        let bytes =
+            escaped
+            ? scanner.decodeBytes(range, keepingSurrogates: true)
+            : Array(UnsafeBufferPointer(rebasing: scanner.bytes[range]))
+        guard (1...WireLimits.maxAttributeKeyBytes).contains(bytes.count) else {
+            throw Problem(code: .invalidAttrs, message: "an \"attrs\" key must be 1 to 64 bytes long")
         }
+        guard bytes.withUnsafeBufferPointer(UTF8Validation.isValid) else {
+            throw Problem(code: .invalidAttrs, message: "an \"attrs\" key holds a lone surrogate escape")
+        }
+        return AttributeKey(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// A number as written, cut like quoted text: it holds only digits, signs, `.` and `e`.
+    private func numberText(_ range: Range<Int>) -> String {
+        let text = String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[range]), as: UTF8.self)
+        let limit = Diagnostic.quotedScalarLimit
+        return text.utf8.count > limit ? String(text.utf8.prefix(limit))! + "…" : text
     }
 }

@@ -251,8 +251,16 @@ extension JSONScanner {
     /// The bytes of a scanned string with its escapes resolved. The line was validated as UTF-8
     /// beforehand; a lone surrogate escape becomes U+FFFD.
     func decodeString(_ range: Range<Int>, escaped: Bool) -> String {
+        guard escaped else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        return String(decoding: decodeBytes(range, keepingSurrogates: false), as: UTF8.self)
+    }
+
+    /// The code points of a scanned string with its escapes resolved, as UTF-8. With
+    /// `keepingSurrogates`, a lone surrogate escape is written as its own three bytes (the
+    /// generalized UTF-8 of WTF-8, which is not valid UTF-8), so `"\uDC00"` and `"\uDC01"` stay
+    /// two different keys; without, it becomes U+FFFD.
+    func decodeBytes(_ range: Range<Int>, keepingSurrogates: Bool) -> [UInt8] {
         let raw = UnsafeBufferPointer(rebasing: bytes[range])
-        guard escaped else { return String(decoding: raw, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
         var i = 0
@@ -283,23 +291,40 @@ extension JSONScanner {
                         i += 6
                     }
                 }
-                let value = Unicode.Scalar(scalar) ?? "\u{FFFD}"
-                out.append(contentsOf: UTF8.encode(value)!)
+                if let value = Unicode.Scalar(scalar) {
+                    out.append(contentsOf: UTF8.encode(value)!)
+                } else if keepingSurrogates {
+                    out += [
+                        0xE0 | UInt8(scalar >> 12), 0x80 | UInt8((scalar >> 6) & 0x3F), 0x80 | UInt8(scalar & 0x3F),
+                    ]
+                } else {
+                    out += [0xEF, 0xBF, 0xBD]  // U+FFFD
+                }
             default: out.append(kind)  // " \ /
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at i: Int) -> UInt32 {
         (0..<4).reduce(0) { $0 << 4 | hexValue(raw[i + $1])! }
     }
 
-    /// Whether the string's bytes equal `name` (escapes resolved).
+    /// Whether the string's code points equal `name`'s (escapes resolved): byte for byte, never
+    /// up to Unicode equivalence, as JSON compares keys.
     func stringEquals(_ range: Range<Int>, escaped: Bool, _ name: StaticString) -> Bool {
-        guard !escaped else { return decodeString(range, escaped: true) == name.description }
+        let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        guard !escaped else { return decodeBytes(range, keepingSurrogates: true).elementsEqual(expected) }
         guard range.count == name.utf8CodeUnitCount else { return false }
         return memcmp(bytes.baseAddress! + range.lowerBound, name.utf8Start, range.count) == 0
+    }
+
+    /// The count in `range`, or `nil` when the number as written is negative or above 2^53: the
+    /// digits decide, since the nearest double of `9007199254740993` is 2^53 itself.
+    func decodeCount(_ range: Range<Int>) -> Double? {
+        let digits = DecimalDigits(bytes, range)
+        guard !digits.isNegative, !digits.exceedsMaxCount else { return nil }
+        return digits.isZero ? 0 : decodeNumber(range)  // `-0` is zero, written back as `0`
     }
 
     private static let powersOfTen: [Double] = (0...22).map { exponent in

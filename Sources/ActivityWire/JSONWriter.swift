@@ -17,7 +17,7 @@ enum JSONWriter {
             if let message = e.message { string("message", message, into: &out) }
             if e.cancellable { raw("cancellable", "true", into: &out) }
             if e.blocking != .none { string("blocking", e.blocking.rawValue, into: &out) }
-            if !e.attrs.isEmpty { attributes(e.attrs, into: &out) }
+            if !e.attributes.isEmpty { attributes(e.attributes, into: &out) }
         case .progress(let e):
             string("id", e.id.rawValue, into: &out)
             if let completed = e.completed { number("completed", completed, into: &out) }
@@ -71,12 +71,12 @@ enum JSONWriter {
         }
     }
 
-    private static func attributes(_ attrs: [String: AttributeValue], into out: inout [UInt8]) {
+    private static func attributes(_ attrs: [AttributeKey: AttributeValue], into out: inout [UInt8]) {
         key("attrs", into: &out)
         out.append(UInt8(ascii: "{"))
         for (index, name) in attrs.keys.sorted().enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            quoted(name, into: &out)
+            quoted(name.rawValue, into: &out)
             out.append(UInt8(ascii: ":"))
             switch attrs[name]! {
             case .string(let s): quoted(s, into: &out)

@@ -26,11 +26,8 @@ enum FieldName: Int, CaseIterable {
 }
 
 /// The top-level members of one object: where each known key's value stands, found in one pass
-/// that also checks the syntax of the whole line and rejects duplicate keys.
+/// that also checks the syntax of the whole line and finds duplicate keys.
 struct RawFields {
-    struct DuplicateKey: Error {
-        var name: String
-    }
 
     private typealias Slot = JSONScanner.Value?
     /// One slot per ``FieldName``, inline: decoding a line allocates nothing for its fields.
@@ -84,9 +81,13 @@ struct RawFields {
     }
 
     /// Scans the object under the cursor. `otherKeys` collects the keys that are not fields of the
-    /// protocol, to catch their duplicates too; it stays empty for almost every line, and keeping
-    /// it outside makes this type trivially copyable.
-    mutating func scanObject(_ scanner: inout JSONScanner, otherKeys: inout [String]) throws {
+    /// protocol (their code points as UTF-8), to catch their duplicates too; it stays empty for
+    /// almost every line, and keeping it outside makes this type trivially copyable. `duplicate`
+    /// is the first key seen twice: whether that matters depends on whether the object turns out
+    /// to be an event, which only the whole object tells.
+    mutating func scanObject(
+        _ scanner: inout JSONScanner, otherKeys: inout [[UInt8]], duplicate: inout [UInt8]?
+    ) throws(JSONScanner.SyntaxError) {
         scanner.index += 1  // the "{"
         if !scanner.consume(UInt8(ascii: "}")) {
             repeat {
@@ -97,7 +98,11 @@ struct RawFields {
                 guard case .string(let keyRange, let escaped) = try scanner.string() else { fatalError() }
                 try scanner.expect(UInt8(ascii: ":"), "':'")
                 let value = try scanner.value(depth: 1)
-                try record(keyRange, escaped: escaped, value: value, scanner: scanner, otherKeys: &otherKeys)
+                if let repeated = record(
+                    keyRange, escaped: escaped, value: value, scanner: scanner, otherKeys: &otherKeys)
+                {
+                    duplicate = duplicate ?? repeated
+                }
             } while scanner.consume(UInt8(ascii: ","))
             try scanner.expect(UInt8(ascii: "}"), "',' or '}'")
         }
@@ -105,17 +110,37 @@ struct RawFields {
         guard scanner.atEnd else { throw scanner.fail("text after the object") }
     }
 
+    /// Records one member; returns its key if the key was seen before.
     private mutating func record(
-        _ key: Range<Int>, escaped: Bool, value: JSONScanner.Value, scanner: JSONScanner, otherKeys: inout [String]
-    ) throws {
+        _ key: Range<Int>, escaped: Bool, value: JSONScanner.Value, scanner: JSONScanner, otherKeys: inout [[UInt8]]
+    ) -> [UInt8]? {
         if let field = Self.field(key, escaped: escaped, scanner: scanner) {
-            guard self[field] == nil else { throw DuplicateKey(name: field.name.description) }
+            guard self[field] == nil else { return field.name.withUTF8Buffer { Array($0) } }
             self[field] = value
-            return
+            return nil
         }
-        let name = scanner.decodeString(key, escaped: escaped)
-        guard !otherKeys.contains(name) else { throw DuplicateKey(name: name) }
+        let name = scanner.decodeBytes(key, keepingSurrogates: true)
+        guard !otherKeys.contains(name) else { return name }
         otherKeys.append(name)
+        return nil
+    }
+
+    /// Whether `prefix`, the start of a line too long to read whole, is the start of an object
+    /// with a top-level `v` key among the members it holds whole. Canonical lines put `v` first.
+    static func namesVersion(_ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        var scanner = JSONScanner(prefix)
+        guard scanner.consume(UInt8(ascii: "{")) else { return false }
+        repeat {
+            scanner.skipWhitespace()
+            guard !scanner.atEnd, prefix[scanner.index] == UInt8(ascii: "\""),
+                case .string(let key, let escaped)? = try? scanner.string()
+            else { return false }
+            if field(key, escaped: escaped, scanner: scanner) == .v { return true }
+            guard (try? scanner.expect(UInt8(ascii: ":"), "':'")) != nil, (try? scanner.value(depth: 1)) != nil else {
+                return false
+            }
+        } while scanner.consume(UInt8(ascii: ","))
+        return false
     }
 
     private static func field(_ key: Range<Int>, escaped: Bool, scanner: JSONScanner) -> FieldName? {

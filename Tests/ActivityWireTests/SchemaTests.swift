@@ -24,7 +24,7 @@ func schemaFailures(lines: [String: [UInt8]], schema: URL) throws -> Set<String>
     // The report goes to a file: reading a pipe through FileHandle traps on EINTR when another
     // test's child exits at the same time.
     let reportPath = folder.appending(path: "report.out")
-    FileManager.default.createFile(atPath: reportPath.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: reportPath.path, contents: nil)
     let output = try FileHandle(forWritingTo: reportPath)
     defer { try? output.close() }
     process.standardOutput = output
@@ -49,6 +49,10 @@ struct SchemaTests {
         "invalid-attrs",
     ]
 
+    /// Fixtures whose out-of-range numbers only their digits show: a schema validator reads numbers
+    /// as doubles, and `9007199254740992.5` is 2^53 as a double.
+    static let beyondDoublePrecision: Set<String> = ["out-of-range-digits"]
+
     static let available =
         executableOnPath("check-jsonschema") != nil || ProcessInfo.processInfo.environment["CI"] != nil
 
@@ -70,7 +74,9 @@ struct SchemaTests {
                 let key = "\(kind)-\(name)-\(index + 1)"
                 lines[key] = Array(line)
                 let codes = Set((expected[index + 1] ?? []).map(\.code))
-                if !codes.isDisjoint(with: Self.schemaLevel) {
+                if Self.beyondDoublePrecision.contains(name) {
+                    mayFail.insert(key)
+                } else if !codes.isDisjoint(with: Self.schemaLevel) {
                     mustFail.insert(key)
                 } else if !codes.subtracting([
                     "unsupported-version", "unknown-activity", "duplicate-begin", "already-ended", "unknown-parent",

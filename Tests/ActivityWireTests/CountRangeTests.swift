@@ -1,0 +1,72 @@
+import Testing
+
+@testable import ActivityWire
+
+@Suite("Counts and times are range-checked on their digits")
+struct CountRangeTests {
+    let decoder = ActivityEventDecoder()
+
+    /// Numbers above 2^53 (or below 0) as written, though many round to a double within range.
+    static let outOfRange = [
+        "9007199254740993", "9007199254740992.5", "9007199254740992.0000000000000000001", "9.007199254740993e15",
+        "9.007199254740993E+15", "90071992547409921e-1", "0.9007199254740993e16", "1e16", "1e400",
+        "1e999999999999999999",
+        "-1", "-1e-400", "-0.0000001", "10000000000000000",
+    ]
+
+    /// Numbers within [0, 2^53] as written, some spelled to tempt a digit-by-digit reader.
+    static let inRange: [(String, Double)] = [
+        ("9007199254740992", 9_007_199_254_740_992), ("9007199254740992.0", 9_007_199_254_740_992),
+        ("9.007199254740992e15", 9_007_199_254_740_992), ("90071992547409920e-1", 9_007_199_254_740_992),
+        ("0.9007199254740992E16", 9_007_199_254_740_992), ("9007199254740991.9", 9_007_199_254_740_992),
+        ("900719925474099e1", 9_007_199_254_740_990), ("1e-400", 0), ("-0", 0), ("-0.0e5", 0), ("0e999999999999", 0),
+        ("1E2", 100), ("12.5", 12.5), ("0.000001", 0.000001),
+    ]
+
+    private func lines(_ number: String) -> [String] {
+        [
+            #"{"v":1,"type":"progress","id":"a","completed":N}"#,  // the fast path's shape
+            #"{"v":1,"type":"progress","ts":N,"id":"a","completed":1}"#,
+            #"{"v":1,"type":"progress","id":"a","completed":1,"total":N}"#,
+            #"{"v":1,"type":"progress","id":"a","total":N,"completed":1}"#,  // the general path
+            #"{"v":1,"type":"begin","id":"a","title":"t","total":N}"#,
+            #"{"v":1,"type":"begin","id":"a","title":"t","completed":N}"#,
+            #"{"v":1,"type":"end","id":"a","completed":N}"#,
+            #"{"v":1,"type":"log","message":"m","ts":N}"#,
+        ].map { $0.replacing("N", with: number) }
+    }
+
+    @Test("Above 2^53 or below 0 as written is out-of-range", arguments: outOfRange)
+    func rejected(_ number: String) {
+        for line in lines(number) {
+            #expect(decoder.decode(line).diagnostic?.code == .outOfRange, "\(line)")
+            let general = Array(line.utf8).withUnsafeBufferPointer { decoder.decodeGenerally($0, line: 1) }
+            #expect(general.diagnostic?.code == .outOfRange, "\(line)")
+        }
+    }
+
+    @Test("Within [0, 2^53] as written is accepted, with the nearest double", arguments: inRange)
+    func accepted(_ number: String, _ value: Double) throws {
+        let progress = try #require(decoder.decode(lines(number)[0]).event)
+        guard case .progress(let p) = progress else { throw CancellationError() }
+        #expect(p.completed == value)
+        #expect(p.completed?.sign == .plus, "-0 is zero, written back as 0")
+        for line in lines(number) {
+            #expect(decoder.decode(line).event != nil, "\(line)")
+        }
+    }
+
+    @Test("\"v\" is a positive integer as written")
+    func version() {
+        #expect(
+            decoder.decode(#"{"v":1.0000000000000001,"type":"log","message":"m"}"#).diagnostic?.code == .invalidValue)
+        #expect(decoder.decode(#"{"v":0.5e1,"type":"log","message":"m"}"#).diagnostic?.code == .unsupportedVersion)
+        #expect(decoder.decode(#"{"v":1e-400,"type":"log","message":"m"}"#).diagnostic?.code == .invalidValue)
+        #expect(decoder.decode(#"{"v":-0,"type":"log","message":"m"}"#).diagnostic?.code == .invalidValue)
+        #expect(decoder.decode(#"{"v":10e-1,"type":"log","message":"m"}"#) == .event(.log(.init(message: "m"))))
+        let huge = decoder.decode(#"{"v":9007199254740993,"type":"log","message":"m"}"#).diagnostic
+        #expect(huge?.code == .unsupportedVersion)
+        #expect(huge?.message == "protocol version 9007199254740993 is newer than 1; line skipped")
+        #expect(decoder.decode(#"{"v":1e400,"type":"log","message":"m"}"#).diagnostic?.code == .unsupportedVersion)
+    }
+}

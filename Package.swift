@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "InMemoryActivity", targets: ["InMemoryActivity"]),
         .library(name: "ActivityRendering", targets: ["ActivityRendering"]),
         .library(name: "ActivityOverlay", targets: ["ActivityOverlay"]),
+        .library(name: "ActivityAdapters", targets: ["ActivityAdapters"]),
         .library(name: "CActivity", targets: ["CActivity"]),
         .executable(name: "activity", targets: ["ActivityCLI"]),
         .executable(name: "activity-bench", targets: ["ActivityBench"]),
@@ -69,12 +70,22 @@ package.targets += [
     .testTarget(name: "ActivityOverlayTests", dependencies: ["ActivityOverlay", "ActivityWire", "ActivityReporting"]),
 ]
 
+// MARK: - Adapters: real tools' own progress output as events
+
+package.targets += [
+    .target(name: "ActivityAdapters", dependencies: ["ActivityWire"]),
+    .testTarget(
+        name: "ActivityAdaptersTests", dependencies: ["ActivityAdapters", "ActivityWire", "ActivityCLI"],
+        exclude: ["Fixtures"]
+    ),
+]
+
 // MARK: - Command line
 
 package.targets += [
     .executableTarget(
         name: "ActivityCLI",
-        dependencies: ["ActivityWire", "ActivityReporting", "ActivityRendering", "ActivityOverlay"]
+        dependencies: ["ActivityWire", "ActivityReporting", "ActivityRendering", "ActivityOverlay", "ActivityAdapters"]
     ),
     .testTarget(
         name: "ActivityCLITests", dependencies: ["ActivityCLI", "ActivityWire"], exclude: ["Golden", "Fixtures"]

@@ -11,6 +11,7 @@ enum Help {
           render    draw the events a tool writes (tool | activity render)
           run       run a command and draw what it and its children report
           emit      report one event from a shell script
+          adapt     turn a tool's own progress output into events (git, curl, wget, pv, …)
           validate  check event streams against the protocol
           replay    play a recorded stream with its original timing
           demo      show a simulated workload
@@ -84,6 +85,33 @@ enum Help {
 
         """
 
+    static let adapt = """
+        usage:
+          activity adapt [--exit-status N] NAME [FILE]
+          activity adapt --list
+
+        Reads a tool's output from FILE (or standard input, or '-') and writes activity events made
+        from its progress, with the rest of its output unchanged, to standard output:
+            git clone --progress URL 2>&1 | activity adapt git | activity render
+        At the end of the input the open activities end: a success when the tool printed its own
+        completion, a failure when it printed an error, otherwise as --exit-status says (without
+        it, a success only when the known total was reached).
+
+        NAME is a built-in adapter (see --list) or an external one, activity-adapt-NAME on PATH:
+        the tool's output on its standard input, events and passthrough on its standard output.
+        Events begun at the top level nest under ACTIVITY_PARENT when it is set.
+
+        options:
+          --exit-status N   how the tool exited (0 to 255)
+          --list            name the adapters and the formats each understands
+
+        Some tools report progress only when asked: git --progress, wget --progress=bar:force,
+        pv -n, dd status=progress, rsync --info=progress2, tar --checkpoint=N
+        --checkpoint-action=echo, pip --progress-bar raw, ffmpeg -progress pipe:1,
+        apt-get -o APT::Status-Fd=N, dpkg --status-fd N. See Docs/adapters.md.
+
+        """
+
     static let validate = """
         usage: activity validate [--quiet | --json] [--strict] [FILE…]
 
@@ -133,6 +161,7 @@ enum Help {
         case "run": run
         case "emit", "emit begin", "emit progress", "emit end", "emit log": emit
         case "validate": validate
+        case "adapt": adapt
         case "replay": replay
         case "demo": demo
         default: nil

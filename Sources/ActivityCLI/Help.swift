@@ -58,12 +58,21 @@ enum Help {
         reports nests under one activity titled with the command line. Its standard output and
         error are printed above the live display. SIGINT, SIGTERM and SIGHUP are passed on to it.
 
+        When CMD is a tool whose own progress output an adapter reads (git, curl, wget, pv, dd,
+        rsync, tar, ffmpeg, pip, ninja, swift build, apt-get, apt, dpkg: see 'activity adapt
+        --list'), that output becomes activities under the command's, and the rest of its output
+        passes through unchanged. Some tools report only when asked (git --progress, pv -n,
+        dd status=progress, rsync --info=progress2, apt-get -o APT::Status-Fd=2, …): run does not
+        change the command line, see Docs/adapters.md.
+
         Exits with CMD's status (128 + N when a signal N killed it), 127 when CMD is not found and
         126 when it cannot be executed.
 
         display options:
         \(displayOptions)
           --grace SECONDS        how long reporters still connected after CMD exits may finish (0.5)
+          --adapter NAME|none    the adapter for CMD's output (default: chosen by CMD's name);
+                                 none turns it off; NAME may be activity-adapt-NAME on PATH
 
         """
 

@@ -1,3 +1,4 @@
+import ActivityAdapters
 import Synchronization
 
 #if canImport(Glibc)
@@ -9,8 +10,8 @@ import Synchronization
 /// `activity run [display options] [--] CMD [ARGS…]`: runs a command and draws what it reports.
 enum RunCommand {
     static let parser = ArgumentParser(
-        command: "run", usage: "activity run \(DisplayOptions.usage) [--grace SECONDS] [--] CMD [ARGS…]",
-        options: DisplayOptions.specs + [.value("grace")], stopsAtFirstPositional: true)
+        command: "run", usage: "activity run \(DisplayOptions.usage) [--grace SECONDS] [--adapter NAME|none] [--] CMD [ARGS…]",
+        options: DisplayOptions.specs + [.value("grace"), .value("adapter")], stopsAtFirstPositional: true)
 
     static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
         let parsed = try parser.parse(arguments)
@@ -24,6 +25,13 @@ enum RunCommand {
         }
         guard !parsed.positionals.isEmpty else { throw parser.usageError("missing CMD") }
         guard !parsed.positionals[0].isEmpty else { throw parser.usageError("CMD is empty") }
+        let adapterName: String?
+        switch parsed.value("adapter") {
+        case "none": adapterName = nil
+        case "": throw parser.usageError("--adapter needs a name (see 'activity adapt --list') or none")
+        case let name?: adapterName = name
+        case nil: adapterName = AdapterRegistry.adapter(forCommand: parsed.positionals)?.name
+        }
         SignalPipe.install()
         defer { SignalPipe.restore() }
         let cancelTarget = CancelTarget()
@@ -36,7 +44,7 @@ enum RunCommand {
         }
         let supervisor = Supervisor(
             command: parsed.positionals, display: display, grace: grace,
-            mayTakeTerminal: options.mode != .overlay, cancelTarget: cancelTarget)
+            mayTakeTerminal: options.mode != .overlay, cancelTarget: cancelTarget, adapterName: adapterName)
         return supervisor.run()
     }
 }

@@ -1,3 +1,4 @@
+import ActivityAdapters
 import ActivityWire
 
 #if canImport(Glibc)
@@ -20,13 +21,19 @@ final class Supervisor {
 
     /// Told the child's pid, so that Esc in the overlay can interrupt it.
     let cancelTarget: CancelTarget
+    /// Which adapter turns the command's own progress output into events (`nil`: none).
+    let adapterName: String?
 
-    init(command: [String], display: any Display, grace: Double, mayTakeTerminal: Bool, cancelTarget: CancelTarget) {
+    init(
+        command: [String], display: any Display, grace: Double, mayTakeTerminal: Bool, cancelTarget: CancelTarget,
+        adapterName: String? = nil
+    ) {
         self.command = command
         self.display = display
         self.grace = grace
         self.mayTakeTerminal = mayTakeTerminal
         self.cancelTarget = cancelTarget
+        self.adapterName = adapterName
     }
 
     /// Runs the command to its end and returns the status `activity run` exits with.
@@ -59,6 +66,15 @@ final class Supervisor {
             close(output[1])
             return fail("pipe: \(POSIX.describe(errno))", status: ExitCode.osError)
         }
+        var adapter: (any OutputAdapter)?
+        if let adapterName {
+            do throws(AdapterChoice.Failure) {
+                adapter = try AdapterChoice.make(
+                    adapterName, command: command, parent: root, idPrefix: POSIX.randomHex() + ".adapt")
+            } catch {
+                return fail(error.message, status: ExitCode.unavailable)
+            }
+        }
         let environment = Spawn.environment(sink: "unix:" + server.path, parent: root.rawValue)
         let pid: pid_t
         do throws(Spawn.Failure) {
@@ -78,7 +94,7 @@ final class Supervisor {
 
         var loop = IOLoop(
             server: server, child: child, display: display, tracker: ConnectionTracker(root: root),
-            output: output[0], errors: errors[0], grace: grace)
+            output: output[0], errors: errors[0], grace: grace, adapter: adapter)
         loop.run()
 
         let status = child.status ?? 0
@@ -95,6 +111,13 @@ final class Supervisor {
             exitStatus = ExitCode.killed(by: signal)
             end.status = .failure
             end.error = "killed by \(POSIX.signalName(signal))"
+        }
+        if let adapter {
+            loop.showFinal(adapter.finish(exitStatus: exitStatus))
+            // The tool's own message says more than its exit status.
+            if let message = adapter.failureMessage, end.status == .failure {
+                end.error = "\(message) (\(end.error ?? ""))"
+            }
         }
         display.handle(.end(end))
         display.finish()
@@ -114,14 +137,17 @@ struct IOLoop {
     let grace: Double
     private var outputLines = LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
     private var errorLines = LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
+    /// Turns the command's progress output into events; what it does not take passes through.
+    let adapter: (any OutputAdapter)?
     /// Set while no file descriptor is free for a new connection.
     private var acceptPausedUntil: Double?
     private var warnedOutOfDescriptors = false
 
     init(
         server: SocketServer, child: ChildProcess, display: any Display, tracker: ConnectionTracker,
-        output: Int32, errors: Int32, grace: Double
+        output: Int32, errors: Int32, grace: Double, adapter: (any OutputAdapter)? = nil
     ) {
+        self.adapter = adapter
         self.server = server
         self.child = child
         self.display = display
@@ -286,10 +312,15 @@ struct IOLoop {
     ) {
         let count = read(fd, buffer.baseAddress, buffer.count)
         if count > 0 {
-            let display = self.display
-            lines.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count])) {
-                display.passthrough(Array($0.bytes), to: stream)
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+            guard let adapter else {
+                let display = self.display
+                lines.feed(bytes) { display.passthrough(Array($0.bytes), to: stream) }
+                return
             }
+            show(
+                adapter.feed(bytes, from: stream == .standardOutput ? .standardOutput : .standardError),
+                into: &lines, to: stream)
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
             finishPipe(&fd, &lines, to: stream)
         }
@@ -297,9 +328,35 @@ struct IOLoop {
 
     private func finishPipe(_ fd: inout Int32, _ lines: inout LineSplitter, to stream: StandardStream) {
         guard fd >= 0 else { return }
+        if let adapter {
+            show(adapter.finish(stream == .standardOutput ? .standardOutput : .standardError), into: &lines, to: stream)
+        }
         let display = self.display
         lines.finish { display.passthrough(Array($0.bytes), to: stream) }
         close(fd)
         fd = -1
+    }
+
+    /// Hands an adapter's events to the display and its passthrough to `lines`, as the
+    /// command's output would go without an adapter.
+    func show(_ outputs: [AdapterOutput], into lines: inout LineSplitter, to stream: StandardStream) {
+        let display = self.display
+        for output in outputs {
+            switch output {
+            case .event(var event):
+                event.timestamp = POSIX.unixSeconds()
+                display.handle(event)
+            case .passthrough(let bytes, _):
+                bytes.withUnsafeBytes { raw in lines.feed(raw) { display.passthrough(Array($0.bytes), to: stream) } }
+            }
+        }
+    }
+
+    /// Shows what the adapter has at the very end, after both pipes are closed.
+    func showFinal(_ outputs: [AdapterOutput]) {
+        var lines = LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
+        show(outputs, into: &lines, to: .standardError)
+        let display = self.display
+        lines.finish { display.passthrough(Array($0.bytes), to: .standardError) }
     }
 }

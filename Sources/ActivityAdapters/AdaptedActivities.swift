@@ -166,7 +166,9 @@ public struct AdaptedActivities {
             } else if let total = entry.total, entry.completed >= total {
                 end(at: 0, status: .success, error: nil)
             } else {
-                end(at: 0, status: .failure, error: failureMessage ?? "the output of \(toolName) ended before it finished")
+                end(
+                    at: 0, status: .failure,
+                    error: failureMessage ?? "the output of \(toolName) ended before it finished")
             }
         }
     }

@@ -53,7 +53,8 @@ public enum AdapterRegistry {
             name: "tar", aliases: [], formats: ["--checkpoint=N --checkpoint-action=echo (GNU tar)"]
         ) { _ in TarAdapter() },
         AdapterInfo(
-            name: "ffmpeg", aliases: [], formats: ["-progress pipe:1 key=value blocks", "the frame= … time= stats line"]
+            name: "ffmpeg", aliases: [],
+            formats: ["-progress pipe:1 key=value blocks", "the frame= … time= stats line"]
         ) { _ in FfmpegAdapter() },
         AdapterInfo(name: "pip", aliases: ["pip3"], formats: ["--progress-bar raw (pip 24.1 or later)"]) { _ in
             PipAdapter()

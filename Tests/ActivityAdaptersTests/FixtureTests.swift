@@ -29,7 +29,10 @@ struct FixtureTests {
                 "remote: Compressing objects success 454.0/454.0 ", "Receiving objects success 454.0/454.0 ",
                 "Resolving deltas success 151.0/151.0 ",
             ],
-            passes: ["Cloning into 'clone1'...\n", "remote: Total 454 (delta 151), reused 0 (delta 0), pack-reused 0        \n"],
+            passes: [
+                "Cloning into 'clone1'...\n",
+                "remote: Total 454 (delta 151), reused 0 (delta 0), pack-reused 0        \n",
+            ],
             consumes: ["Receiving objects", "% ("]),
         FixtureCase(
             file: "git/git-clone-de.txt", adapter: "git",
@@ -96,11 +99,13 @@ struct FixtureTests {
         FixtureCase(
             file: "wget/wget-dotmega-C.txt", adapter: "wget", activities: ["Downloading success 4000000.0/4000000.0 "]),
         FixtureCase(
-            file: "wget/wget-404-C.txt", adapter: "wget", activities: ["Downloading failure 0.0/? ERROR 404: Not Found."],
+            file: "wget/wget-404-C.txt", adapter: "wget",
+            activities: ["Downloading failure 0.0/? ERROR 404: Not Found."],
             failure: "ERROR 404: Not Found.", passes: ["ERROR 404: Not Found.\n"]),
         FixtureCase(
             file: "wget/wget-refused-C.txt", adapter: "wget",
-            activities: ["Downloading failure 0.0/? failed: Connection refused."], failure: "failed: Connection refused."),
+            activities: ["Downloading failure 0.0/? failed: Connection refused."],
+            failure: "failed: Connection refused."),
         FixtureCase(file: "pv/pv-n-C.txt", adapter: "pv", activities: ["Transferring success 100.0/100.0 "]),
         FixtureCase(
             file: "pv/pv-nb-C.txt", adapter: "pv-bytes", command: ["pv", "-n", "-b", "-s", "20000000"],
@@ -163,7 +168,8 @@ struct FixtureTests {
                 "Installing packages failure 60.0/100.0 fail-adapt: installed fail-adapt package post-installation script subprocess returned error exit status 1",
             ],
             failure:
-                "fail-adapt: installed fail-adapt package post-installation script subprocess returned error exit status 1"),
+                "fail-adapt: installed fail-adapt package post-installation script subprocess returned error exit status 1"
+        ),
         FixtureCase(
             file: "apt/apt-pmconffile-statusfd-C.txt", adapter: "apt",
             activities: ["Downloading packages success 100.0/100.0 ", "Installing packages success 80.0/100.0 "]),

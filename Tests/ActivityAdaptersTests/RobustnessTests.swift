@@ -62,7 +62,10 @@ struct RobustnessTests {
         let long = [UInt8](repeating: UInt8(ascii: "5"), count: 200_000) + Array("% (1/2)\n[1/2] x\n".utf8)
         let adapted = Fixture.adapt(long, with: "ninja", chunkSize: 4096)
         #expect(adapted.passthrough == Array(long.dropLast("[1/2] x\n".utf8.count)))
-        #expect(adapted.activities.map(\.description) == ["Building failure 1.0/2.0 the output of ninja ended before it finished"])
+        #expect(
+            adapted.activities.map(\.description) == [
+                "Building failure 1.0/2.0 the output of ninja ended before it finished"
+            ])
     }
 }
 

@@ -15,7 +15,8 @@ struct FfmpegAdapter: ToolAdapter {
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         let text = Substring(line.text)
         // A block line has one `=`; the stats line (`frame=… fps=…`) has several.
-        if let equals = text.firstIndex(of: "="), text.lastIndex(of: "=") == equals, Self.isProgressKey(text[..<equals]) {
+        if let equals = text.firstIndex(of: "="), text.lastIndex(of: "=") == equals, Self.isProgressKey(text[..<equals])
+        {
             readProgress(key: text[..<equals], value: text[text.index(after: equals)...], &activities)
             return true
         }

@@ -25,7 +25,8 @@ struct NinjaAdapter: ToolAdapter {
         else { return false }
         let message = text[text.index(after: close)...].trimmingSpaces
         activities.update(
-            Self.key, title: "Building", completed: done, total: total, message: message.isEmpty ? nil : String(message))
+            Self.key, title: "Building", completed: done, total: total, message: message.isEmpty ? nil : String(message)
+        )
         if done == total { activities.markComplete(Self.key) }
         return true
     }

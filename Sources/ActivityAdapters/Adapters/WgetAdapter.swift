@@ -29,7 +29,8 @@ struct WgetAdapter: ToolAdapter {
             return false
         }
         if let failed = text.firstRange(of: " failed: ") {
-            activities.fail(activities.isOpen(Self.key) ? Self.key : nil, error: String(text[failed.lowerBound...].dropFirst()))
+            activities.fail(
+                activities.isOpen(Self.key) ? Self.key : nil, error: String(text[failed.lowerBound...].dropFirst()))
             return false
         }
         if let completed = bar(text) {

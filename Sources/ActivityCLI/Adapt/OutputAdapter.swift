@@ -63,7 +63,8 @@ enum AdapterChoice {
                 parent: parent, idPrefix: idPrefix)
             return BuiltInOutputAdapter(pipeline)
         }
-        guard !name.isEmpty, name.utf8.allSatisfy({ ActivityID.isValid(CollectionOfOne($0)) && $0 != UInt8(ascii: "/") })
+        guard !name.isEmpty,
+            name.utf8.allSatisfy({ ActivityID.isValid(CollectionOfOne($0)) && $0 != UInt8(ascii: "/") })
         else { throw .invalidName(name) }
         let program = "activity-adapt-" + name
         guard let path = PluginHost.find(program, path: POSIX.environment("PATH") ?? "/usr/local/bin:/usr/bin:/bin")

@@ -10,7 +10,8 @@ import Synchronization
 /// `activity run [display options] [--] CMD [ARGS…]`: runs a command and draws what it reports.
 enum RunCommand {
     static let parser = ArgumentParser(
-        command: "run", usage: "activity run \(DisplayOptions.usage) [--grace SECONDS] [--adapter NAME|none] [--] CMD [ARGS…]",
+        command: "run",
+        usage: "activity run \(DisplayOptions.usage) [--grace SECONDS] [--adapter NAME|none] [--] CMD [ARGS…]",
         options: DisplayOptions.specs + [.value("grace"), .value("adapter")], stopsAtFirstPositional: true)
 
     static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {

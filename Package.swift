@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ActivityRendering", targets: ["ActivityRendering"]),
         .library(name: "ActivityOverlay", targets: ["ActivityOverlay"]),
         .library(name: "ActivityTimeline", targets: ["ActivityTimeline"]),
+        .library(name: "ActivityAdapters", targets: ["ActivityAdapters"]),
         .library(name: "CActivity", targets: ["CActivity"]),
         .executable(name: "activity", targets: ["ActivityCLI"]),
         .executable(name: "activity-bench", targets: ["ActivityBench"]),
@@ -85,6 +86,16 @@ package.targets += [
     ),
 ]
 
+// MARK: - Adapters: real tools' own progress output as events
+
+package.targets += [
+    .target(name: "ActivityAdapters", dependencies: ["ActivityWire"]),
+    .testTarget(
+        name: "ActivityAdaptersTests", dependencies: ["ActivityAdapters", "ActivityWire", "ActivityCLI"],
+        exclude: ["Fixtures"]
+    ),
+]
+
 // MARK: - Command line
 
 package.targets += [
@@ -92,7 +103,7 @@ package.targets += [
         name: "ActivityCLI",
         dependencies: [
             "ActivityWire", "ActivityReporting", "ActivityRendering", "ActivityOverlay", "ActivityTerminal",
-            "ActivityTimeline",
+            "ActivityTimeline", "ActivityAdapters",
         ]
     ),
     .testTarget(

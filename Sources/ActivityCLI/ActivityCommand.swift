@@ -16,6 +16,7 @@ enum ActivityCommand {
             case "replay": return try ReplayCommand.run(rest)
             case "demo": return try DemoCommand.run(rest)
             case "emit": return try EmitCommand.run(rest)
+            case "adapt": return try AdaptCommand.run(rest)
             case "validate": return try ValidateCommand.run(rest)
             case "completion": return try CompletionCommand.run(rest)
             case "manpage": return try ManPageCommand.run(rest)

@@ -226,13 +226,18 @@ public final class PluginHost: ActivityRenderer {
         return nil
     }
 
-    /// `posix_spawn`s `path` with `stdin` as its standard input, default signal dispositions, an
-    /// empty signal mask, in a process group of its own. Returns 0 or an errno value.
-    static func spawn(_ path: String, stdin: Int32, environment: [String: String], pid: inout pid_t) -> Int32 {
+    /// `posix_spawn`s `path` with `stdin` as its standard input (and `stdout` as its standard
+    /// output, when given), default signal dispositions, an empty signal mask, in a process group
+    /// of its own. Returns 0 or an errno value. External adapters (`activity-adapt-NAME`) start
+    /// the same way.
+    package static func spawn(
+        _ path: String, stdin: Int32, stdout: Int32? = nil, environment: [String: String], pid: inout pid_t
+    ) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -4,7 +4,7 @@ import Testing
 struct HelpTests {
     @Test(
         "--help, help COMMAND and COMMAND --help print the help",
-        arguments: ["render", "run", "emit", "validate", "replay", "demo", "report", "export"])
+        arguments: ["render", "run", "emit", "validate", "replay", "demo", "adapt", "report", "export"])
     func commandHelp(command: String) throws {
         let viaHelp = try CommandRunner.activity(["help", command])
         let viaOption = try CommandRunner.activity([command, "--help"])

@@ -59,9 +59,10 @@ struct OverlayTmuxTests {
             do { return try run(["capture-pane", "-p", "-t", "overlay"]) } catch { return "\(error)" }
         }
 
-        /// Waits, at most ten seconds, until the pane shows `text`.
+        /// Waits until the pane shows `text`. The deadline only bounds a broken run: a loaded
+        /// machine (tests run in parallel) can take seconds to start a process.
         func wait(for text: String) throws {
-            let deadline = Date().addingTimeInterval(10)
+            let deadline = Date().addingTimeInterval(60)
             while !screen.contains(text), Date() < deadline { usleep(20_000) }
             try #require(screen.contains(text), "the pane never showed \(text):\n\(screen)")
         }
@@ -102,6 +103,7 @@ struct OverlayTmuxTests {
                 '\(producer.path)' | activity render --mode overlay
                 echo "status $?"
                 stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon
+                echo 'modes shown'
                 sleep 60
                 """, executable: true)
         let tmux = Tmux()
@@ -122,6 +124,8 @@ struct OverlayTmuxTests {
 
         _ = FileManager.default.createFile(atPath: gate, contents: nil)
         try tmux.wait(for: "status 0")
+        // stty prints after the status line: wait until it has.
+        try tmux.wait(for: "modes shown")
         let after = tmux.screen
         #expect(after.contains("the session before"))
         #expect(after.contains("before the overlay"))
@@ -228,8 +232,11 @@ struct OverlayTmuxTests {
         try tmux.run(["send-keys", "-t", "overlay", "C-z"])
         try tmux.wait(for: "Stopped")
         #expect(!tmux.screen.contains("Esc to cancel"))
-        try tmux.run(["send-keys", "-t", "overlay", "stty -a | tr ' ;' '\\n\\n' | grep -x -e -echo -e echo", "Enter"])
-        usleep(300_000)
+        try tmux.run([
+            "send-keys", "-t", "overlay", "stty -a | tr ' ;' '\\n\\n' | grep -x -e -echo -e echo; echo modes-$((2*3))",
+            "Enter",
+        ])
+        try tmux.wait(for: "modes-6")
         let modes = tmux.screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(modes.contains("echo") && !modes.contains("-echo"))
         try tmux.run(["send-keys", "-t", "overlay", "fg", "Enter"])

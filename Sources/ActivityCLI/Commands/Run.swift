@@ -1,3 +1,4 @@
+import ActivityAdapters
 import Synchronization
 
 #if canImport(Glibc)
@@ -18,7 +19,11 @@ enum RunCommand {
                 options: [
                     .value(
                         "grace", "SECONDS",
-                        help: "how long reporters still connected after CMD exits may finish (0.5)")
+                        help: "how long reporters still connected after CMD exits may finish (0.5)"),
+                    .value(
+                        "adapter", "NAME|none", values: .choices(AdapterRegistry.builtIn.map(\.name) + ["none"]),
+                        help: "the adapter for CMD's output (default: chosen by CMD's name); none turns it off; "
+                            + "NAME may be activity-adapt-NAME on PATH"),
                 ]),
         ], stopsAtFirstPositional: true,
         description: """
@@ -27,6 +32,13 @@ enum RunCommand {
             reports nests under one activity titled with the command line. Its standard output and
             error are printed above the live display. Signals that would end activity (SIGINT,
             SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, …) are passed on to it.
+
+            When CMD is a tool whose own progress output an adapter reads (git, curl, wget, pv, dd,
+            rsync, tar, ffmpeg, pip, ninja, swift build, apt-get, apt, dpkg: see 'activity adapt
+            --list'), that output becomes activities under the command's, and the rest of its output
+            passes through unchanged. Some tools report only when asked (git --progress, pv -n,
+            dd status=progress, rsync --info=progress2, apt-get -o APT::Status-Fd=2, …): run does not
+            change the command line, see Docs/adapters.md.
 
             Exits with CMD's status (128 + N when a signal N killed it), 127 when CMD is not found and
             126 when it cannot be executed.
@@ -45,6 +57,13 @@ enum RunCommand {
         }
         guard !parsed.positionals.isEmpty else { throw parser.usageError("missing CMD") }
         guard !parsed.positionals[0].isEmpty else { throw parser.usageError("CMD is empty") }
+        let adapterName: String?
+        switch parsed.value("adapter") {
+        case "none": adapterName = nil
+        case "": throw parser.usageError("--adapter needs a name (see 'activity adapt --list') or none")
+        case let name?: adapterName = name
+        case nil: adapterName = AdapterRegistry.adapter(forCommand: parsed.positionals)?.name
+        }
         SignalPipe.install()
         defer { SignalPipe.restore() }
         let cancelTarget = CancelTarget()
@@ -57,7 +76,7 @@ enum RunCommand {
         }
         let supervisor = Supervisor(
             command: parsed.positionals, display: display, grace: grace,
-            mayTakeTerminal: options.mode != .overlay, cancelTarget: cancelTarget)
+            mayTakeTerminal: options.mode != .overlay, cancelTarget: cancelTarget, adapterName: adapterName)
         return supervisor.run()
     }
 }

@@ -5,7 +5,8 @@ enum Commands {
 
     static let all: [CommandSpec] = [
         RenderCommand.spec, RunCommand.spec, EmitCommand.spec, ValidateCommand.spec, ReplayCommand.spec,
-        DemoCommand.spec, ReportCommand.spec, ExportCommand.spec, CompletionCommand.spec, ManPageCommand.spec,
+        DemoCommand.spec, AdaptCommand.spec, ReportCommand.spec, ExportCommand.spec, CompletionCommand.spec,
+        ManPageCommand.spec,
     ]
 
     /// The spec of `name` (`render`, `emit`, `emit begin`).

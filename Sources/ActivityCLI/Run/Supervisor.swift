@@ -1,3 +1,4 @@
+import ActivityAdapters
 import ActivityWire
 
 #if canImport(Glibc)
@@ -20,13 +21,19 @@ final class Supervisor {
 
     /// Told the child's pid, so that Esc in the overlay can interrupt it.
     let cancelTarget: CancelTarget
+    /// Which adapter turns the command's own progress output into events (`nil`: none).
+    let adapterName: String?
 
-    init(command: [String], display: any Display, grace: Double, mayTakeTerminal: Bool, cancelTarget: CancelTarget) {
+    init(
+        command: [String], display: any Display, grace: Double, mayTakeTerminal: Bool, cancelTarget: CancelTarget,
+        adapterName: String? = nil
+    ) {
         self.command = command
         self.display = display
         self.grace = grace
         self.mayTakeTerminal = mayTakeTerminal
         self.cancelTarget = cancelTarget
+        self.adapterName = adapterName
     }
 
     /// Runs the command to its end and returns the status `activity run` exits with.
@@ -59,6 +66,15 @@ final class Supervisor {
             close(output[1])
             return fail("pipe: \(POSIX.describe(errno))", status: ExitCode.osError)
         }
+        var adapter: (any OutputAdapter)?
+        if let adapterName {
+            do throws(AdapterChoice.Failure) {
+                adapter = try AdapterChoice.make(
+                    adapterName, command: command, parent: root, idPrefix: POSIX.randomHex() + ".adapt")
+            } catch {
+                return fail(error.message, status: ExitCode.unavailable)
+            }
+        }
         let environment = Spawn.environment(sink: "unix:" + server.path, parent: root.rawValue)
         let pid: pid_t
         do throws(Spawn.Failure) {
@@ -78,7 +94,7 @@ final class Supervisor {
 
         var loop = IOLoop(
             server: server, child: child, display: display, tracker: ConnectionTracker(root: root),
-            output: output[0], errors: errors[0], grace: grace)
+            output: output[0], errors: errors[0], grace: grace, adapter: adapter)
         loop.run()
 
         let status = child.status ?? 0
@@ -96,6 +112,13 @@ final class Supervisor {
             end.status = .failure
             end.error = "killed by \(POSIX.signalName(signal))"
         }
+        if let adapter {
+            loop.showFinal(adapter.finish(exitStatus: exitStatus))
+            // The tool's own message says more than its exit status.
+            if let message = adapter.failureMessage, end.status == .failure {
+                end.error = "\(message) (\(end.error ?? ""))"
+            }
+        }
         display.handle(.end(end))
         display.finish()
         return exitStatus
@@ -112,14 +135,17 @@ struct IOLoop {
     var output: Int32
     var errors: Int32
     let grace: Double
+    /// Turns the command's progress output into events; what it does not take passes through.
+    let adapter: (any OutputAdapter)?
     /// Set while no file descriptor is free for a new connection.
     private var acceptPausedUntil: Double?
     private var warnedOutOfDescriptors = false
 
     init(
         server: SocketServer, child: ChildProcess, display: any Display, tracker: ConnectionTracker,
-        output: Int32, errors: Int32, grace: Double
+        output: Int32, errors: Int32, grace: Double, adapter: (any OutputAdapter)? = nil
     ) {
+        self.adapter = adapter
         self.server = server
         self.child = child
         self.display = display
@@ -192,8 +218,8 @@ struct IOLoop {
             }
         } while server.hasPendingConnection
         emit(tracker.reapProcesses(all: true, isAlive: Self.isAlive))
-        finishPipe(&output)
-        finishPipe(&errors)
+        finishPipe(&output, .standardOutput)
+        finishPipe(&errors, .standardError)
     }
 
     /// Whether a process exists (a zombie of ours counts as gone once the child has exited).
@@ -278,24 +304,52 @@ struct IOLoop {
         }
     }
 
-    /// Passes what the command wrote on as it came, byte for byte. When the reader of our
-    /// standard output has gone away, the pipe from the command is closed: its next write meets
-    /// the closed pipe (SIGPIPE) as it would without `activity run`.
+    /// Passes what the command wrote on as it came, byte for byte (through the adapter, if any,
+    /// which takes its progress lines out). When the reader of our standard output has gone
+    /// away, the pipe from the command is closed: its next write meets the closed pipe (SIGPIPE)
+    /// as it would without `activity run`.
     private func pump(
         _ fd: inout Int32, to stream: StandardStream, _ buffer: UnsafeMutableRawBufferPointer
     ) {
         let count = read(fd, buffer.baseAddress, buffer.count)
         if count > 0 {
-            display.passthrough(Array(UnsafeRawBufferPointer(rebasing: buffer[..<count])), to: stream)
-            if display.isClosed(stream) { finishPipe(&fd) }
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+            if let adapter {
+                show(
+                    adapter.feed(bytes, from: stream == .standardOutput ? .standardOutput : .standardError), to: stream)
+            } else {
+                display.passthrough(Array(bytes), to: stream)
+            }
+            if display.isClosed(stream) { finishPipe(&fd, stream) }
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-            finishPipe(&fd)
+            finishPipe(&fd, stream)
         }
     }
 
-    private func finishPipe(_ fd: inout Int32) {
+    private func finishPipe(_ fd: inout Int32, _ stream: StandardStream) {
         guard fd >= 0 else { return }
+        if let adapter {
+            show(adapter.finish(stream == .standardOutput ? .standardOutput : .standardError), to: stream)
+        }
         close(fd)
         fd = -1
+    }
+
+    /// Hands an adapter's events to the display and its passthrough on as it came.
+    func show(_ outputs: [AdapterOutput], to stream: StandardStream) {
+        for output in outputs {
+            switch output {
+            case .event(var event):
+                event.timestamp = POSIX.unixSeconds()
+                display.handle(event)
+            case .passthrough(let bytes, _):
+                display.passthrough(bytes, to: stream)
+            }
+        }
+    }
+
+    /// Shows what the adapter has at the very end, after both pipes are closed.
+    func showFinal(_ outputs: [AdapterOutput]) {
+        show(outputs, to: .standardError)
     }
 }

@@ -1,0 +1,45 @@
+# What the build and the tests need beyond the Swift toolchain, in one place: sourced by
+# Scripts/test (which installs what is missing) and .ci/run (which installs all of it).
+#
+# Debian packages, each with the command (or pkg-config module) that shows it is there.
+debian_packages=(
+    "libjson-c-dev pkgconfig:json-c" # the C library
+    "pkg-config pkg-config"
+    "make make"
+    "gcc gcc"
+    "g++ g++"
+    "clang clang"                             # the C library's fuzz target (libFuzzer)
+    "libclang-rt-14-dev glob:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a"
+    "tmux tmux"                               # end-to-end terminal tests
+    "chromium chromium"                       # the HTML report, opened headless
+    "zsh zsh"                                 # completion scripts, loaded in each shell
+    "fish fish"
+    "groff-base groff"                        # the man pages, rendered without warnings
+    "man-db man"
+    "git git"                                 # the adapters' live tests run the real tools
+    "curl curl"
+    "wget wget"
+    "pv pv"
+    "rsync rsync"
+    "tar tar"
+    "ffmpeg ffmpeg"
+)
+# PyPI packages, each with the module that shows it is there. wcwidth is pinned: it is the
+# reference of the width table (Sources/ActivityTerminal/UnicodeTables.swift names the version).
+pypi_packages=(
+    "check-jsonschema check_jsonschema"
+    "pyte pyte"
+    "wcwidth==0.7.0 wcwidth"
+    "opentelemetry-proto opentelemetry.proto"
+    "viztracer viztracer"
+    "pytest pytest"
+)
+
+# Whether the thing a package provides is there: a command, a pkg-config module or a file.
+dependency_present() {
+    case "$1" in
+    pkgconfig:*) pkg-config --exists "${1#pkgconfig:}" 2>/dev/null ;;
+    glob:*) compgen -G "${1#glob:}" >/dev/null ;;
+    *) command -v "$1" >/dev/null ;;
+    esac
+}

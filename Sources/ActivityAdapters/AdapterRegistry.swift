@@ -1,0 +1,138 @@
+/// A built-in adapter: its name, what it reads, and how to make one.
+public struct AdapterInfo: Sendable {
+    /// The name `activity adapt NAME` and `activity run --adapter NAME` take.
+    public var name: String
+    /// Other names it answers to (`dpkg` for `apt`).
+    public var aliases: [String]
+    /// The formats it understands, one line each, for `activity adapt --list`.
+    public var formats: [String]
+    /// Makes the adapter for a command line (`pv -n -b -s 20M` counts bytes of 20 MiB), or for
+    /// none (`activity adapt`).
+    let make: @Sendable (_ command: [String]) -> any ToolAdapter
+
+    /// A new adapter for `command` (the tool's full command line, when known).
+    public func makeAdapter(command: [String] = []) -> any ToolAdapter { make(command) }
+}
+
+/// The built-in adapters, and which one `activity run` picks for a command.
+///
+/// ```swift
+/// if let info = AdapterRegistry.adapter(forCommand: ["git", "clone", "--progress", url]) {
+///     var pipeline = AdapterPipeline(adapter: info.makeAdapter(command: command), toolName: info.name)
+/// }
+/// ```
+public enum AdapterRegistry {
+    public static let builtIn: [AdapterInfo] = [
+        AdapterInfo(
+            name: "git", aliases: [],
+            formats: ["clone, fetch, push with --progress (or on a terminal): phases with counts and bytes; fatal:"]
+        ) { _ in GitAdapter() },
+        AdapterInfo(
+            name: "curl", aliases: [],
+            formats: ["the default progress meter", "-# (--progress-bar)", "curl: (N) errors (with -f: HTTP errors)"]
+        ) { _ in CurlAdapter() },
+        AdapterInfo(
+            name: "wget", aliases: [],
+            formats: [
+                "--progress=bar (bar:force)", "--progress=dot (dot:default, dot:binary, dot:mega)",
+                "Length: as the total", "ERROR N: and failed: errors",
+            ]
+        ) { _ in WgetAdapter() },
+        AdapterInfo(name: "pv", aliases: [], formats: ["pv -n, pv -n -t (percent)"]) { command in
+            let options = PvOptions(command)
+            return PvAdapter(bytes: options.bytes, total: options.size)
+        },
+        AdapterInfo(name: "pv-bytes", aliases: [], formats: ["pv -n -b, pv -n -t -b (bytes)"]) { command in
+            PvAdapter(bytes: true, total: PvOptions(command).size)
+        },
+        AdapterInfo(name: "dd", aliases: [], formats: ["status=progress"]) { _ in DdAdapter() },
+        AdapterInfo(
+            name: "rsync", aliases: [], formats: ["--info=progress2 (files checked of a growing total)"]
+        ) { _ in RsyncAdapter() },
+        AdapterInfo(
+            name: "tar", aliases: [], formats: ["--checkpoint=N --checkpoint-action=echo (GNU tar)"]
+        ) { _ in TarAdapter() },
+        AdapterInfo(
+            name: "ffmpeg", aliases: [],
+            formats: ["-progress pipe:1 key=value blocks", "the frame= … time= stats line"]
+        ) { _ in FfmpegAdapter() },
+        AdapterInfo(name: "pip", aliases: ["pip3"], formats: ["--progress-bar raw (pip 24.1 or later)"]) { _ in
+            PipAdapter()
+        },
+        AdapterInfo(
+            name: "apt", aliases: ["apt-get", "dpkg"],
+            formats: [
+                "-o APT::Status-Fd=N: dlstatus, pmstatus, pmerror, pmconffile",
+                "dpkg --status-fd N: processing:, status:",
+            ]
+        ) { _ in AptStatusAdapter() },
+        AdapterInfo(
+            name: "ninja", aliases: ["swift-build", "meson", "cmake"],
+            formats: ["[n/m] text status lines (ninja, swift build, meson, CMake with ninja)"]
+        ) { _ in NinjaAdapter() },
+    ]
+
+    /// The adapter called `name` (or one of its aliases).
+    public static func named(_ name: String) -> AdapterInfo? {
+        builtIn.first { $0.name == name || $0.aliases.contains(name) }
+    }
+
+    /// The adapter for a command, chosen by its program's name: `git`, `curl`, `wget`, `pv`, `dd`,
+    /// `rsync`, `tar`, `ffmpeg`, `pip`/`pip3`/`python -m pip`, `ninja`, `swift build`, `apt-get`,
+    /// `apt`, `dpkg`, also after `sudo` or `env`. `pv` with `-b` counts bytes.
+    public static func adapter(forCommand command: [String]) -> AdapterInfo? {
+        var words = command[...]
+        while let first = words.first, ["sudo", "env"].contains(programName(first)) {
+            words = words.dropFirst().drop { $0.hasPrefix("-") || $0.contains("=") }
+        }
+        guard let first = words.first else { return nil }
+        let program = programName(first)
+        let rest = Array(words.dropFirst())
+        switch program {
+        case "git", "curl", "wget", "dd", "rsync", "tar", "ffmpeg", "ninja", "apt", "apt-get", "dpkg":
+            return named(program)
+        case "pv":
+            return named(PvOptions(command).bytes ? "pv-bytes" : "pv")
+        case "swift":
+            return rest.first == "build" ? named("ninja") : nil
+        case _ where program.hasPrefix("pip") && program.dropFirst(3).allSatisfy { $0.isNumber || $0 == "." }:
+            return named("pip")
+        case _ where program.hasPrefix("python"):
+            return rest.count >= 2 && rest[0] == "-m" && rest[1] == "pip" ? named("pip") : nil
+        default:
+            return nil
+        }
+    }
+
+    /// `/usr/bin/git` → `git`.
+    static func programName(_ path: String) -> String {
+        String(path.split(separator: "/").last ?? Substring(path))
+    }
+}
+
+/// What `pv`'s command line says about its numbers: `-b` (bytes) and `-s SIZE`.
+struct PvOptions {
+    var bytes = false
+    var size: Double?
+
+    init(_ command: [String]) {
+        var index = 1
+        while index < command.count {
+            let argument = command[index]
+            index += 1
+            if argument == "--bytes" { bytes = true }
+            if argument.hasPrefix("--size=") { size = NumberText.size(argument.dropFirst(7)) }
+            if argument == "--size", index < command.count { size = NumberText.size(command[index][...]) }
+            guard argument.hasPrefix("-"), !argument.hasPrefix("--") else { continue }
+            // Short options may be grouped (`-nb`); `s` and the other letters that take a value end the group.
+            for (offset, letter) in argument.dropFirst().enumerated() {
+                if letter == "b" { bytes = true }
+                if letter == "s" {
+                    let inline = argument.dropFirst(offset + 2)
+                    size = NumberText.size(inline.isEmpty && index < command.count ? command[index][...] : inline)
+                }
+                if "sLBNAdDFimRPxuW".contains(letter) { break }
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import ActivityWire
+
+/// apt's and dpkg's machine-readable status (`apt-get -o APT::Status-Fd=N`, `dpkg --status-fd N`):
+/// one activity for downloading (`dlstatus:N:PERCENT:TEXT`) and one for installing
+/// (`pmstatus:PACKAGE:PERCENT:TEXT`), in percent, with apt's text (which names the package) as
+/// the message. `pmerror:PACKAGE:PERCENT:MESSAGE` fails the installation with
+/// `PACKAGE: MESSAGE`; `pmconffile:` (dpkg asks about a changed configuration file) becomes a
+/// warning. dpkg's own `processing: ACTION: PACKAGE` and `status: PACKAGE: STATE` lines make one
+/// activity without a total; `status: PACKAGE : error : MESSAGE` fails it. The texts are
+/// translated and the numbers are not, so every locale reads the same.
+struct AptStatusAdapter: ToolAdapter {
+    private static let download = "download"
+    private static let install = "install"
+    private var failed = false
+    private var seen = false
+
+    mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
+        let text = Substring(line.text)
+        let fields = text.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
+        if fields.count == 4, let percent = NumberText.decimal(fields[2]) {
+            switch fields[0] {
+            case "dlstatus":
+                activities.update(
+                    Self.download, title: "Downloading packages", unit: "%", completed: percent, total: 100,
+                    message: String(fields[3]))
+                if percent >= 100 { activities.markComplete(Self.download) }
+                return true
+            case "pmstatus":
+                if activities.isOpen(Self.download) { activities.succeed(Self.download) }
+                seen = true
+                activities.update(
+                    Self.install, title: "Installing packages", unit: "%", completed: percent, total: 100,
+                    message: String(fields[3]))
+                return true
+            case "pmerror":
+                failed = true
+                activities.fail(Self.install, error: "\(fields[1]): \(fields[3])")
+                return true
+            case "pmconffile":
+                activities.log(
+                    "dpkg asks about the changed configuration file \(fields[1])", level: .warning, key: Self.install)
+                return true
+            default:
+                break
+            }
+        }
+        return readDpkg(text, &activities)
+    }
+
+    private mutating func readDpkg(_ text: Substring, _ activities: inout AdaptedActivities) -> Bool {
+        if text.hasPrefix("processing: ") {
+            let parts = text.dropFirst("processing: ".count).split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { return false }
+            seen = true
+            activities.update(Self.install, title: "dpkg", message: "\(parts[0]) \(parts[1].trimmingSpaces)")
+            return true
+        }
+        guard text.hasPrefix("status: ") else { return false }
+        let parts = text.dropFirst("status: ".count).split(separator: ":", maxSplits: 2).map(\.trimmingSpaces)
+        if parts.count == 3, parts[1] == "error" {
+            failed = true
+            activities.fail(activities.isOpen(Self.install) ? Self.install : nil, error: "\(parts[0]): \(parts[2])")
+            return true
+        }
+        guard parts.count == 2 else { return false }
+        seen = true
+        activities.update(Self.install, title: "dpkg", message: "\(parts[0]): \(parts[1])")
+        return true
+    }
+
+    mutating func inputEnded(_ activities: inout AdaptedActivities) {
+        if seen && !failed { activities.markComplete(Self.install) }
+    }
+}

@@ -1,0 +1,39 @@
+/// Turns one tool's own progress output into activity events.
+///
+/// An adapter sees the tool's output one line at a time (``AdapterLine``) and decides, for each
+/// line, whether it is the tool's progress (consumed: it becomes events and is not printed) or
+/// ordinary output (passed through unchanged). Conforming types must guarantee:
+///
+/// - they never guess: a line they do not recognize returns `false` and changes nothing;
+/// - they keep bounded state, whatever the input (no growing buffers or histories);
+/// - they never trap on any input, including garbage, truncated and interleaved lines.
+///
+/// A line may be read for information and still be passed through (git's `fatal:` message,
+/// wget's `Length:`): the adapter records what it learnt and returns `false`.
+///
+/// ```swift
+/// struct CountdownAdapter: ToolAdapter {
+///     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
+///         guard line.text.hasPrefix("left: "), let left = Int(line.text.dropFirst(6)) else { return false }
+///         activities.update("countdown", title: "Counting down", completed: Double(10 - left), total: 10)
+///         return true
+///     }
+/// }
+/// ```
+public protocol ToolAdapter {
+    /// Reads one line and returns whether it was the tool's progress (consumed).
+    ///
+    /// - Parameters:
+    ///   - line: the line, without its terminator.
+    ///   - activities: the activities the adapter reports on; events are made from what it calls.
+    /// - Returns: `true` when the line is consumed, `false` when it passes through unchanged.
+    mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool
+
+    /// The tool's output has ended; the adapter may mark activities complete (a tool whose last
+    /// line is its completion) before the open ones are ended.
+    mutating func inputEnded(_ activities: inout AdaptedActivities)
+}
+
+extension ToolAdapter {
+    public mutating func inputEnded(_ activities: inout AdaptedActivities) {}
+}

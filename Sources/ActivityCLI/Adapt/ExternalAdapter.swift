@@ -1,0 +1,192 @@
+import ActivityAdapters
+import ActivityRendering
+import ActivityWire
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// An external adapter, `activity-adapt-NAME` from `PATH`: the tool's output on its standard
+/// input, events and passthrough on its standard output.
+///
+/// It runs under the renderer plugins' rules: a process group of its own (stopping it stops what
+/// it started), bounded buffers, never blocking for long. Lines it writes that are events become
+/// events (top-level ones nest under the run's command); every other byte passes through as it
+/// wrote it. When it dies or stops reading, the tool's output from then on passes through raw,
+/// so it is never lost, and the person is told once.
+final class ExternalAdapter: OutputAdapter {
+    struct Failure: Error {
+        var message: String
+    }
+
+    let name: String
+    private var pid: pid_t
+    private var input: Int32
+    private var output: Int32
+    private let parent: ActivityID?
+    private var pending: [UInt8] = []
+    private var dead = false
+    private(set) var failureMessage: String?
+    private let decoder = ActivityEventDecoder()
+
+    init(name: String, path: String, parent: ActivityID?) throws(Failure) {
+        var toAdapter: [Int32] = [-1, -1]
+        var fromAdapter: [Int32] = [-1, -1]
+        guard POSIX.makePipe(&toAdapter) else {
+            throw Failure(message: "cannot start adapter \(name): pipe: \(POSIX.describe(errno))")
+        }
+        guard POSIX.makePipe(&fromAdapter) else {
+            close(toAdapter[0])
+            close(toAdapter[1])
+            throw Failure(message: "cannot start adapter \(name): pipe: \(POSIX.describe(errno))")
+        }
+        var environment: [String: String] = [:]
+        for entry in POSIX.environment() {
+            guard let equals = entry.firstIndex(of: "=") else { continue }
+            environment[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+        }
+        environment["ACTIVITY_PARENT"] = parent?.rawValue
+        var child: pid_t = 0
+        let status = PluginHost.spawn(
+            path, stdin: toAdapter[0], stdout: fromAdapter[1], environment: environment, pid: &child)
+        close(toAdapter[0])
+        close(fromAdapter[1])
+        guard status == 0 else {
+            close(toAdapter[1])
+            close(fromAdapter[0])
+            throw Failure(message: "cannot start adapter \(name) (\(path)): \(POSIX.describe(status))")
+        }
+        for fd in [toAdapter[1], fromAdapter[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        self.name = name
+        self.path = path
+        self.pid = child
+        self.input = toAdapter[1]
+        self.output = fromAdapter[0]
+        self.parent = parent
+    }
+
+    private let path: String
+
+    deinit {
+        stop()
+    }
+
+    func feed(_ bytes: UnsafeRawBufferPointer, from stream: AdapterStream) -> [AdapterOutput] {
+        guard !dead else { return [.passthrough(Array(bytes), stream)] }
+        var results: [AdapterOutput] = []
+        var offset = 0
+        var waited = 0
+        while offset < bytes.count {
+            let count = write(input, bytes.baseAddress! + offset, bytes.count - offset)
+            if count > 0 {
+                offset += count
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                // Its input is full: read what it wrote so far, so that it can go on.
+                var fds = [
+                    pollfd(fd: input, events: Int16(POLLOUT), revents: 0),
+                    pollfd(fd: output, events: Int16(POLLIN), revents: 0),
+                ]
+                if poll(&fds, 2, 100) == 0 { waited += 100 }
+                results += drain()
+                if waited < 2000 && !dead { continue }
+                results += died("stopped reading its input")
+            } else {
+                results += died("exited")
+            }
+            results.append(.passthrough(Array(bytes[offset...]), stream))
+            return results
+        }
+        return results + drain()
+    }
+
+    func finish(_ stream: AdapterStream) -> [AdapterOutput] { [] }
+
+    func finish(exitStatus: Int32?) -> [AdapterOutput] {
+        guard !dead else { return [] }
+        close(input)
+        input = -1
+        var results: [AdapterOutput] = []
+        // It has its input's end; give it a bounded time to write the rest and exit.
+        let deadline = POSIX.monotonicSeconds() + 5
+        while output >= 0 && POSIX.monotonicSeconds() < deadline {
+            var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            _ = poll(&poller, 1, 100)
+            results += drain()
+        }
+        if !pending.isEmpty { results += line(pending) }
+        pending = []
+        stop()
+        return results
+    }
+
+    /// Reads what the adapter wrote: complete lines are events or passthrough.
+    private func drain() -> [AdapterOutput] {
+        guard output >= 0 else { return [] }
+        var results: [AdapterOutput] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            if count > 0 {
+                for byte in buffer[..<count] {
+                    pending.append(byte)
+                    if byte == 0x0A || pending.count >= AdapterPipeline.maxLineBytes {
+                        results += line(pending)
+                        pending.removeAll(keepingCapacity: true)
+                    }
+                }
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+                close(output)
+                output = -1
+                if input >= 0 { results += died("closed its output") }
+            }
+            return results
+        }
+    }
+
+    private func line(_ bytes: [UInt8]) -> [AdapterOutput] {
+        let content = bytes.last == 0x0A ? bytes.dropLast() : bytes[...]
+        guard case .event(var event) = decoder.decode(content) else { return [.passthrough(bytes, .standardOutput)] }
+        if case .begin(var begin) = event, begin.parent == nil {
+            begin.parent = parent
+            event = .begin(begin)
+        }
+        if case .end(let end) = event, end.status == .failure, failureMessage == nil {
+            failureMessage = end.error ?? end.message
+        }
+        return [.event(event)]
+    }
+
+    private func died(_ how: String) -> [AdapterOutput] {
+        guard !dead else { return [] }
+        dead = true
+        stop()
+        let message = "adapter \(name) \(how); the output passes through unadapted"
+        return [.event(.log(.init(message: message, level: .warning)))]
+    }
+
+    /// Closes its pipes and ends its process group: at once when it is done, else after a moment.
+    private func stop() {
+        if input >= 0 { close(input) }
+        if output >= 0 { close(output) }
+        input = -1
+        output = -1
+        guard pid > 0 else { return }
+        var status: Int32 = 0
+        var waited = 0
+        while waitpid(pid, &status, WNOHANG) == 0 && waited < 100 {
+            usleep(10_000)
+            waited += 1
+        }
+        kill(-pid, SIGKILL)
+        _ = waitpid(pid, &status, 0)
+        pid = -1
+    }
+}

@@ -1,0 +1,82 @@
+import ActivityAdapters
+import ActivityRendering
+import ActivityWire
+
+/// What `activity run` and `activity adapt` feed a tool's output through: a built-in adapter
+/// pipeline or an external `activity-adapt-NAME`. Bytes in; events and untouched passthrough
+/// out, in order.
+protocol OutputAdapter: AnyObject {
+    /// Reads a chunk of the tool's output from `stream`.
+    func feed(_ bytes: UnsafeRawBufferPointer, from stream: AdapterStream) -> [AdapterOutput]
+    /// The tool's `stream` closed.
+    func finish(_ stream: AdapterStream) -> [AdapterOutput]
+    /// The tool's output has ended: open activities end, by `exitStatus` when it is known.
+    func finish(exitStatus: Int32?) -> [AdapterOutput]
+    /// The error the tool printed, for the command's own failure.
+    var failureMessage: String? { get }
+}
+
+/// A built-in adapter pipeline as an ``OutputAdapter``.
+final class BuiltInOutputAdapter: OutputAdapter {
+    private var pipeline: AdapterPipeline
+
+    init(_ pipeline: AdapterPipeline) {
+        self.pipeline = pipeline
+    }
+
+    func feed(_ bytes: UnsafeRawBufferPointer, from stream: AdapterStream) -> [AdapterOutput] {
+        pipeline.feed(bytes, from: stream)
+    }
+
+    func finish(_ stream: AdapterStream) -> [AdapterOutput] { pipeline.finish(stream) }
+
+    func finish(exitStatus: Int32?) -> [AdapterOutput] { pipeline.finish(exitStatus: exitStatus) }
+
+    var failureMessage: String? { pipeline.failureMessage }
+}
+
+/// Finds the adapter called `name`: a built-in one, else `activity-adapt-NAME` on `PATH`.
+enum AdapterChoice {
+    enum Failure: Error {
+        case invalidName(String)
+        case notFound(String)
+        case cannotStart(String)
+
+        var message: String {
+            switch self {
+            case .invalidName(let name):
+                "invalid adapter name '\(name)': use letters, digits, '.', '_' and '-'"
+            case .notFound(let name):
+                "no adapter '\(name)': not built in (see 'activity adapt --list') and no activity-adapt-\(name) on PATH"
+            case .cannotStart(let message): message
+            }
+        }
+    }
+
+    /// The adapter `name` for `command` (the tool's command line, when known).
+    static func make(
+        _ name: String, command: [String], parent: ActivityID?, idPrefix: String
+    ) throws(Failure) -> any OutputAdapter {
+        if let info = AdapterRegistry.named(name) {
+            let pipeline = AdapterPipeline(
+                adapter: info.makeAdapter(command: command), toolName: command.first.map(programName) ?? info.name,
+                parent: parent, idPrefix: idPrefix)
+            return BuiltInOutputAdapter(pipeline)
+        }
+        guard !name.isEmpty,
+            name.utf8.allSatisfy({ ActivityID.isValid(CollectionOfOne($0)) && $0 != UInt8(ascii: "/") })
+        else { throw .invalidName(name) }
+        let program = "activity-adapt-" + name
+        guard let path = PluginHost.find(program, path: POSIX.environment("PATH") ?? "/usr/local/bin:/usr/bin:/bin")
+        else { throw .notFound(name) }
+        do throws(ExternalAdapter.Failure) {
+            return try ExternalAdapter(name: name, path: path, parent: parent)
+        } catch {
+            throw .cannotStart(error.message)
+        }
+    }
+
+    static func programName(_ path: String) -> String {
+        String(path.split(separator: "/").last ?? Substring(path))
+    }
+}

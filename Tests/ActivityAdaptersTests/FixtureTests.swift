@@ -1,0 +1,213 @@
+import ActivityAdapters
+import ActivityWire
+import Testing
+
+/// What an adapter must make of one captured output: the activities as they end, what passes
+/// through, and the failure message.
+struct FixtureCase: CustomTestStringConvertible, Sendable {
+    var file: String
+    var adapter: String
+    var command: [String] = []
+    /// `title status completed/total error` of each activity, in order of begin.
+    var activities: [String]
+    var failure: String? = nil
+    /// Lines that must pass through unchanged; progress lines that must not.
+    var passes: [String] = []
+    var consumes: [String] = []
+    var exitStatus: Int32? = nil
+
+    var testDescription: String { file }
+}
+
+@Suite("Adapters read the real tools' output")
+struct FixtureTests {
+    static let cases: [FixtureCase] = [
+        FixtureCase(
+            file: "git/git-clone-C.txt", adapter: "git",
+            activities: [
+                "remote: Enumerating objects success 454.0/? ", "remote: Counting objects success 454.0/454.0 ",
+                "remote: Compressing objects success 454.0/454.0 ", "Receiving objects success 454.0/454.0 ",
+                "Resolving deltas success 151.0/151.0 ",
+            ],
+            passes: [
+                "Cloning into 'clone1'...\n",
+                "remote: Total 454 (delta 151), reused 0 (delta 0), pack-reused 0        \n",
+            ],
+            consumes: ["Receiving objects", "% ("]),
+        FixtureCase(
+            file: "git/git-clone-de.txt", adapter: "git",
+            activities: [
+                "remote: Objekte aufzählen success 454.0/? ", "remote: Zähle Objekte success 454.0/454.0 ",
+                "remote: Komprimiere Objekte success 454.0/454.0 ", "Empfange Objekte success 454.0/454.0 ",
+                "Löse Unterschiede auf success 151.0/151.0 ",
+            ],
+            passes: ["Klone nach 'clone2'...\n"], consumes: ["Empfange Objekte"]),
+        FixtureCase(
+            file: "git/git-fetch-C.txt", adapter: "git",
+            activities: [
+                "remote: Enumerating objects success 158.0/? ", "remote: Counting objects success 158.0/158.0 ",
+                "remote: Compressing objects success 102.0/102.0 ", "Receiving objects success 102.0/102.0 ",
+                "Resolving deltas success 56.0/56.0 ",
+            ],
+            passes: ["From file:///tmp/cap/repo\n"]),
+        FixtureCase(
+            file: "git/git-push-C.txt", adapter: "git",
+            activities: [
+                "Enumerating objects success 454.0/? ", "Counting objects success 454.0/454.0 ",
+                "Compressing objects success 303.0/303.0 ", "Writing objects success 454.0/454.0 ",
+                "remote: Resolving deltas success 151.0/151.0 ",
+            ],
+            passes: ["Delta compression using up to 2 threads\n", "To file:///tmp/cap/bare.git\n"]),
+        FixtureCase(
+            file: "git/git-fatal-C.txt", adapter: "git",
+            activities: ["git failure 0.0/? fatal: '/tmp/cap/nonexistent' does not appear to be a git repository"],
+            failure: "fatal: '/tmp/cap/nonexistent' does not appear to be a git repository",
+            passes: ["fatal: '/tmp/cap/nonexistent' does not appear to be a git repository\n"]),
+        FixtureCase(
+            file: "curl/curl-meter-C.txt", adapter: "curl",
+            activities: ["Downloading success 2999296.0/2999296.0 "], consumes: ["% Total", "Dload"]),
+        FixtureCase(
+            file: "curl/curl-meter-de.txt", adapter: "curl", activities: ["Downloading success 2999296.0/2999296.0 "]),
+        FixtureCase(
+            file: "curl/curl-meter-nototal-C.txt", adapter: "curl", activities: ["Downloading success 2999296.0/? "]),
+        FixtureCase(file: "curl/curl-bar-C.txt", adapter: "curl", activities: ["Downloading success 100.0/100.0 "]),
+        FixtureCase(file: "curl/curl-bar-de.txt", adapter: "curl", activities: ["Downloading success 100.0/100.0 "]),
+        FixtureCase(
+            file: "curl/curl-404-C.txt", adapter: "curl",
+            activities: ["Downloading failure 0.0/335.0 curl: (22) The requested URL returned error: 404"],
+            failure: "curl: (22) The requested URL returned error: 404",
+            passes: ["curl: (22) The requested URL returned error: 404\n"]),
+        FixtureCase(
+            file: "curl/curl-refused-C.txt", adapter: "curl",
+            activities: [
+                "Downloading failure 0.0/? curl: (7) Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server"
+            ],
+            failure: "curl: (7) Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server"),
+        FixtureCase(
+            file: "wget/wget-bar-C.txt", adapter: "wget",
+            activities: ["Downloading success 3000000.0/3000000.0 "],
+            passes: ["Length: 3000000 (2.9M) [application/octet-stream]\n", "saved [3000000/3000000]\n"],
+            consumes: ["[====", "1015KB/s"]),
+        FixtureCase(
+            file: "wget/wget-bar-de.txt", adapter: "wget", activities: ["Downloading success 3000000.0/3000000.0 "],
+            passes: ["Länge: 3000000 (2,9M)"]),
+        FixtureCase(
+            file: "wget/wget-dot-C.txt", adapter: "wget", activities: ["Downloading success 1500000.0/1500000.0 "],
+            consumes: ["......"]),
+        FixtureCase(
+            file: "wget/wget-dot-de.txt", adapter: "wget", activities: ["Downloading success 1500000.0/1500000.0 "]),
+        FixtureCase(
+            file: "wget/wget-dotmega-C.txt", adapter: "wget", activities: ["Downloading success 4000000.0/4000000.0 "]),
+        FixtureCase(
+            file: "wget/wget-404-C.txt", adapter: "wget",
+            activities: ["Downloading failure 0.0/? ERROR 404: Not Found."],
+            failure: "ERROR 404: Not Found.", passes: ["ERROR 404: Not Found.\n"]),
+        FixtureCase(
+            file: "wget/wget-refused-C.txt", adapter: "wget",
+            activities: ["Downloading failure 0.0/? failed: Connection refused."],
+            failure: "failed: Connection refused."),
+        FixtureCase(file: "pv/pv-n-C.txt", adapter: "pv", activities: ["Transferring success 100.0/100.0 "]),
+        FixtureCase(
+            file: "pv/pv-nb-C.txt", adapter: "pv-bytes", command: ["pv", "-n", "-b", "-s", "20000000"],
+            activities: ["Transferring success 20000000.0/20000000.0 "]),
+        FixtureCase(
+            file: "pv/pv-nb-pipe-C.txt", adapter: "pv", command: ["pv", "-nb"],
+            activities: ["Transferring success 20000000.0/? "]),
+        FixtureCase(
+            file: "pv/pv-ntb-C.txt", adapter: "pv-bytes", activities: ["Transferring success 20000000.0/? "]),
+        FixtureCase(
+            file: "pv/pv-ntb-de.txt", adapter: "pv-bytes", activities: ["Transferring success 20000000.0/? "]),
+        FixtureCase(
+            file: "dd/dd-C.txt", adapter: "dd", activities: ["Copying success 20000000.0/? "],
+            passes: ["267+43 records in\n", "20000000 bytes (20 MB, 19 MiB) copied, 2.35528 s, 8.5 MB/s\n"],
+            consumes: ["copied, 1 s"]),
+        FixtureCase(file: "dd/dd-de.txt", adapter: "dd", activities: ["Copying success 20000000.0/? "]),
+        FixtureCase(
+            file: "dd/dd-error-C.txt", adapter: "dd",
+            activities: ["dd failure 0.0/? dd: failed to open '/nonexistent': No such file or directory"],
+            failure: "dd: failed to open '/nonexistent': No such file or directory"),
+        FixtureCase(
+            file: "rsync/rsync-progress2-C.txt", adapter: "rsync", activities: ["Synchronizing success 83.0/83.0 "],
+            consumes: ["to-chk"]),
+        FixtureCase(
+            file: "rsync/rsync-progress2-de.txt", adapter: "rsync", activities: ["Synchronizing success 83.0/83.0 "]),
+        FixtureCase(
+            file: "tar/tar-checkpoint-C.txt", adapter: "tar", activities: ["Writing archive success 1500.0/? "]),
+        FixtureCase(file: "tar/tar-read-C.txt", adapter: "tar", activities: ["Reading archive success 1800.0/? "]),
+        FixtureCase(
+            file: "tar/tar-error-C.txt", adapter: "tar",
+            activities: ["tar failure 0.0/? tar: /tmp/nonexist.tar: Cannot open: No such file or directory"],
+            failure: "tar: /tmp/nonexist.tar: Cannot open: No such file or directory"),
+        FixtureCase(
+            file: "pip/pip-raw-C.txt", adapter: "pip",
+            activities: ["Downloading bigpkg-1.0-py3-none-any.whl success 3001097.0/3001097.0 "],
+            passes: ["  Downloading bigpkg-1.0-py3-none-any.whl (3.0 MB)\n"], consumes: ["Progress "]),
+        FixtureCase(
+            file: "pip/pip-error-C.txt", adapter: "pip",
+            activities: [
+                "pip failure 0.0/? ERROR: HTTP error 404 while getting http://127.0.0.1:34915/nothere-1.0-py3-none-any.whl"
+            ],
+            failure: "ERROR: HTTP error 404 while getting http://127.0.0.1:34915/nothere-1.0-py3-none-any.whl"),
+        FixtureCase(
+            file: "ffmpeg/ffmpeg-progress-stdout-C.txt", adapter: "ffmpeg", activities: ["Transcoding success 2.96/? "],
+            consumes: ["out_time_us="]),
+        FixtureCase(
+            file: "ffmpeg/ffmpeg-stderr-C.txt", adapter: "ffmpeg", activities: ["Transcoding success 2.96/3.0 "],
+            passes: ["  Duration: 00:00:03.00, start: 0.000000, bitrate: 222 kb/s\n"], consumes: ["frame="]),
+        FixtureCase(
+            file: "apt/apt-install-statusfd-C.txt", adapter: "apt",
+            activities: ["Downloading packages success 100.0/100.0 ", "Installing packages success 80.0/100.0 "],
+            consumes: ["pmstatus:"]),
+        FixtureCase(
+            file: "apt/apt-install-statusfd-de.txt", adapter: "apt",
+            activities: ["Downloading packages success 100.0/100.0 ", "Installing packages success 80.0/100.0 "]),
+        FixtureCase(
+            file: "apt/apt-pmerror-statusfd-C.txt", adapter: "apt",
+            activities: [
+                "Downloading packages success 100.0/100.0 ",
+                "Installing packages failure 60.0/100.0 fail-adapt: installed fail-adapt package post-installation script subprocess returned error exit status 1",
+            ],
+            failure:
+                "fail-adapt: installed fail-adapt package post-installation script subprocess returned error exit status 1"
+        ),
+        FixtureCase(
+            file: "apt/apt-pmconffile-statusfd-C.txt", adapter: "apt",
+            activities: ["Downloading packages success 100.0/100.0 ", "Installing packages success 80.0/100.0 "]),
+        FixtureCase(file: "apt/dpkg-remove-statusfd-C.txt", adapter: "dpkg", activities: ["dpkg success 0.0/? "]),
+        FixtureCase(
+            file: "apt/dpkg-depends-statusfd-C.txt", adapter: "dpkg",
+            activities: ["dpkg failure 0.0/? broken-adapt: dependency problems - leaving unconfigured"],
+            failure: "broken-adapt: dependency problems - leaving unconfigured"),
+        FixtureCase(
+            file: "ninja/ninja-C.txt", adapter: "ninja", activities: ["Building success 4.0/4.0 "], consumes: ["[1/4]"]),
+        FixtureCase(
+            file: "ninja/ninja-fail-C.txt", adapter: "ninja", activities: ["Building failure 5.0/5.0 FAILED: broken.o"],
+            failure: "FAILED: broken.o", passes: ["FAILED: broken.o \n", "ninja: build stopped: subcommand failed.\n"]),
+        FixtureCase(
+            file: "ninja/swift-build-C.txt", adapter: "ninja", activities: ["Building success 7.0/8.0 "],
+            passes: ["Build complete! (5.30s)\n"]),
+    ]
+
+    @Test("activities, failure and passthrough", arguments: cases)
+    func fixture(_ fixture: FixtureCase) throws {
+        let input = try Fixture.bytes(fixture.file)
+        let adapted = Fixture.adapt(
+            input, with: fixture.adapter, command: fixture.command, exitStatus: fixture.exitStatus)
+        #expect(adapted.activities.map(\.description) == fixture.activities)
+        #expect(adapted.failureMessage == fixture.failure)
+        #expect(adapted.isWellFormed)
+        for line in fixture.passes { #expect(adapted.passthroughText.contains(line), "\(line) passes through") }
+        for text in fixture.consumes { #expect(!adapted.passthroughText.contains(text), "\(text) is consumed") }
+    }
+
+    @Test("chunk boundaries change nothing: byte by byte, odd pieces and all at once", arguments: cases)
+    func chunking(_ fixture: FixtureCase) throws {
+        let input = try Fixture.bytes(fixture.file)
+        let whole = Fixture.adapt(input, with: fixture.adapter, command: fixture.command)
+        for size in [1, 7, 333] {
+            let pieces = Fixture.adapt(input, with: fixture.adapter, command: fixture.command, chunkSize: size)
+            #expect(pieces.passthrough == whole.passthrough, "chunks of \(size)")
+            #expect(pieces.activities.map(\.description) == whole.activities.map(\.description), "chunks of \(size)")
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import ActivityAdapters
+import ActivityWire
+import Foundation
+import Testing
+
+/// Runs the real tools under `activity run --mode jsonl` against local data and checks the
+/// recorded activities.
+@Suite("Real tools under activity run", .serialized)
+struct LiveToolTests {
+    static let bin: URL = {
+        var url = Bundle.main.bundleURL
+        if url.pathExtension == "xctest" { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    static func installed(_ tool: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
+        }
+    }
+
+    struct Recorded {
+        var status: Int32
+        var activities: [Adapted.Activity]
+        var root: Adapted.Activity?
+        var output: String
+    }
+
+    /// `activity run --mode jsonl [extra] -- command` in `folder`; the display is on standard error.
+    static func run(_ command: [String], in folder: URL, extra: [String] = [], path: String? = nil) throws -> Recorded {
+        let process = Process()
+        process.executableURL = bin.appendingPathComponent("activity")
+        process.arguments = ["run", "--mode", "jsonl"] + extra + ["--"] + command
+        process.currentDirectoryURL = folder
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C"
+        environment["ACTIVITY_SINK"] = nil
+        environment["ACTIVITY_PARENT"] = nil
+        if let path { environment["PATH"] = path + ":" + (environment["PATH"] ?? "/usr/bin:/bin") }
+        process.environment = environment
+        let display = folder.appendingPathComponent("display.jsonl")
+        let output = folder.appendingPathComponent("stdout.txt")
+        _ = FileManager.default.createFile(atPath: display.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: display)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let lines = try String(contentsOf: display, encoding: .utf8)
+        let decoder = ActivityEventDecoder()
+        var outputs: [AdapterOutput] = []
+        for line in lines.split(separator: "\n") {
+            if case .event(let event) = decoder.decode(String(line)) { outputs.append(.event(event)) }
+        }
+        let all = Adapted(outputs: outputs).activities
+        return Recorded(
+            status: process.terminationStatus, activities: Array(all.dropFirst()), root: all.first,
+            output: try String(contentsOf: output, encoding: .utf8))
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("adapt-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func shell(_ script: String, in folder: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = folder
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(script)")
+    }
+
+    @Test(
+        "git clone: every phase ends complete; a missing repository fails with git's message",
+        .enabled(if: installed("git")))
+    func git() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.shell(
+            "git init -q repo && cd repo && for i in $(seq 1 60); do seq $i 9000 > f$i; done && git add . && "
+                + "git -c user.email=a@b -c user.name=t commit -qm one", in: folder)
+        let clone = try Self.run(["git", "clone", "--progress", "file://\(folder.path)/repo", "copy"], in: folder)
+        #expect(clone.status == 0)
+        let receiving = try #require(clone.activities.first { $0.title == "Receiving objects" })
+        #expect(receiving.status == .success && receiving.completed == receiving.total)
+        #expect(clone.activities.allSatisfy { $0.status == .success })
+        let missing = try Self.run(["git", "clone", "--progress", "file://\(folder.path)/none", "x"], in: folder)
+        #expect(missing.status == 128)
+        #expect(missing.root?.status == .failure)
+        #expect(missing.root?.error?.hasPrefix("fatal: ") == true)
+    }
+
+    @Test("pv, dd, tar and rsync report what they copied", .enabled(if: installed("pv") && installed("rsync")))
+    func copies() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.shell("mkdir src && for i in $(seq 1 20); do head -c 100000 /dev/zero > src/f$i; done", in: folder)
+        let pv = try Self.run(["pv", "-n", "-b", "src/f1"], in: folder)
+        #expect(pv.activities.map(\.description) == ["Transferring success 100000.0/? "])
+        let dd = try Self.run(["dd", "if=src/f1", "of=/dev/null", "bs=1000", "status=progress"], in: folder)
+        #expect(dd.activities.map(\.description) == ["Copying success 100000.0/? "])
+        let tar = try Self.run(
+            ["tar", "--checkpoint=10", "--checkpoint-action=echo", "-cf", "x.tar", "src"], in: folder)
+        #expect(tar.activities.first?.status == .success)
+        let rsync = try Self.run(["rsync", "-a", "--info=progress2", "src/", "dst/"], in: folder)
+        #expect(rsync.activities.map(\.description) == ["Synchronizing success 21.0/21.0 "])
+    }
+
+    @Test(
+        "curl and wget from a local server; an HTTP error fails with curl's message",
+        .enabled(if: installed("curl") && installed("wget")))
+    func downloads() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", Fixture.folder.appendingPathComponent("serve.py").path]
+        let input = Pipe()
+        let output = Pipe()
+        server.standardInput = input
+        server.standardOutput = output
+        try server.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            server.waitUntilExit()
+        }
+        var portText = ""
+        while !portText.hasSuffix("\n"), let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty {
+            portText += String(decoding: byte, as: UTF8.self)
+        }
+        let base = "http://127.0.0.1:\(portText.trimmingCharacters(in: .whitespacesAndNewlines))"
+        let curl = try Self.run(["curl", "-o", "a.bin", "\(base)/slow/300000/1"], in: folder)
+        // curl's meter shows 292k for both: the numbers are its own, rounded to KiB.
+        #expect(curl.activities.map(\.description) == ["Downloading success 299008.0/299008.0 "])
+        let wget = try Self.run(["wget", "-O", "b.bin", "\(base)/slow/300000/1"], in: folder)
+        #expect(wget.activities.map(\.description) == ["Downloading success 300000.0/300000.0 "])
+        let missing = try Self.run(["curl", "-f", "-o", "c.bin", "\(base)/missing"], in: folder)
+        #expect(missing.status == 22)
+        #expect(missing.root?.error == "curl: (22) The requested URL returned error: 404 (exit status 22)")
+    }
+
+    @Test("ffmpeg -progress pipe:1 completes at progress=end", .enabled(if: installed("ffmpeg")))
+    func ffmpeg() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try Self.run(
+            [
+                "ffmpeg", "-nostdin", "-f", "lavfi", "-i", "testsrc=duration=1:size=64x48:rate=10", "-c:v", "mpeg4",
+                "-progress", "pipe:1", "-y", "out.mp4",
+            ], in: folder)
+        #expect(result.status == 0)
+        #expect(result.activities.first?.title == "Transcoding")
+        #expect(result.activities.first?.status == .success)
+        #expect(!result.output.contains("progress=end"))
+    }
+
+    @Test("an external adapter on PATH; a dead one never loses the output")
+    func external() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = """
+            #!/bin/sh
+            echo '{"v":1,"type":"begin","id":"x.1","title":"Counting"}'
+            cat
+            echo '{"v":1,"type":"end","id":"x.1"}'
+            """
+        let dead = "#!/bin/sh\nexit 3\n"
+        try good.write(to: folder.appendingPathComponent("activity-adapt-good"), atomically: true, encoding: .utf8)
+        try dead.write(to: folder.appendingPathComponent("activity-adapt-dead"), atomically: true, encoding: .utf8)
+        try Self.shell("chmod +x activity-adapt-good activity-adapt-dead", in: folder)
+        let result = try Self.run(
+            ["sh", "-c", "echo one >&2"], in: folder, extra: ["--adapter", "good"], path: folder.path)
+        #expect(result.activities.map(\.description) == ["Counting success 0.0/? "])
+        let raw = try Self.run(
+            ["sh", "-c", "sleep 0.2; seq 1 5000 >&2"], in: folder, extra: ["--adapter", "dead"], path: folder.path)
+        #expect(raw.status == 0)
+    }
+}

@@ -1,0 +1,59 @@
+import ActivityAdapters
+import ActivityWire
+import Testing
+
+@Suite("AdapterPipeline: lines, passthrough, coalescing, endings")
+struct PipelineTests {
+    @Test("a bare \\r before progress and a \\n after it belong to it; other \\r and \\n pass through")
+    func carriageReturns() {
+        let input = "a\r\n\r[1/3] x\r[2/3] y\r\nb\rc\r\r"
+        let adapted = Fixture.adapt(Array(input.utf8), with: "ninja", chunkSize: 1)
+        #expect(adapted.passthroughText == "a\r\nb\rc\r\r")
+    }
+
+    @Test("at most one progress per activity for each chunk")
+    func coalescing() {
+        let lines = (1...100).map { "[\($0)/100] step \($0)\n" }.joined()
+        let adapted = Fixture.adapt(Array(lines.utf8), with: "ninja")
+        #expect(adapted.events.count == 3)  // begin, one progress, end
+        #expect(adapted.activities.map(\.description) == ["Building success 100.0/100.0 "])
+    }
+
+    @Test(
+        "the exit status decides what the tool did not say",
+        arguments: [(Int32?(0), "success"), (1, "failure"), (nil, "failure")])
+    func exitStatus(status: Int32?, expected: String) {
+        let adapted = Fixture.adapt(Array("[1/3] a\n".utf8), with: "ninja", exitStatus: status)
+        #expect(adapted.activities.first?.status?.rawValue == expected)
+    }
+
+    @Test("activities nest under the given parent and carry the id prefix")
+    func parentAndIDs() throws {
+        let parent = try #require(ActivityID("run.1"))
+        var pipeline = AdapterPipeline(
+            adapter: AdapterRegistry.named("ninja")!.makeAdapter(), toolName: "ninja", parent: parent,
+            idPrefix: "p")
+        let outputs = pipeline.feed(Array("[1/2] a\n".utf8), from: .standardOutput)
+        guard case .event(.begin(let begin)) = outputs.first else {
+            Issue.record("no begin")
+            return
+        }
+        #expect(begin.parent == parent)
+        #expect(begin.id.rawValue == "p.1")
+    }
+
+    @Test(
+        "run picks the adapter from the program's name",
+        arguments: [
+            (["git", "clone", "x"], "git"), (["/usr/bin/curl", "-o", "f", "u"], "curl"), (["wget", "u"], "wget"),
+            (["pv", "-n", "f"], "pv"), (["pv", "-nb", "f"], "pv-bytes"), (["dd", "if=x"], "dd"),
+            (["rsync", "-a"], "rsync"), (["tar", "cf", "x"], "tar"), (["ffmpeg", "-i", "x"], "ffmpeg"),
+            (["pip3", "install", "x"], "pip"), (["python3", "-m", "pip", "install"], "pip"), (["ninja"], "ninja"),
+            (["swift", "build"], "ninja"), (["apt-get", "install"], "apt"), (["apt", "install"], "apt"),
+            (["dpkg", "-i", "x"], "apt"), (["sudo", "-E", "apt-get", "install"], "apt"), (["make"], "-"),
+            (["swift", "test"], "-"), (["python3", "x.py"], "-"),
+        ])
+    func programNames(command: [String], expected: String) {
+        #expect((AdapterRegistry.adapter(forCommand: command)?.name ?? "-") == expected)
+    }
+}

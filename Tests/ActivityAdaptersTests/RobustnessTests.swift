@@ -1,0 +1,83 @@
+import ActivityAdapters
+import ActivityWire
+import Testing
+
+@Suite("Adapters: garbage, truncated and interleaved input")
+struct RobustnessTests {
+    static let adapters = AdapterRegistry.builtIn.map(\.name)
+
+    @Test("garbage passes through byte for byte, and nothing crashes", arguments: adapters)
+    func garbage(_ name: String) {
+        var generator = SplitMix(seed: 42)
+        let bytes = (0..<30_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        for size in [1, 97, 65_536] {
+            let adapted = Fixture.adapt(bytes, with: name, chunkSize: size)
+            #expect(adapted.isWellFormed)
+            // Random bytes hold no progress line; every byte comes back.
+            #expect(adapted.passthrough == bytes)
+        }
+    }
+
+    @Test("text that only looks like progress is left alone", arguments: adapters)
+    func lookalikes(_ name: String) {
+        let text = "[x/y] 12%% (a/b)\rProgress of\nfoo: 12, done\n--\n100\u{0}%\r\r\n\n\u{1B}[2K\rtime=\n"
+        let adapted = Fixture.adapt(Array(text.utf8), with: name, chunkSize: 3)
+        #expect(adapted.passthroughText == text)
+        #expect(adapted.isWellFormed)
+    }
+
+    @Test("a truncated capture ends every activity it began", arguments: FixtureTests.cases.map(\.file))
+    func truncated(_ file: String) throws {
+        let input = try Fixture.bytes(file)
+        let name = FixtureTests.cases.first { $0.file == file }!.adapter
+        for cut in [input.count / 3, input.count / 2, input.count - 1] where cut > 0 {
+            let adapted = Fixture.adapt(Array(input[..<cut]), with: name, chunkSize: 500)
+            #expect(adapted.isWellFormed)
+        }
+    }
+
+    @Test("interleaved with other output, progress is still read and the rest passes through unchanged")
+    func interleaved() throws {
+        let git = try Fixture.bytes("git/git-clone-C.txt")
+        var mixed: [UInt8] = []
+        var noise: [UInt8] = []
+        for (index, chunk) in stride(from: 0, to: git.count, by: 900).enumerated() {
+            mixed += git[chunk..<min(git.count, chunk + 900)]
+            if mixed.last == 0x0A {
+                let line = Array("unrelated line \(index)\n".utf8)
+                mixed += line
+                noise += line
+            }
+        }
+        let adapted = Fixture.adapt(mixed, with: "git", chunkSize: 64)
+        #expect(adapted.activities.count == 5)
+        #expect(adapted.activities.allSatisfy { $0.status == .success })
+        for line in String(decoding: noise, as: UTF8.self).split(separator: "\n") {
+            #expect(adapted.passthroughText.contains(line + "\n"))
+        }
+    }
+
+    @Test("a line over the limit passes through unread, in bounded memory")
+    func overlong() {
+        let long = [UInt8](repeating: UInt8(ascii: "5"), count: 200_000) + Array("% (1/2)\n[1/2] x\n".utf8)
+        let adapted = Fixture.adapt(long, with: "ninja", chunkSize: 4096)
+        #expect(adapted.passthrough == Array(long.dropLast("[1/2] x\n".utf8.count)))
+        #expect(
+            adapted.activities.map(\.description) == [
+                "Building failure 1.0/2.0 the output of ninja ended before it finished"
+            ])
+    }
+}
+
+/// A small deterministic generator, so that a failing input can be reproduced.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -20,6 +20,7 @@ enum ActivityCommand {
             case "validate": return try ValidateCommand.run(rest)
             case "completion": return try CompletionCommand.run(rest)
             case "manpage": return try ManPageCommand.run(rest)
+            case SessionLeader.command: return SessionLeader.run(rest)
             case "report": return try ReportCommand.run(rest)
             case "export": return try ExportCommand.run(rest)
             default:

@@ -171,6 +171,40 @@ public final class RenderSession: Sendable {
         state.core.withLock { core in core.renderer.passthrough(bytes, to: stream, in: core.store) }
     }
 
+    /// Shows a piece of a command's output read from its pseudo-terminal (`activity run`): lines
+    /// above the live region with their colours, a prompt with the region out of its way, the
+    /// alternate screen untouched. Displays that record lines (log files, plugins) get the lines.
+    package func commandOutput(_ piece: CommandOutput) {
+        state.core.withLock { core in
+            core.terminal?.commandOutput(piece, in: core.store)
+            let line: [UInt8]? =
+                switch piece {
+                case .line(let bytes): bytes
+                case .promptEnd(_, let bytes): bytes
+                default: nil
+                }
+            guard let line else { return }
+            let text = TerminalOutputParser.withoutColours(line[...]) + [0x0A]
+            for renderer in core.others + core.plugins where renderer !== core.terminal {
+                renderer.passthrough(text, to: .stdout, in: core.store)
+            }
+        }
+    }
+
+    /// The process is about to stop (Ctrl-Z): the live region leaves the screen and nothing is
+    /// drawn until ``resumeDrawing()``.
+    package func suspendDrawing() {
+        state.core.withLock { core in
+            core.terminal?.stepAside()
+            core.terminal?.isSuspended = true
+        }
+    }
+
+    /// The process continued: the live region comes back with the next frame.
+    package func resumeDrawing() {
+        state.core.withLock { core in core.terminal?.isSuspended = false }
+    }
+
     /// Whether the reader of `stream` has gone away (a closed pipe: `… | head -1`), so that what
     /// produces the output can stop, as a filter in a pipeline does.
     public func isClosed(_ stream: OutputStream) -> Bool {

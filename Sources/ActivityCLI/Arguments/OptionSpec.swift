@@ -31,7 +31,8 @@ struct OptionSpec: Sendable {
     /// The option as the synopsis writes it: `--mode auto|tty`, `--total N`, `-q|--quiet`.
     var synopsis: String {
         var text = (short.map { "-\($0)|" } ?? "") + "--" + name
-        if case .choices(let names) = values {
+        // A short list of choices is spelled out; a long one goes by the value's name.
+        if case .choices(let names) = values, names.joined(separator: "|").count <= 48 {
             text += " " + names.joined(separator: "|")
         } else if let valueName {
             text += " " + valueName

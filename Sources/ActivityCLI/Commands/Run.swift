@@ -1,4 +1,5 @@
 import ActivityAdapters
+import ActivityTerminal
 import Synchronization
 
 #if canImport(Glibc)
@@ -20,6 +21,10 @@ enum RunCommand {
                     .value(
                         "grace", "SECONDS",
                         help: "how long reporters still connected after CMD exits may finish (0.5)"),
+                    .flag(
+                        "no-pty",
+                        help: "pipes for CMD's output even on a terminal (default: a pseudo-terminal when the "
+                            + "display is live and standard output is the same terminal)"),
                     .value(
                         "adapter", "NAME|none", values: .choices(AdapterRegistry.builtIn.map(\.name) + ["none"]),
                         help: "the adapter for CMD's output (default: chosen by CMD's name); none turns it off; "
@@ -74,9 +79,16 @@ enum RunCommand {
             Console.error(error.message, command: "run")
             return error.exitStatus
         }
+        // A pseudo-terminal when the live display and standard output are one terminal: the
+        // command then behaves as it would there. Output to a file or a pipe stays a pipe, so
+        // the command sees what it would see bare (and standard output stays apart from error).
+        let usesTerminal =
+            !parsed.flag("no-pty") && display.drawsOnTerminal && TerminalDevice.isTerminal(1)
+            && TerminalDevice.isTerminal(2) && TerminalDevice.sameDevice(1, 2)
         let supervisor = Supervisor(
             command: parsed.positionals, display: display, grace: grace,
-            mayTakeTerminal: options.mode != .overlay, cancelTarget: cancelTarget, adapterName: adapterName)
+            mayTakeTerminal: options.mode != .overlay, cancelTarget: cancelTarget, adapterName: adapterName,
+            usesTerminal: usesTerminal)
         return supervisor.run()
     }
 }

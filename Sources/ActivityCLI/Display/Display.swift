@@ -1,3 +1,4 @@
+import ActivityTerminal
 import ActivityWire
 
 /// Where a passed-through line goes.
@@ -20,6 +21,15 @@ protocol Display: Sendable {
     func passthrough(_ bytes: [UInt8], to stream: StandardStream)
     /// Whether the reader of `stream` has gone away (`… | head -1`): stop producing for it.
     func isClosed(_ stream: StandardStream) -> Bool
+    /// Shows a piece of a command's output read from its pseudo-terminal (`activity run`).
+    func commandOutput(_ piece: CommandOutput)
+    /// The process is about to stop (Ctrl-Z): leave the screen to the shell.
+    func suspend()
+    /// The process continued after a stop.
+    func resume()
+    /// Whether it draws a live display on a terminal: `activity run` then gives the command a
+    /// pseudo-terminal of its own.
+    var drawsOnTerminal: Bool { get }
     /// Tells the person watching about a problem in the stream.
     func report(_ diagnostic: Diagnostic)
     /// Ends the display: open activities end as abandoned, the terminal is restored.
@@ -32,4 +42,18 @@ extension Display {
 
     /// Displays that write to no standard stream of the caller's never find one closed.
     func isClosed(_ stream: StandardStream) -> Bool { false }
+
+    /// Displays that do not draw a command's terminal get its lines as standard output.
+    func commandOutput(_ piece: CommandOutput) {
+        switch piece {
+        case .line(let bytes), .promptEnd(_, let bytes):
+            passthrough(TerminalOutputParser.withoutColours(bytes[...]) + [0x0A], to: .standardOutput)
+        default:
+            break
+        }
+    }
+
+    func suspend() {}
+    func resume() {}
+    var drawsOnTerminal: Bool { false }
 }

@@ -1,4 +1,5 @@
 import ActivityRendering
+import ActivityTerminal
 import ActivityWire
 
 /// A ``Display`` drawn by a `RenderSession`: terminal (tty or plain), log text or JSON lines on
@@ -23,6 +24,16 @@ final class SessionDisplay: Display {
     }
 
     func report(_ diagnostic: Diagnostic) { session.report(diagnostic) }
+
+    func commandOutput(_ piece: CommandOutput) { session.commandOutput(piece) }
+
+    func suspend() { session.suspendDrawing() }
+
+    func resume() { session.resumeDrawing() }
+
+    /// Whether the live display draws on a terminal: `activity run` then gives the command a
+    /// pseudo-terminal of its own.
+    var drawsOnTerminal: Bool { session.mode == .tty }
 
     func finish() { session.finish() }
 }

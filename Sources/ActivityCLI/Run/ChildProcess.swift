@@ -9,18 +9,30 @@ import Synchronization
 #endif
 
 /// A spawned child in its own process group: waits for it on a thread of its own, forwards
-/// signals to its group, and, when it owns the terminal, handles job control (Ctrl-Z).
+/// signals to its group, and handles job control (Ctrl-Z): when it owns the real terminal, by
+/// handing the terminal over; when it runs on a pseudo-terminal, through `suspension`.
 final class ChildProcess: Sendable {
     let pid: pid_t
     /// The terminal handed to the child's process group, if any.
     let terminal: Int32?
+    /// On a pseudo-terminal: what `activity` does around its own stop when the command stops.
+    let suspension: Suspension?
     private let outcome = Mutex<Int32?>(nil)
     /// Written once when the child has exited; poll its other end.
     let exitNotice: (read: Int32, write: Int32)
 
-    init(pid: pid_t, terminal: Int32?) {
+    /// Called on the waiting thread when the command on a pseudo-terminal stops (Ctrl-Z typed
+    /// into it): `before` gives the real terminal back, `activity` stops itself as a shell's job
+    /// would, and `after` takes the terminal again when it is continued (`fg`).
+    struct Suspension: Sendable {
+        var before: @Sendable () -> Void
+        var after: @Sendable () -> Void
+    }
+
+    init(pid: pid_t, terminal: Int32?, suspension: Suspension? = nil) {
         self.pid = pid
         self.terminal = terminal
+        self.suspension = suspension
         var ends: [Int32] = [-1, -1]
         if !POSIX.makePipe(&ends, nonBlocking: true) { ends = [-1, -1] }
         exitNotice = (ends[0], ends[1])
@@ -50,7 +62,7 @@ final class ChildProcess: Sendable {
     private func waitLoop() {
         while true {
             var status: Int32 = 0
-            let result = waitpid(pid, &status, terminal == nil ? 0 : WUNTRACED)
+            let result = waitpid(pid, &status, terminal == nil && suspension == nil ? 0 : WUNTRACED)
             if result < 0 {
                 if errno == EINTR { continue }
                 status = 0x7f00  // no child left to wait for: report exit status 127
@@ -68,6 +80,13 @@ final class ChildProcess: Sendable {
     /// The child stopped: it read the terminal before it was handed over (continue it), or
     /// the person pressed Ctrl-Z (stop `activity` too, then resume both).
     private func handleStop(_ signal: Int32) {
+        if let suspension {
+            suspension.before()
+            raise(SIGSTOP)
+            suspension.after()
+            forward(SIGCONT)
+            return
+        }
         guard let terminal else { return }
         if signal == SIGTTIN || signal == SIGTTOU {
             Self.setForeground(terminal, group: pid)

@@ -31,15 +31,49 @@ enum Spawn {
         }
     }
 
-    /// Spawns `arguments[0]` (looked up in `PATH`) and returns its pid.
+    /// glibc's POSIX_SPAWN_SETSID (since 2.26), which the Glibc module does not import.
+    static let setSessionFlag: Int32 = 0x80
+
+    /// Where the child's standard streams go.
+    enum Streams {
+        /// Output and error on these descriptors (pipes); input inherited.
+        case pipes(output: Int32, error: Int32)
+        /// A session of its own whose controlling terminal is the pty slave at `path`: output
+        /// and error on it, and input too when `input` (else inherited).
+        case terminal(path: String, input: Bool)
+        /// The caller's own.
+        case inherited
+    }
+
+    /// Spawns `arguments[0]` (looked up in `PATH`) with its output and error on pipes.
     static func spawn(
         _ arguments: [String], environment: [String], standardOutput: Int32, standardError: Int32
     ) throws(Failure) -> pid_t {
+        try spawn(arguments, environment: environment, streams: .pipes(output: standardOutput, error: standardError))
+    }
+
+    /// Spawns `arguments[0]` (looked up in `PATH`) and returns its pid. On a terminal the child
+    /// leads a session of its own (so its pid is also its process group), in its own process
+    /// group otherwise: either way a signal to `-pid` reaches everything it starts.
+    static func spawn(_ arguments: [String], environment: [String], streams: Streams) throws(Failure) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
-        posix_spawn_file_actions_adddup2(&actions, standardError, 2)
+        var sessionFlag = POSIX_SPAWN_SETPGROUP
+        switch streams {
+        case .pipes(let output, let error):
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+            posix_spawn_file_actions_adddup2(&actions, error, 2)
+        case .terminal(let path, let input):
+            // After setsid() (which glibc's posix_spawn does before the file actions), opening
+            // the slave without O_NOCTTY makes it the session's controlling terminal.
+            sessionFlag = Self.setSessionFlag
+            posix_spawn_file_actions_addopen(&actions, 1, path, O_RDWR, 0)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            if input { posix_spawn_file_actions_adddup2(&actions, 1, 0) }
+        case .inherited:
+            break
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -54,7 +88,7 @@ enum Spawn {
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
         posix_spawnattr_setpgroup(&attributes, 0)
-        let flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP
+        let flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | sessionFlag
         posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv = arguments.map { strdup($0) } + [nil]

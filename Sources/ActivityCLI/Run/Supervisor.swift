@@ -1,4 +1,5 @@
 import ActivityAdapters
+import ActivityTerminal
 import ActivityWire
 
 #if canImport(Glibc)
@@ -23,11 +24,15 @@ final class Supervisor {
     let cancelTarget: CancelTarget
     /// Which adapter turns the command's own progress output into events (`nil`: none).
     let adapterName: String?
+    /// Whether the command runs on a pseudo-terminal (the display is a live one on the terminal
+    /// that is also standard output), instead of pipes.
+    let usesTerminal: Bool
 
     init(
         command: [String], display: any Display, grace: Double, mayTakeTerminal: Bool, cancelTarget: CancelTarget,
-        adapterName: String? = nil
+        adapterName: String? = nil, usesTerminal: Bool = false
     ) {
+        self.usesTerminal = usesTerminal
         self.command = command
         self.display = display
         self.grace = grace
@@ -58,14 +63,6 @@ final class Supervisor {
             return fail(error.message, status: ExitCode.osError)
         }
         defer { server.close() }
-        var output: [Int32] = [-1, -1]
-        var errors: [Int32] = [-1, -1]
-        guard POSIX.makePipe(&output) else { return fail("pipe: \(POSIX.describe(errno))", status: ExitCode.osError) }
-        guard POSIX.makePipe(&errors) else {
-            close(output[0])
-            close(output[1])
-            return fail("pipe: \(POSIX.describe(errno))", status: ExitCode.osError)
-        }
         var adapter: (any OutputAdapter)?
         if let adapterName {
             do throws(AdapterChoice.Failure) {
@@ -76,26 +73,24 @@ final class Supervisor {
             }
         }
         let environment = Spawn.environment(sink: "unix:" + server.path, parent: root.rawValue)
-        let pid: pid_t
-        do throws(Spawn.Failure) {
-            pid = try Spawn.spawn(
-                command, environment: environment, standardOutput: output[1], standardError: errors[1])
+        let started: Started
+        do throws(StartFailure) {
+            started = try usesTerminal ? startOnTerminal(environment, root: root) : startOnPipes(environment)
         } catch {
-            [output[0], output[1], errors[0], errors[1]].forEach { close($0) }
-            return fail(error.message(for: command[0]), status: error.exitStatus)
+            return fail(error.message, status: error.exitStatus)
         }
-        close(output[1])
-        close(errors[1])
-        cancelTarget.set(pid)
-        let terminal: Int32? = mayTakeTerminal && isatty(0) == 1 && tcgetpgrp(0) == getpgrp() ? 0 : nil
-        let child = ChildProcess(pid: pid, terminal: terminal)
+        cancelTarget.set(started.pid)
+        let child = started.child
         child.startWaiting()
         defer { child.release() }
 
         var loop = IOLoop(
             server: server, child: child, display: display, tracker: ConnectionTracker(root: root),
-            output: output[0], errors: errors[0], grace: grace, adapter: adapter)
+            output: started.output, errors: started.errors, grace: grace, adapter: adapter,
+            terminal: started.terminal)
         loop.run()
+        // Before the summary: the person's terminal as it was.
+        started.terminal?.keys?.restore()
 
         let status = child.status ?? 0
         let exitStatus: Int32
@@ -123,6 +118,97 @@ final class Supervisor {
         display.finish()
         return exitStatus
     }
+
+    /// The command, started: its output descriptors (-1 for none) and, on a pseudo-terminal,
+    /// what reads it.
+    private struct Started {
+        var pid: pid_t
+        var child: ChildProcess
+        var output: Int32
+        var errors: Int32
+        var terminal: TerminalPump?
+    }
+
+    /// This program, run again as the pty's session leader.
+    static let executable = "/proc/self/exe"
+
+    private struct StartFailure: Error {
+        var message: String
+        var exitStatus: Int32
+    }
+
+    /// Standard output and error on two pipes; the real terminal handed to the command's process
+    /// group when `activity` has it in the foreground, so the command can read it.
+    private func startOnPipes(_ environment: [String]) throws(StartFailure) -> Started {
+        var output: [Int32] = [-1, -1]
+        var errors: [Int32] = [-1, -1]
+        guard POSIX.makePipe(&output) else {
+            throw StartFailure(message: "pipe: \(POSIX.describe(errno))", exitStatus: ExitCode.osError)
+        }
+        guard POSIX.makePipe(&errors) else {
+            close(output[0])
+            close(output[1])
+            throw StartFailure(message: "pipe: \(POSIX.describe(errno))", exitStatus: ExitCode.osError)
+        }
+        let pid: pid_t
+        do throws(Spawn.Failure) {
+            pid = try Spawn.spawn(
+                command, environment: environment, streams: .pipes(output: output[1], error: errors[1]))
+        } catch {
+            [output[0], output[1], errors[0], errors[1]].forEach { close($0) }
+            throw StartFailure(message: error.message(for: command[0]), exitStatus: error.exitStatus)
+        }
+        close(output[1])
+        close(errors[1])
+        let terminal: Int32? = mayTakeTerminal && RawMode.isForeground(0) ? 0 : nil
+        return Started(
+            pid: pid, child: ChildProcess(pid: pid, terminal: terminal), output: output[0], errors: errors[0])
+    }
+
+    /// On a pseudo-terminal sized and set up like the real one; keys typed on the real one
+    /// copied in (when `activity` reads it in the foreground), so line editing, Ctrl-C, Ctrl-Z and
+    /// Ctrl-\\ reach the command through the pty's own line discipline.
+    private func startOnTerminal(_ environment: [String], root: ActivityID) throws(StartFailure) -> Started {
+        let pty: PseudoTerminal
+        do throws(PseudoTerminal.Failure) {
+            pty = try PseudoTerminal(like: 2)
+        } catch {
+            throw StartFailure(message: error.message, exitStatus: ExitCode.osError)
+        }
+        let forwardsKeys = RawMode.isForeground(0)
+        // A command that is not there fails here, as on pipes; one that cannot be executed is
+        // reported by the session leader, on the pty.
+        if Spawn.resolve(command[0], environment: environment) == nil {
+            pty.close()
+            let failure = Spawn.Failure(errno: ENOENT)
+            throw StartFailure(message: failure.message(for: command[0]), exitStatus: failure.exitStatus)
+        }
+        let pid: pid_t
+        do throws(Spawn.Failure) {
+            pid = try Spawn.spawn(
+                [Self.executable, SessionLeader.command, "--"] + command, environment: environment,
+                streams: .terminal(path: pty.slavePath, input: forwardsKeys))
+        } catch {
+            pty.close()
+            throw StartFailure(message: error.message(for: command[0]), exitStatus: error.exitStatus)
+        }
+        let keys = forwardsKeys ? RawMode(0) : nil
+        let display = self.display
+        let suspension = ChildProcess.Suspension(
+            before: {
+                display.suspend()
+                keys?.restore()
+            },
+            after: {
+                keys?.resume()
+                pty.copySize(from: 2)
+                display.resume()
+            })
+        let pump = TerminalPump(pty: pty, root: root, keys: keys, terminal: 2)
+        return Started(
+            pid: pid, child: ChildProcess(pid: pid, terminal: nil, suspension: suspension), output: pty.master,
+            errors: -1, terminal: pump)
+    }
 }
 
 /// The poll(2) loop of ``Supervisor``: new connections, their events, the child's two output
@@ -137,15 +223,22 @@ struct IOLoop {
     let grace: Double
     /// Turns the command's progress output into events; what it does not take passes through.
     let adapter: (any OutputAdapter)?
+    /// On a pseudo-terminal: `output` is its master side, and this shows what arrives there.
+    var terminal: TerminalPump?
+    /// Whether keys typed on the real terminal are still read.
+    private var keysOpen: Bool
     /// Set while no file descriptor is free for a new connection.
     private var acceptPausedUntil: Double?
     private var warnedOutOfDescriptors = false
 
     init(
         server: SocketServer, child: ChildProcess, display: any Display, tracker: ConnectionTracker,
-        output: Int32, errors: Int32, grace: Double, adapter: (any OutputAdapter)? = nil
+        output: Int32, errors: Int32, grace: Double, adapter: (any OutputAdapter)? = nil,
+        terminal: TerminalPump? = nil
     ) {
         self.adapter = adapter
+        self.terminal = terminal
+        self.keysOpen = terminal?.keys != nil
         self.server = server
         self.child = child
         self.display = display
@@ -169,9 +262,15 @@ struct IOLoop {
                 pollfd(fd: acceptPausedUntil == nil ? server.fileDescriptor : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: output, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: errors, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: keysOpen ? 0 : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(
+                    fd: output >= 0 && terminal?.hasPendingKeys == true ? output : -1, events: Int16(POLLOUT),
+                    revents: 0),
             ]
             fds += tracker.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             var timeout = deadline.map { Int32(max(0, ($0 - POSIX.monotonicSeconds()) * 1000).rounded(.up)) } ?? -1
+            let display = self.display
+            if let wait = terminal?.tick(on: display) { timeout = timeout < 0 ? wait : min(timeout, wait) }
             if tracker.watchesProcesses { timeout = timeout < 0 ? 250 : min(timeout, 250) }
             if let until = acceptPausedUntil {
                 let rest = Int32(max(0, (until - POSIX.monotonicSeconds()) * 1000).rounded(.up))
@@ -195,9 +294,11 @@ struct IOLoop {
                 // A script calling `activity emit` again has often just seen a child die.
                 if tracker.watchesProcesses { nextReap = 0 }
             }
-            if fds[3].revents & readable != 0 { pump(&output, to: .standardOutput, buffer) }
-            if fds[4].revents & readable != 0 { pump(&errors, to: .standardError, buffer) }
-            for index in 5..<fds.count where fds[index].revents & readable != 0 {
+            if fds[3].revents & readable != 0 { output = pump(output, to: .standardOutput, buffer) }
+            if fds[4].revents & readable != 0 { errors = pump(errors, to: .standardError, buffer) }
+            if fds[5].revents & readable != 0 { keysOpen = terminal?.readKeys() ?? false }
+            if fds[6].revents != 0 { terminal?.writeKeys() }
+            for index in 7..<fds.count where fds[index].revents & readable != 0 {
                 receive(fds[index].fd, buffer)
             }
             if tracker.watchesProcesses && POSIX.monotonicSeconds() >= nextReap {
@@ -218,8 +319,8 @@ struct IOLoop {
             }
         } while server.hasPendingConnection
         emit(tracker.reapProcesses(all: true, isAlive: Self.isAlive))
-        finishPipe(&output, .standardOutput)
-        finishPipe(&errors, .standardError)
+        output = finishPipe(output, .standardOutput)
+        errors = finishPipe(errors, .standardError)
     }
 
     /// Whether a process exists (a zombie of ours counts as gone once the child has exited).
@@ -308,9 +409,10 @@ struct IOLoop {
     /// which takes its progress lines out). When the reader of our standard output has gone
     /// away, the pipe from the command is closed: its next write meets the closed pipe (SIGPIPE)
     /// as it would without `activity run`.
-    private func pump(
-        _ fd: inout Int32, to stream: StandardStream, _ buffer: UnsafeMutableRawBufferPointer
-    ) {
+    /// Returns the descriptor, or -1 once it is closed.
+    private mutating func pump(
+        _ fd: Int32, to stream: StandardStream, _ buffer: UnsafeMutableRawBufferPointer
+    ) -> Int32 {
         let count = read(fd, buffer.baseAddress, buffer.count)
         if count > 0 {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
@@ -318,38 +420,53 @@ struct IOLoop {
                 show(
                     adapter.feed(bytes, from: stream == .standardOutput ? .standardOutput : .standardError), to: stream)
             } else {
-                display.passthrough(Array(bytes), to: stream)
+                pass(Array(bytes), to: stream)
             }
-            if display.isClosed(stream) { finishPipe(&fd, stream) }
+            if display.isClosed(stream) { return finishPipe(fd, stream) }
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-            finishPipe(&fd, stream)
+            // EIO on a pseudo-terminal's master: every holder of the slave has closed it.
+            return finishPipe(fd, stream)
         }
+        return fd
     }
 
-    private func finishPipe(_ fd: inout Int32, _ stream: StandardStream) {
-        guard fd >= 0 else { return }
+    /// Closes the pipe (or master) and returns -1.
+    private mutating func finishPipe(_ fd: Int32, _ stream: StandardStream) -> Int32 {
+        guard fd >= 0 else { return -1 }
         if let adapter {
             show(adapter.finish(stream == .standardOutput ? .standardOutput : .standardError), to: stream)
         }
+        let display = self.display
+        if stream == .standardOutput { terminal?.finish(on: display) }
         close(fd)
-        fd = -1
+        return -1
+    }
+
+    /// The command's own output: to the pseudo-terminal's parser, else on as it came.
+    private mutating func pass(_ bytes: [UInt8], to stream: StandardStream) {
+        if terminal != nil {
+            let display = self.display
+            terminal?.show(bytes, on: display)
+        } else {
+            display.passthrough(bytes, to: stream)
+        }
     }
 
     /// Hands an adapter's events to the display and its passthrough on as it came.
-    func show(_ outputs: [AdapterOutput], to stream: StandardStream) {
+    mutating func show(_ outputs: [AdapterOutput], to stream: StandardStream) {
         for output in outputs {
             switch output {
             case .event(var event):
                 event.timestamp = POSIX.unixSeconds()
                 display.handle(event)
             case .passthrough(let bytes, _):
-                display.passthrough(bytes, to: stream)
+                pass(bytes, to: stream)
             }
         }
     }
 
     /// Shows what the adapter has at the very end, after both pipes are closed.
-    func showFinal(_ outputs: [AdapterOutput]) {
+    mutating func showFinal(_ outputs: [AdapterOutput]) {
         show(outputs, to: .standardError)
     }
 }

@@ -1,3 +1,4 @@
+import ActivityTerminal
 import ActivityWire
 import Synchronization
 
@@ -50,7 +51,17 @@ final class OTLPExportingDisplay: Display {
         return event
     }
 
-    func passthrough(_ line: [UInt8], to stream: StandardStream) { inner.passthrough(line, to: stream) }
+    func passthrough(_ bytes: [UInt8], to stream: StandardStream) { inner.passthrough(bytes, to: stream) }
+
+    func isClosed(_ stream: StandardStream) -> Bool { inner.isClosed(stream) }
+
+    func commandOutput(_ piece: CommandOutput) { inner.commandOutput(piece) }
+
+    func suspend() { inner.suspend() }
+
+    func resume() { inner.resume() }
+
+    var drawsOnTerminal: Bool { inner.drawsOnTerminal }
 
     func report(_ diagnostic: Diagnostic) { inner.report(diagnostic) }
 

@@ -67,6 +67,8 @@ extension TerminalRenderer {
 
     /// Writes what is pending and the live region, if anything changed, in one `write(2)`.
     func drawFrame(_ store: ActivityStore, now: Double) {
+        // The command's prompt or full-screen program has the screen, or the process is stopped.
+        guard commandScreen == .lines && !isSuspended else { return }
         // The region's lines, each followed by `CSI K` and a newline, encoded into a buffer kept
         // from frame to frame. Lines never hold a line break, so the bytes stand for the lines.
         let body = spareBody

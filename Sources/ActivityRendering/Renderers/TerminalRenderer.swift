@@ -100,6 +100,10 @@ public final class TerminalRenderer: ActivityRenderer {
     var isFinished = false
     /// The unfinished passed-through line of each stream drawn on a terminal.
     var passthroughLines: [OutputStream: LineSplitter] = [:]
+    /// Where a command on a pseudo-terminal has its output (see `commandOutput`).
+    var commandScreen = CommandScreen.lines
+    /// While the process is stopped (Ctrl-Z), nothing is drawn.
+    package var isSuspended = false
 
     /// Creates a renderer writing to `output`.
     ///
@@ -221,6 +225,8 @@ public final class TerminalRenderer: ActivityRenderer {
         let summary = summaryLine(store.summary, now: now)
         switch configuration.mode {
         case .tty:
+            finishCommandScreen()
+            isSuspended = false
             if let summary { appendAbove(summary) }
             isFinished = true
             drawFrame(store, now: now)

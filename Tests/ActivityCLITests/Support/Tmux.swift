@@ -39,6 +39,16 @@ final class TmuxPane {
         try tmux(["capture-pane", "-p"]).standardOutput
     }
 
+    /// The visible screen with its colours and attributes as escape sequences.
+    func screenWithAttributes() throws -> String {
+        try tmux(["capture-pane", "-p", "-e"]).standardOutput
+    }
+
+    /// Changes the pane's size, as a person resizing the window.
+    func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-x", "\(width)", "-y", "\(height)"])
+    }
+
     var cursorVisible: Bool {
         (try? tmux(["display-message", "-p", "#{cursor_flag}"]).standardOutput) == "1\n"
     }

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The pid of the command the session leader runs, for its signal handlers.
+nonisolated(unsafe) private var sessionCommand: pid_t = 0
+
+/// `activity _session-leader CMD [ARGS…]`, started by `activity run` (internal, not for people):
+/// the leader of the pseudo-terminal's session, with the pty as its controlling terminal, which
+/// runs CMD in a process group of its own, in the foreground of the pty.
+///
+/// Why not run CMD itself as the session leader: a process group whose members have no parent in
+/// another group of the same session is orphaned, and the kernel discards the stop signals the
+/// terminal sends it, so Ctrl-Z (and a program's own suspend, as vim's) would do nothing. Here
+/// CMD's parent is in the session, as a shell's jobs' is. When CMD stops, the leader stops itself
+/// too, which `activity run` sees and follows (it gives the real terminal back and stops); when it
+/// is continued (`fg`), it puts CMD in the foreground again and continues it. It ends the way CMD
+/// ended: the same exit status, or killed by the same signal.
+enum SessionLeader {
+    static let command = "_session-leader"
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let command = arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
+        guard !command.isEmpty else { return ExitCode.usage }
+        let pid: pid_t
+        do throws(Spawn.Failure) {
+            pid = try Spawn.spawn(command, environment: POSIX.environment(), streams: .inherited)
+        } catch {
+            Console.error(error.message(for: command[0]), command: "run")
+            return error.exitStatus
+        }
+        sessionCommand = pid
+        setForeground(pid)
+        // What `activity run` forwards to the leader's group goes on to the command's.
+        for signal in SignalPipe.handled {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in _ = kill(-sessionCommand, number) }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(signal, &action, nil)
+        }
+        while true {
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WUNTRACED)
+            if result < 0 {
+                if errno == EINTR { continue }
+                return ExitCode.commandNotFound
+            }
+            if let signal = ChildProcess.stopSignal(status) {
+                if signal == SIGTTOU || signal == SIGTTIN {
+                    // It touched the terminal before it was made the foreground (posix_spawn
+                    // leaves no moment between its start and its exec to do it): continue it.
+                    setForeground(pid)
+                    kill(-pid, SIGCONT)
+                    continue
+                }
+                setForeground(getpgrp())
+                raise(SIGSTOP)
+                setForeground(pid)
+                kill(-pid, SIGCONT)
+                continue
+            }
+            if let code = ChildProcess.exitCode(status) { return code }
+            dieBy(ChildProcess.termSignal(status) ?? SIGKILL)
+        }
+    }
+
+    /// Makes `group` the pty's foreground process group (the pty is on descriptor 2).
+    private static func setForeground(_ group: pid_t) {
+        ChildProcess.setForeground(2, group: group)
+    }
+
+    /// Ends by `signal`, as the command did, without a core file of its own.
+    private static func dieBy(_ signal: Int32) -> Never {
+        var none = rlimit(rlim_cur: 0, rlim_max: 0)
+        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
+        Glibc.signal(signal, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(signal)
+        exit(ExitCode.killed(by: signal))
+    }
+}

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A terminal's input switched to raw mode (no echo, no line editing, no signals from keys), so
+/// that every key reaches another program as typed: `activity run` copies keys to the command's
+/// pseudo-terminal, whose own line discipline then edits lines and turns Ctrl-C into SIGINT.
+///
+/// ``restore()`` puts back the settings found, as does the process's exit (an `atexit` hook), so
+/// the terminal is never left raw behind a person's shell.
+package final class RawMode: @unchecked Sendable {
+    /// The descriptor and its settings before, for the exit hook: one terminal at a time.
+    nonisolated(unsafe) private static var active: (descriptor: Int32, saved: termios)?
+    nonisolated(unsafe) private static var hooked = false
+
+    package let descriptor: Int32
+    package let saved: termios
+
+    /// Switches `descriptor` to raw mode; `nil` when it is not a terminal or cannot be changed.
+    package init?(_ descriptor: Int32) {
+        var settings = termios()
+        guard isatty(descriptor) == 1, tcgetattr(descriptor, &settings) == 0 else { return nil }
+        self.descriptor = descriptor
+        saved = settings
+        guard Self.apply(descriptor, raw: true, saved: settings) else { return nil }
+        Self.active = (descriptor, settings)
+        if !Self.hooked {
+            Self.hooked = true
+            atexit {
+                if let (descriptor, saved) = RawMode.active { _ = RawMode.apply(descriptor, raw: false, saved: saved) }
+            }
+        }
+    }
+
+    /// Puts back the settings found.
+    package func restore() {
+        _ = Self.apply(descriptor, raw: false, saved: saved)
+        Self.active = nil
+    }
+
+    /// Raw again, after a stop (Ctrl-Z) gave the terminal back to the shell.
+    package func resume() {
+        _ = Self.apply(descriptor, raw: true, saved: saved)
+        Self.active = (descriptor, saved)
+    }
+
+    /// Whether `descriptor`'s process group is the terminal's foreground one: a job in the
+    /// background that changed the terminal's settings would be stopped (SIGTTOU).
+    package static func isForeground(_ descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1 && tcgetpgrp(descriptor) == getpgrp()
+    }
+
+    private static func apply(_ descriptor: Int32, raw: Bool, saved: termios) -> Bool {
+        var settings = saved
+        if raw {
+            cfmakeraw(&settings)
+            // Output processing stays: the display's own lines end in "\r\n" anyway, and a
+            // stray "\n" still starts a line.
+            settings.c_oflag = saved.c_oflag
+        }
+        // SIGTTOU is blocked: settings changed by a job that became a background one between
+        // the check and the call must not stop this process.
+        var block = sigset_t()
+        var old = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGTTOU)
+        pthread_sigmask(SIG_BLOCK, &block, &old)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        while tcsetattr(descriptor, TCSADRAIN, &settings) != 0 {
+            guard errno == EINTR else { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+/// `activity run` on a terminal gives the command a pseudo-terminal of its own: the command
+/// behaves as it would bare (colours, line buffering, prompts, full-screen programs, job control,
+/// resizes), and only the progress display is added. Each test types into a real shell in tmux.
+@Suite("activity run on a pseudo-terminal", .serialized)
+struct PseudoTerminalRunTests {
+    static var available: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
+    }
+
+    /// A file in the pane's folder that a command waits for, so the test decides when it goes on.
+    func gate(_ pane: TmuxPane, _ name: String = "gate") -> String {
+        pane.folder.url.appendingPathComponent(name).path
+    }
+
+    func open(_ path: String) {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+    }
+
+    /// A shell loop that waits (at most 30 s) for `path` to exist.
+    func waitLoop(_ path: String) -> String {
+        "i=0; while [ ! -e '\(path)' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done"
+    }
+
+    @Test(
+        "the command sees a terminal on its output, input and error; --no-pty and a redirection give pipes",
+        .enabled(if: available))
+    func seesTerminal() throws {
+        let pane = try TmuxPane()
+        try pane.type(
+            #"activity run -- sh -c 'for fd in 0 1 2; do [ -t $fd ] && echo "fd $fd tty" || echo "fd $fd not"; done'"#)
+        #expect(try pane.waitFor("fd 2 tty"))
+        #expect(try pane.screen().contains("fd 0 tty"))
+        #expect(try pane.screen().contains("fd 1 tty"))
+        try pane.type("clear; activity run --no-pty -- sh -c '[ -t 1 ] && echo one-tty || echo one-pipe'")
+        #expect(try pane.waitFor("one-pipe"))
+        try pane.type("clear; activity run -- sh -c '[ -t 1 ] && echo two-tty || echo two-pipe' > out; cat out")
+        #expect(try pane.waitFor("two-pipe"))
+    }
+
+    @Test(
+        "a prompt without a newline shows before any key; the answer is echoed once, in order", .enabled(if: available))
+    func prompt() throws {
+        let pane = try TmuxPane()
+        // The prompt is built by the shell, so the typed command line does not hold it.
+        try pane.type(#"activity run -- bash -c 'read -p "Cont""inue? [Y/n] " x; echo "got $x"'"#)
+        // (capture-pane drops the trailing blank.)
+        #expect(try pane.waitFor("Continue? [Y/n]"))
+        try pane.tmux(["send-keys", "-l", "yes"])
+        #expect(try pane.waitFor("Continue? [Y/n] yes"))
+        try pane.press("Enter")
+        #expect(try pane.waitFor("got yes"))
+        #expect(try pane.waitFor("✔ bash"))
+        let screen = try pane.screen()
+        let lines = screen.split(separator: "\n")
+        let prompt = try #require(lines.firstIndex { $0.hasPrefix("Continue? [Y/n] yes") })
+        let answer = try #require(lines.firstIndex { $0 == "got yes" })
+        #expect(prompt < answer, "the answer came before the prompt:\n\(screen)")
+        #expect(screen.components(separatedBy: "yes").count == 3, "the answer is shown more than once:\n\(screen)")
+    }
+
+    @Test("ls --color=auto keeps its colours", .enabled(if: available))
+    func colours() throws {
+        let pane = try TmuxPane()
+        try FileManager.default.createDirectory(
+            at: pane.folder.url.appendingPathComponent("a-directory"), withIntermediateDirectories: true)
+        try pane.type("cd '\(pane.folder.url.path)' && activity run -- ls --color=auto")
+        #expect(try pane.waitFor("✔ ls"))
+        let screen = try pane.screenWithAttributes()
+        // A directory in bold blue (01;34) as ls paints it on a terminal.
+        #expect(screen.contains("\u{1B}[1m\u{1B}[34ma-directory"), "\(screen.debugDescription)")
+    }
+
+    @Test(
+        "a program that buffers on a pipe (Python without -u) shows each line before it sleeps", .enabled(if: available)
+    )
+    func lineBuffered() throws {
+        let pane = try TmuxPane()
+        let gate = gate(pane)
+        try pane.type(
+            "env -u PYTHONUNBUFFERED activity run -- python3 -c \"import os, time\nprint('first', 'line')\n"
+                + "while not os.path.exists('\(gate)'): time.sleep(0.05)\nprint('second', 'line')\"")
+        #expect(try pane.waitFor("first line"), "the line waited in Python's buffer")
+        #expect(try !pane.screen().contains("second line"))
+        open(gate)
+        #expect(try pane.waitFor("second line"))
+    }
+
+    @Test("a \\r progress loop is one changing status, not hundreds of lines", .enabled(if: available))
+    func carriageReturnStatus() throws {
+        let pane = try TmuxPane()
+        let gate = gate(pane)
+        try pane.type(
+            "activity run -- sh -c 'for i in $(seq 1 300); do printf \"\\r%d%%\" $i; done; \(waitLoop(gate)); echo; echo done'"
+        )
+        #expect(try pane.waitFor("300%"))
+        let during = try pane.screen()
+        // The status is the command's activity's message, on its line of the live region.
+        #expect(
+            during.split(separator: "\n").contains { $0.contains("sh -c") && $0.hasSuffix("300%") },
+            "the status is not in the live region:\n\(during)")
+        open(gate)
+        #expect(try pane.waitFor("✔ sh -c"))
+        let after = try pane.screen()
+        let percentLines = after.split(separator: "\n").filter { $0.hasSuffix("%") }
+        #expect(percentLines == ["300%"], "\(after)")
+        #expect(after.contains("done"))
+    }
+
+    @Test(
+        "less shows a file on the alternate screen, quits with q, and the display comes back", .enabled(if: available))
+    func fullScreen() throws {
+        let pane = try TmuxPane()
+        let file = pane.folder.url.appendingPathComponent("notes.txt")
+        try (1...200).map { "note number \($0)" }.joined(separator: "\n").write(
+            to: file, atomically: true, encoding: .utf8)
+        try pane.type("echo before; activity run -- less '\(file.path)'")
+        let shown = try pane.waitFor("note number 1")
+        #expect(shown, "\((try? pane.screen()) ?? "")")
+        #expect(try !pane.screen().contains("before"), "less is not on the alternate screen")
+        try pane.press("q")
+        #expect(try pane.waitFor("✔ less"))
+        let screen = try pane.screen()
+        #expect(screen.contains("before"))
+        #expect(!screen.contains("note number 1\n"), "less's page was left on the main screen")
+    }
+
+    @Test(
+        "Ctrl-Z stops the command and activity; fg brings both back; the terminal is cooked meanwhile",
+        .enabled(if: available))
+    func jobControl() throws {
+        let pane = try TmuxPane()
+        let gate = gate(pane)
+        try pane.type("activity run -- sh -c 'echo sta\"\"rted; \(waitLoop(gate)); echo resumed-and-done'")
+        #expect(try pane.waitFor("started"))
+        try pane.press("C-z")
+        #expect(try pane.waitFor("Stopped") || pane.waitFor("stopped"))
+        try pane.type("stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon; echo modes-$((2*3))")
+        #expect(try pane.waitFor("modes-6"))
+        let modes = try pane.screen().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(modes.contains("echo") && modes.contains("icanon"), "the terminal was left raw while stopped")
+        try pane.type("fg")
+        open(gate)
+        #expect(try pane.waitFor("resumed-and-done"))
+        #expect(try pane.waitFor("✔ sh -c"))
+    }
+
+    @Test("Ctrl-C reaches the command through its terminal: killed by SIGINT, 130", .enabled(if: available))
+    func interrupt() throws {
+        let pane = try TmuxPane()
+        try pane.type("activity run -- sh -c 'echo sta\"\"rted; exec sleep 30'; echo status=$?")
+        #expect(try pane.waitFor("started"))
+        try pane.press("C-c")
+        #expect(try pane.waitFor("status=130"))
+        #expect(try pane.screen().contains("killed by SIGINT"))
+    }
+
+    @Test("a resize reaches the command: tput cols inside reports the new width", .enabled(if: available))
+    func resize() throws {
+        let pane = try TmuxPane(width: 100, height: 24)
+        let gate = gate(pane)
+        try pane.type("activity run -- sh -c 'echo cols=$(tput cols); \(waitLoop(gate)); echo cols=$(tput cols)'")
+        // (The typed line holds "cols=$(", never "cols=1": what is waited for is output.)
+        #expect(try pane.waitFor("cols=100"))
+        try pane.resize(width: 72, height: 24)
+        // The size reaches the pty within a tenth of a second; the gate opens after the pane shows it.
+        usleep(300_000)
+        open(gate)
+        #expect(try pane.waitFor("cols=72"))
+    }
+}

@@ -36,7 +36,8 @@ struct PseudoTerminalRunTests {
         #expect(try pane.screen().contains("fd 1 tty"))
         try pane.type("clear; activity run --no-pty -- sh -c '[ -t 1 ] && echo one-tty || echo one-pipe'")
         #expect(try pane.waitFor("one-pipe"))
-        try pane.type("clear; activity run -- sh -c '[ -t 1 ] && echo two-tty || echo two-pipe' > out; cat out")
+        let out = pane.folder.url.appendingPathComponent("out").path
+        try pane.type("clear; activity run -- sh -c '[ -t 1 ] && echo two-tty || echo two-pipe' > '\(out)'; cat '\(out)'")
         #expect(try pane.waitFor("two-pipe"))
     }
 

@@ -13,12 +13,7 @@
  * And every call returns 0, or -EINVAL exactly when its arguments are invalid.
  *
  *   make fuzz FUZZ_SECONDS=600        (see Docs/c-library.md, "Fuzzing")
- *
- * SwiftPM compiles every C file under Sources/CActivity into its CActivity target unless
- * Package.swift excludes it: only `make fuzz` defines ACTIVITY_FUZZ_TARGET.
  */
-#ifdef ACTIVITY_FUZZ_TARGET
-
 #include <activity.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -309,8 +304,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t k = 0; k < in.count; k++) free(in.fields[k]);
     return 0;
 }
-
-#else
-/* Not the fuzz build (SwiftPM compiles this file too): nothing here. */
-typedef int activity_fuzz_target_not_built;
-#endif

@@ -1,9 +1,16 @@
 import ActivityWire
 
 extension OverlayModel {
+    /// The running activities the label and the bar are about: a frame only while nothing runs
+    /// inside it.
+    var shownActivities: [Tracked] {
+        let work = running.values.filter { !$0.isFrame }
+        return work.isEmpty ? Array(running.values) : work
+    }
+
     /// The running activity whose title is the label: highest priority, then latest begun.
     var labelActivity: Tracked? {
-        running.values.max { ($0.priority, $0.order) < ($1.priority, $1.order) }
+        shownActivities.max { ($0.priority, $0.order) < ($1.priority, $1.order) }
     }
 
     /// The title the label shows now.
@@ -14,7 +21,7 @@ extension OverlayModel {
     var combinedFraction: Double {
         var done = finishedWeight
         var all = finishedWeight
-        for activity in running.values {
+        for activity in shownActivities {
             done += activity.weight * activity.fraction
             all += activity.weight
         }
@@ -56,7 +63,7 @@ extension OverlayModel {
         state.title = label.title
         state.message = label.message
         shownFraction = max(shownFraction, combinedFraction)
-        if running.values.contains(where: { $0.total == nil }) {
+        if shownActivities.contains(where: { $0.total == nil }) {
             state.content = .spinner
             state.accessibilityValue = configuration.texts.inProgress
         } else {

@@ -70,6 +70,9 @@ public struct OverlayModel: Hashable, Sendable {
         var blocking: ActivityEvent.Blocking
         var cancellable: Bool
         var cancelRequested = false
+        /// A frame around another program's work (`activity run`'s own activity): its children
+        /// are top-level, and it shows only while none runs.
+        var isFrame = false
         var completed: Double
         var total: Double?
         var timeoutAt: Int?
@@ -239,7 +242,9 @@ extension OverlayModel {
 
     mutating func begin(_ begin: ActivityEvent.Begin, at now: Int) {
         guard running[begin.id] == nil, nested[begin.id] == nil else { return }  // a duplicate begin
-        if let parent = begin.parent, let root = running[parent] != nil ? parent : nested[parent] {
+        if let parent = begin.parent, running[parent]?.isFrame != true,
+            let root = running[parent] != nil ? parent : nested[parent]
+        {
             nested[begin.id] = root
             return
         }
@@ -266,8 +271,8 @@ extension OverlayModel {
             priority: Self.number(begin.attrs[OverlayConfiguration.priorityAttribute]) ?? 0,
             weight: Self.number(begin.attrs[OverlayConfiguration.weightAttribute]).flatMap { $0 > 0 ? $0 : nil } ?? 1,
             blocking: max(begin.blocking, configuration.minimumBlocking), cancellable: begin.cancellable,
-            completed: begin.completed, total: begin.total,
-            timeoutAt: configuration.activityTimeoutMilliseconds.map { now + $0 })
+            isFrame: begin.attrs[ActivityEvent.Begin.frameAttribute] == .bool(true), completed: begin.completed,
+            total: begin.total, timeoutAt: configuration.activityTimeoutMilliseconds.map { now + $0 })
     }
 
     mutating func progress(_ progress: ActivityEvent.Progress) {

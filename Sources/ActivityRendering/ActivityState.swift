@@ -65,6 +65,10 @@ public struct ActivityState: Sendable, Hashable {
     public var cancellable: Bool { identity.cancellable }
     public var blocking: ActivityEvent.Blocking { identity.blocking }
     public var attrs: [String: AttributeValue] { identity.attrs }
+
+    /// Whether the activity is a frame around the work of another program (`activity run`'s
+    /// own activity): its children count as top-level for permanent lines.
+    public var isFrame: Bool { identity.attrs[ActivityEvent.Begin.frameAttribute] == .bool(true) }
     /// When it began, Unix seconds.
     public var startTime: Double { identity.startTime }
     /// When it ended, Unix seconds; `nil` while it runs.

@@ -66,6 +66,11 @@ public struct ActivityStore: Sendable {
     /// The activity with `id`, open or recently finished.
     public subscript(id: ActivityID) -> ActivityState? { nodes[id] }
 
+    /// Whether `id` names a frame (see ``ActivityState/isFrame``).
+    public func isFrame(_ id: ActivityID?) -> Bool {
+        id.flatMap { nodes[$0] }?.isFrame ?? false
+    }
+
     /// How many activities the store holds, open and finished (bounded by the limits).
     public var retainedCount: Int { nodes.count }
 

@@ -49,6 +49,8 @@ public struct RenderOptions: Sendable {
     /// Whether the session installs its SIGINT, SIGTERM and SIGWINCH handlers in TTY mode (see
     /// ``RenderSession``); `true` by default.
     public var handlesSignals: Bool
+    /// Which finished activities leave a permanent line.
+    public var verbosity: Verbosity = .normal
 
     public init(
         mode: RenderMode = .auto, logFile: String? = nil, logFormat: LogFormat = .text, plugins: [String] = [],

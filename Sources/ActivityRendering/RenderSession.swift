@@ -82,10 +82,11 @@ public final class RenderSession: Sendable {
         switch mode {
         case .tty, .plain, .auto:
             let style = TerminalStyle.detect(environment: environment, isTerminal: displayIsTerminal)
-            let configuration = TerminalRenderer.Configuration(
+            var configuration = TerminalRenderer.Configuration(
                 mode: mode == .tty ? .tty : .plain, style: style,
                 size: TerminalSize(TerminalDevice.size(of: descriptor, environment: environment)),
                 displayIsTerminal: displayIsTerminal)
+            configuration.verbosity = options.verbosity
             let renderer = TerminalRenderer(
                 output: display, configuration: configuration,
                 passthrough: Self.passthroughTargets(display: descriptor, tty: mode == .tty, outputs: standardOutputs))

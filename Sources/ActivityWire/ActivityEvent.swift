@@ -242,3 +242,10 @@ extension ActivityEvent {
         }
     }
 }
+
+extension ActivityEvent.Begin {
+    /// The `attrs` key that marks an activity as a frame around another program's work (`true`):
+    /// `activity run` marks its own activity so, and displays treat the command's top-level
+    /// activities as top-level (the overlay's label, permanent lines) rather than as nested steps.
+    public static let frameAttribute = "x-activity-frame"
+}

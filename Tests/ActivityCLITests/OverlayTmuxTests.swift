@@ -165,6 +165,43 @@ struct OverlayTmuxTests {
     }
 
     @Test(
+        "run --mode overlay: what the command reports is the label, not the wrapper's command line",
+        .enabled(if: OverlayTmuxTests.available, "tmux is missing or this build has no --mode overlay")
+    )
+    func runLabelIsTheCommands() throws {
+        let folder = try TemporaryFolder()
+        let gate = folder.url.appendingPathComponent("gate").path
+        let login = try folder.file(
+            "login.sh",
+            contents: """
+                #!/bin/sh
+                id=$(activity emit begin 'Signing in' --message 'Contacting the server')
+                i=0
+                while [ ! -e '\(gate)' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
+                activity emit end "$id"
+                """, executable: true)
+        let session = try folder.file(
+            "session.sh",
+            contents: """
+                #!/bin/sh
+                export LANG=C.UTF-8 PATH='\(CommandRunner.path)'
+                unset ACTIVITY_SINK ACTIVITY_PARENT NO_COLOR
+                activity run --mode overlay -- sh '\(login.path)'
+                echo "status $?"
+                sleep 60
+                """, executable: true)
+        let tmux = Tmux()
+        defer { withExtendedLifetime(folder) {} }
+        try tmux.run(["new-session", "-d", "-s", "overlay", "-x", "64", "-y", "18", session.path])
+        try tmux.wait(for: "Signing in")
+        let screen = tmux.screen
+        #expect(screen.contains("Contacting the server"))
+        #expect(!screen.contains("login.sh"), "the wrapper's title is the label:\n\(screen)")
+        _ = FileManager.default.createFile(atPath: gate, contents: nil)
+        try tmux.wait(for: "status 0")
+    }
+
+    @Test(
         "run in the foreground: Ctrl-Z stops the command with activity, shows the cursor, and fg resumes both",
         .enabled(if: OverlayTmuxTests.available, "tmux is missing or this build has no --mode overlay")
     )

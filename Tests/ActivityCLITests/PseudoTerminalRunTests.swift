@@ -37,7 +37,8 @@ struct PseudoTerminalRunTests {
         try pane.type("clear; activity run --no-pty -- sh -c '[ -t 1 ] && echo one-tty || echo one-pipe'")
         #expect(try pane.waitFor("one-pipe"))
         let out = pane.folder.url.appendingPathComponent("out").path
-        try pane.type("clear; activity run -- sh -c '[ -t 1 ] && echo two-tty || echo two-pipe' > '\(out)'; cat '\(out)'")
+        try pane.type(
+            "clear; activity run -- sh -c '[ -t 1 ] && echo two-tty || echo two-pipe' > '\(out)'; cat '\(out)'")
         #expect(try pane.waitFor("two-pipe"))
     }
 

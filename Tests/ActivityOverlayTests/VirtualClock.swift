@@ -86,10 +86,11 @@ enum E {
 
     static func begin(
         _ name: String, _ title: String? = nil, total: Double? = nil, blocking: ActivityEvent.Blocking = .none,
-        cancellable: Bool = false, priority: Double? = nil, parent: String? = nil
+        cancellable: Bool = false, priority: Double? = nil, parent: String? = nil, frame: Bool = false
     ) -> OverlayInput {
         var attrs: [String: AttributeValue] = [:]
         if let priority { attrs[OverlayConfiguration.priorityAttribute] = .number(priority) }
+        if frame { attrs[ActivityEvent.Begin.frameAttribute] = .bool(true) }
         return .event(
             .begin(
                 .init(

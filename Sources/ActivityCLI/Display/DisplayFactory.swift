@@ -65,9 +65,10 @@ enum DisplayFactory {
         case .overlayJSONL:
             return OverlayJSONLinesPresenter(outputFD: 1)
         }
-        let renderOptions = RenderOptions(
+        var renderOptions = RenderOptions(
             mode: mode, logFile: options.logFile, logFormat: options.logFormat == .jsonl ? .jsonl : .text,
             plugins: options.plugins)
+        renderOptions.verbosity = options.verbosity
         do throws(RenderError) {
             return SessionDisplay(session: try RenderSession(options: renderOptions))
         } catch {

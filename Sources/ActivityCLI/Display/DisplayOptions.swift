@@ -1,3 +1,5 @@
+import ActivityRendering
+
 /// The display options shared by `render`, `run`, `replay` and `demo`.
 struct DisplayOptions: Sendable {
     enum Mode: String, Sendable, CaseIterable {
@@ -13,6 +15,8 @@ struct DisplayOptions: Sendable {
     var logFile: String?
     var logFormat: LogFormat = .text
     var plugins: [String] = []
+    /// `-v` and `-q`: which finished activities leave a permanent line.
+    var verbosity: Verbosity = .normal
     /// `--otlp-endpoint`: the OpenTelemetry Collector to send spans to (``OTLPSettings``).
     var otlpEndpoint: String?
 
@@ -29,6 +33,8 @@ struct DisplayOptions: Sendable {
             .value(
                 "plugin", "NAME", repeatable: true, values: .executableSuffix("activity-render-"),
                 help: "also feed the events to activity-render-NAME from PATH (repeatable)"),
+            .flag("verbose", short: "v", help: "a permanent line for every finished activity, not only top-level ones"),
+            .flag("quiet", short: "q", help: "permanent lines only for failures, then the summary"),
             .value(
                 "otlp-endpoint", "URL",
                 help: "also send each activity, as it ends, as an OpenTelemetry span to the collector at URL "
@@ -49,6 +55,10 @@ struct DisplayOptions: Sendable {
         for plugin in plugins where plugin.isEmpty || plugin.contains("/") {
             throw parser.usageError("--plugin takes a name (activity-render-NAME on PATH), not '\(plugin)'")
         }
+        if parsed.flag("verbose") && parsed.flag("quiet") {
+            throw parser.usageError("--verbose and --quiet exclude each other")
+        }
+        verbosity = parsed.flag("verbose") ? .verbose : parsed.flag("quiet") ? .quiet : .normal
         otlpEndpoint = parsed.value("otlp-endpoint")
         if let url = otlpEndpoint {
             do throws(HTTPEndpoint.Invalid) {

@@ -126,9 +126,16 @@ enum Spawn {
             + ["ACTIVITY_SINK=\(sink)", "ACTIVITY_PARENT=\(parent)"]
     }
 
-    /// The command line as a title: arguments joined by spaces, quoted where a shell would need it.
+    /// The command line as a title: the program's name without its folder (and, for an
+    /// interpreter running a script, the script's name without its folder), then the arguments,
+    /// quoted where a shell would need it: `bash /home/me/bin/login.sh -v` is `bash login.sh -v`.
     static func title(_ arguments: [String]) -> String {
-        arguments.map { argument in
+        var words = arguments
+        if let program = words.first { words[0] = baseName(program) }
+        if words.count > 1, isInterpreter(words[0]), !words[1].hasPrefix("-"), words[1].contains("/") {
+            words[1] = baseName(words[1])
+        }
+        return words.map { argument in
             let plain =
                 !argument.isEmpty
                 && argument.unicodeScalars.allSatisfy {
@@ -137,6 +144,19 @@ enum Spawn {
                 }
             return plain ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }.joined(separator: " ")
+    }
+
+    private static func baseName(_ path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return name.isEmpty ? path : name
+    }
+
+    /// Programs whose first argument is the script that says what runs.
+    private static func isInterpreter(_ name: String) -> Bool {
+        let interpreters: Set<String> = [
+            "sh", "bash", "dash", "zsh", "ksh", "fish", "node", "ruby", "perl", "php", "lua",
+        ]
+        return interpreters.contains(name) || name.hasPrefix("python")
     }
 }
 

@@ -1,4 +1,5 @@
 import ActivityAdapters
+import ActivityOverlay
 import ActivityTerminal
 import ActivityWire
 
@@ -44,11 +45,15 @@ final class Supervisor {
     /// Runs the command to its end and returns the status `activity run` exits with.
     func run() -> Int32 {
         let root = ActivityID(unchecked: POSIX.randomHex() + ".run")
+        // A frame around the command's own activities: displays treat those as top-level.
+        let frame: [String: AttributeValue] = [
+            ActivityEvent.Begin.frameAttribute: .bool(true), OverlayConfiguration.priorityAttribute: .number(-1),
+        ]
         display.handle(
             .begin(
                 .init(
                     id: root, title: Spawn.title(command), cancellable: !mayTakeTerminal,
-                    blocking: mayTakeTerminal ? .none : .block, timestamp: POSIX.unixSeconds())))
+                    blocking: mayTakeTerminal ? .none : .block, attrs: frame, timestamp: POSIX.unixSeconds())))
         func fail(_ message: String, status: Int32) -> Int32 {
             display.handle(.end(.init(id: root, status: .failure, error: message, timestamp: POSIX.unixSeconds())))
             display.finish()

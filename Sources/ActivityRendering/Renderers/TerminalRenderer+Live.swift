@@ -22,13 +22,21 @@ extension TerminalRenderer {
         case .end:
             guard let activity = update.activity else { return }
             lineCache[activity.sequence] = nil
-            if activity.depth == 0 {
-                appendAbove(endLine(activity, title: activity.title))
-            } else if activity.status == .failure {
-                appendAbove(endLine(activity, title: pathTitle(of: activity, in: store)))
-            }
+            if let title = permanentTitle(of: activity, in: store) { appendAbove(endLine(activity, title: title)) }
         }
         if pendingAbove.count > Self.pendingLimit { flushNow(store) }
+    }
+
+    /// The title of a finished activity's permanent line, or `nil` when the verbosity leaves
+    /// none: its own title at the top (or just under a frame), its path below.
+    func permanentTitle(of activity: ActivityState, in store: ActivityStore) -> String? {
+        let topLevel = activity.depth == 0 || store.isFrame(activity.parent)
+        let failed = activity.status == .failure
+        switch configuration.verbosity {
+        case .quiet where !failed: return nil
+        case .normal where !failed && !topLevel: return nil
+        default: return topLevel ? activity.title : pathTitle(of: activity, in: store)
+        }
     }
 
     /// Queues a permanent line for the top of the next frame.

@@ -6,7 +6,7 @@ extension TerminalRenderer {
         let time = update.event.timestamp ?? store.summary.lastTime ?? 0
         switch update.event {
         case .begin:
-            guard let activity = update.activity else { return }
+            guard let activity = update.activity, configuration.verbosity != .quiet else { return }
             var line = StyledLine(style.symbol(for: .started) + " " + pathTitle(of: activity, in: store))
             if let details = plainDetails(activity) { line.append(" (\(details))") }
             if let message = activity.message, !message.isEmpty {
@@ -15,7 +15,9 @@ extension TerminalRenderer {
             plainProgress[activity.id] = (time, tenth(activity))
             writePlain(line, at: time)
         case .progress:
-            guard let activity = update.activity, let last = plainProgress[activity.id] else { return }
+            guard configuration.verbosity != .quiet, let activity = update.activity,
+                let last = plainProgress[activity.id]
+            else { return }
             let currentTenth = tenth(activity)
             guard currentTenth > last.tenth || time - last.time >= configuration.plainProgressInterval else { return }
             plainProgress[activity.id] = (time, currentTenth)
@@ -25,6 +27,7 @@ extension TerminalRenderer {
         case .end:
             guard let activity = update.activity else { return }
             plainProgress[activity.id] = nil
+            guard configuration.verbosity != .quiet || activity.status == .failure else { return }
             writePlain(endLine(activity, title: pathTitle(of: activity, in: store)), at: time)
         }
     }

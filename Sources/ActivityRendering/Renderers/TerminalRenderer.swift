@@ -47,6 +47,9 @@ public final class TerminalRenderer: ActivityRenderer {
         public var plainProgressInterval: Double
         /// The time elapsed-time prefixes count from; the first event's when `nil`.
         public var startTime: Double?
+        /// Which finished activities leave a permanent line (plain mode: which begin and end lines
+        /// are written; quiet leaves only failures).
+        public var verbosity: Verbosity = .normal
 
         public init(
             mode: Mode, style: TerminalStyle = TerminalStyle(unicode: true, color: false),

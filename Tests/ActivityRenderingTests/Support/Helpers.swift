@@ -58,14 +58,14 @@ final class TerminalHarness {
     init(
         columns: Int = 80, rows: Int = 24, mode: TerminalRenderer.Mode = .tty, unicode: Bool = true,
         color: Bool = false,
-        limits: ActivityStore.Limits = .init()
+        limits: ActivityStore.Limits = .init(), verbosity: Verbosity = .normal
     ) {
         store = ActivityStore(limits: limits)
-        renderer = TerminalRenderer(
-            output: buffer,
-            configuration: .init(
-                mode: mode, style: TerminalStyle(unicode: unicode, color: color),
-                size: TerminalSize(columns: columns, rows: rows), displayIsTerminal: true, startTime: 0))
+        var configuration = TerminalRenderer.Configuration(
+            mode: mode, style: TerminalStyle(unicode: unicode, color: color),
+            size: TerminalSize(columns: columns, rows: rows), displayIsTerminal: true, startTime: 0)
+        configuration.verbosity = verbosity
+        renderer = TerminalRenderer(output: buffer, configuration: configuration)
         screen = ScreenEmulator(columns: columns, rows: rows)
     }
 

@@ -1,0 +1,35 @@
+import ActivityOverlay
+import ActivityWire
+import Testing
+
+/// `activity run`'s own activity is a frame: what the command reports is what the overlay shows.
+@Suite("Overlay model: a frame around the command's work")
+struct OverlayFrameTests {
+    @Test("the command's top-level activity is the label and the bar, not the wrapper's command line")
+    func label() {
+        var model = OverlayModel(configuration: .vectors)
+        _ = model.reduce(E.begin("run", "bash login.sh", blocking: .block, frame: true), at: 0)
+        _ = model.reduce(E.begin("sign", "Signing in", total: 4, parent: "run"), at: 10)
+        _ = model.reduce(E.progress("sign", 1), at: 20)
+        _ = model.reduce(.tick, at: 600)
+        #expect(model.state.isVisible)
+        #expect(model.state.title == "Signing in")
+        #expect(model.state.content == .progress(0.25))
+        // Blocking stays as the frame asked (the command's keys are the overlay's while it runs).
+        #expect(model.state.blocksInput)
+        _ = model.reduce(E.begin("nested", "Contacting the server", parent: "sign"), at: 700)
+        #expect(model.state.title == "Signing in", "a nested step changed the label")
+        _ = model.reduce(E.end("nested"), at: 800)
+        _ = model.reduce(E.end("sign"), at: 900)
+        #expect(model.state.title == "bash login.sh", "with nothing inside it, the frame shows")
+    }
+
+    @Test("without a frame, a child stays nested: the label is its parent's")
+    func withoutFrame() {
+        var model = OverlayModel(configuration: .vectors)
+        _ = model.reduce(E.begin("outer", "Outer"), at: 0)
+        _ = model.reduce(E.begin("inner", "Inner", parent: "outer"), at: 10)
+        _ = model.reduce(.tick, at: 600)
+        #expect(model.state.title == "Outer")
+    }
+}

@@ -18,7 +18,7 @@ enum CLibraryBenchmarks {
         let four = repeated(settings) {
             contendedNanosecondsPerCall(threads: 4, iterations: perThread) { _ = activity_advance(shared.pointer, 1) }
         }
-        _ = activity_end(handle, ACTIVITY_SUCCESS, nil)
+        _ = activity_end(handle, ACTIVITY_STATUS_SUCCESS, nil)
         _ = activity_flush(1000)
         return [
             Figure(
@@ -37,7 +37,7 @@ enum CLibraryBenchmarks {
         let runs = repeated(settings) {
             nanosecondsPerCall(iterations) { _ in _ = activity_advance(handle, 1) }
         }
-        _ = activity_end(handle, ACTIVITY_SUCCESS, nil)
+        _ = activity_end(handle, ACTIVITY_STATUS_SUCCESS, nil)
         return [
             Figure(
                 name: "C activity_advance, reporting disabled", unit: "ns/call", runs: runs, target: 2, better: .lower,
@@ -52,7 +52,7 @@ enum CLibraryBenchmarks {
         let runs = repeated(settings) {
             let start = nowNanoseconds()
             for _ in 0..<pairs {
-                _ = activity_end(activity_begin(nil, "step", -1, nil), ACTIVITY_SUCCESS, nil)
+                _ = activity_end(activity_begin(nil, "step", -1, nil), ACTIVITY_STATUS_SUCCESS, nil)
             }
             _ = activity_flush(10_000)
             return Double(pairs * 2) / (Double(nowNanoseconds() - start) / 1e9)

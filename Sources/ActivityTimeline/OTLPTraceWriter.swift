@@ -3,7 +3,7 @@
 /// `opentelemetry-proto` parses.
 ///
 /// ```swift
-/// let json = OTLPTraceWriter(serviceName: "ci-build").write(timeline)
+/// let json = OTLPTraceWriter(serviceName: "ci-build", version: "1.0").write(timeline)
 /// ```
 ///
 /// Every span is described in ``OTLPSpanEncoder``.
@@ -15,8 +15,8 @@ public struct OTLPTraceWriter: Sendable {
     /// The instrumentation scope's version.
     public var version: String
 
-    public init(serviceName: String = "activity", resourceAttributes: [String: String] = [:], version: String = "0.1.0")
-    {
+    /// - Parameter version: the version of what wrote the spans (the `activity` command passes its own).
+    public init(serviceName: String = "activity", resourceAttributes: [String: String] = [:], version: String) {
         self.serviceName = serviceName
         self.resourceAttributes = resourceAttributes
         self.version = version

@@ -15,7 +15,7 @@ struct WriterTests {
         case "report.html": output = HTMLReportWriter(source: "build.jsonl").write(timeline)
         case "timeline.svg": output = SVGTimelineWriter().write(timeline)
         case "trace.json": output = ChromeTraceWriter().write(timeline)
-        default: output = OTLPTraceWriter(serviceName: "ci").write(timeline)
+        default: output = OTLPTraceWriter(serviceName: "ci", version: "0.1.0").write(timeline)
         }
         if RecordingFixture.recording { try RecordingFixture.record(output, as: name) }
         #expect(

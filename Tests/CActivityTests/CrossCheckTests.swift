@@ -39,21 +39,23 @@ final class CrossCheckTests {
         activity_set_total(child, -1)
         activity_flush(1000)
         for (level, text) in [
-            (ACTIVITY_DEBUG, "debug"), (ACTIVITY_INFO, "info"), (ACTIVITY_WARNING, "warning"),
-            (ACTIVITY_ERROR, "error"),
+            (ACTIVITY_LEVEL_DEBUG, "debug"), (ACTIVITY_LEVEL_INFO, "info"), (ACTIVITY_LEVEL_WARNING, "warning"),
+            (ACTIVITY_LEVEL_ERROR, "error"),
         ] {
             activity_log(child, level, "a \(text) message")
         }
         let broken: [CChar] = [0x61, -1, 0x20, -30, -126, 0x20, -19, -96, -128, 0x62, 0].map { CChar($0) }
-        activity_log(nil, ACTIVITY_INFO, broken)
-        activity_end(child, ACTIVITY_FAILURE, "disk full")
-        for (status, name) in [(ACTIVITY_SUCCESS, "s"), (ACTIVITY_CANCELLED, "c"), (ACTIVITY_SKIPPED, "k")] {
+        activity_log(nil, ACTIVITY_LEVEL_INFO, broken)
+        activity_end(child, ACTIVITY_STATUS_FAILURE, "disk full")
+        for (status, name) in [
+            (ACTIVITY_STATUS_SUCCESS, "s"), (ACTIVITY_STATUS_CANCELLED, "c"), (ACTIVITY_STATUS_SKIPPED, "k"),
+        ] {
             let a = activity_begin(root, name, 1, "bytes")
             activity_advance(a, 0.75)
             activity_end(a, status, "ended as \(name)")
         }
         activity_advance(root, 12)
-        activity_end(root, ACTIVITY_SUCCESS, nil)
+        activity_end(root, ACTIVITY_STATUS_SUCCESS, nil)
     }
 
     func produceInThreads(threads: Int, activities: Int) {
@@ -62,13 +64,13 @@ final class CrossCheckTests {
             for index in 0..<activities {
                 let a = activity_begin(shared.pointer, "thread \(thread) item \(index)", 3, nil)
                 activity_advance(a, 1)
-                activity_log(a, ACTIVITY_INFO, "working on \(index)")
+                activity_log(a, ACTIVITY_LEVEL_INFO, "working on \(index)")
                 activity_advance(a, 2)
-                activity_end(a, ACTIVITY_SUCCESS, nil)
+                activity_end(a, ACTIVITY_STATUS_SUCCESS, nil)
                 activity_advance(shared.pointer, 1)
             }
         }
-        activity_end(shared.pointer, ACTIVITY_SUCCESS, "all threads done")
+        activity_end(shared.pointer, ACTIVITY_STATUS_SUCCESS, "all threads done")
     }
 
     @Test("Every line decodes, follows the stream rules, and is byte for byte what the Swift encoder writes")
@@ -106,8 +108,8 @@ final class CrossCheckTests {
     func truncationAgrees(unit: String) throws {
         let long = String(repeating: unit, count: 9000 / unit.utf8.count)
         let a = activity_begin(nil, long, 5, long)
-        activity_log(a, ACTIVITY_WARNING, long)
-        activity_end(a, ACTIVITY_FAILURE, long)
+        activity_log(a, ACTIVITY_LEVEL_WARNING, long)
+        activity_end(a, ACTIVITY_STATUS_FAILURE, long)
         let report = try Support.check(try folder.read("events.jsonl"))
         #expect(report.isClean, "\(report.summary)")
         try #require(report.events.count == 3)
@@ -145,9 +147,9 @@ final class CrossCheckTests {
         #expect(activity_set_total(a, .nan) == -EINVAL)
         #expect(activity_end(a, activity_status(rawValue: 42), nil) == -EINVAL)
         #expect(activity_flush(1000) == 0)
-        #expect(activity_end(a, ACTIVITY_SUCCESS, nil) == 0)
+        #expect(activity_end(a, ACTIVITY_STATUS_SUCCESS, nil) == 0)
         #expect(activity_advance(nil, 1) == 0)
-        #expect(activity_end(nil, ACTIVITY_SUCCESS, nil) == 0)
+        #expect(activity_end(nil, ACTIVITY_STATUS_SUCCESS, nil) == 0)
         let report = try Support.check(try folder.read("events.jsonl"))
         #expect(report.isClean, "\(report.summary)")
         #expect(report.events.map(\.typeName) == ["begin", "end"])
@@ -170,8 +172,8 @@ extension CrossCheckTests {
         produceInThreads(threads: 4, activities: 50)
         let long = String(repeating: "é\"", count: 3000)
         let a = activity_begin(nil, long, 1, long)
-        activity_log(a, ACTIVITY_ERROR, long)
-        activity_end(a, ACTIVITY_FAILURE, long)
+        activity_log(a, ACTIVITY_LEVEL_ERROR, long)
+        activity_end(a, ACTIVITY_STATUS_FAILURE, long)
         let bytes = try folder.read("events.jsonl")
         let lines = bytes.split(separator: 0x0A)
         #expect(lines.count > 400)

@@ -29,7 +29,7 @@ from typing import Iterable, Iterator, Optional, TypeVar
 from ._native import LEVEL, STATUS, lib, text
 
 __all__ = ["Activity", "ActivityError", "begin", "track", "current", "log", "set_sink", "flush", "version"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 T = TypeVar("T")
 

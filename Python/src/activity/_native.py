@@ -11,7 +11,15 @@ LEVEL = {"debug": 0, "info": 1, "warning": 2, "error": 3}
 
 
 def _load() -> ctypes.CDLL:
-    candidates = [os.environ.get("ACTIVITY_LIBRARY"), ctypes.util.find_library("activity"), "libactivity.so.0"]
+    # Scripts/install puts the package in PREFIX/lib/pythonX.Y/site-packages and the library in
+    # PREFIX/lib: found there even when PREFIX is not on the system's library path.
+    beside = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "libactivity.so.0")
+    candidates = [
+        os.environ.get("ACTIVITY_LIBRARY"),
+        os.path.normpath(beside) if os.path.exists(beside) else None,
+        ctypes.util.find_library("activity"),
+        "libactivity.so.0",
+    ]
     errors = []
     for candidate in filter(None, candidates):
         try:

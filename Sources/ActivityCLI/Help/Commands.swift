@@ -1,7 +1,7 @@
 /// The table every generated text reads: the subcommands in the order the overview lists them,
 /// and what the whole command says about itself.
 enum Commands {
-    static let version = "0.1.0"
+    static let version = "0.2.0"
 
     static let all: [CommandSpec] = [
         RenderCommand.spec, RunCommand.spec, EmitCommand.spec, ValidateCommand.spec, ReplayCommand.spec,

@@ -74,9 +74,9 @@ extern "C" {
 
 /** The library's version, at compile time. activity_version() gives it at run time. */
 #define ACTIVITY_VERSION_MAJOR 0
-#define ACTIVITY_VERSION_MINOR 1
+#define ACTIVITY_VERSION_MINOR 2
 #define ACTIVITY_VERSION_PATCH 0
-#define ACTIVITY_VERSION_STRING "0.1.0"
+#define ACTIVITY_VERSION_STRING "0.2.0"
 /** The protocol major version the library writes (the "v" field of every line). */
 #define ACTIVITY_PROTOCOL_VERSION 1
 

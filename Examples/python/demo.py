@@ -1,13 +1,16 @@
-"""A small tool reporting its work through activity.py.
+"""A small tool reporting its work through the activity package (Python/ in this repository).
 
     ACTIVITY_SINK=stderr python3 demo.py
     ACTIVITY_SINK=stdout python3 demo.py | activity render
+
+Installed (`pip install ./Python`, or Scripts/install), `import activity` needs no path; from the
+checkout, the package's source folder is put on the path.
 """
 
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Python", "src"))
 
 import activity  # noqa: E402
 

@@ -76,12 +76,6 @@ enum SessionLeader {
     private static func dieBy(_ signal: Int32) -> Never {
         var none = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
-        Glibc.signal(signal, SIG_DFL)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, signal)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        raise(signal)
-        exit(ExitCode.killed(by: signal))
+        SignalPipe.dieBy(signal)
     }
 }

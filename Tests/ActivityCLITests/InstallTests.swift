@@ -36,6 +36,7 @@ struct InstallTests {
             "demo.c",
             contents: """
                 #include <activity.h>
+                #include <stddef.h>
                 int main(void) {
                     activity *a = activity_begin(NULL, "Installed C", 2, NULL);
                     activity_advance(a, 2);

@@ -54,16 +54,15 @@ public final class PluginHost: ActivityRenderer {
         guard !name.isEmpty,
             name.utf8.allSatisfy({ ActivityID.isValid(CollectionOfOne($0)) && $0 != UInt8(ascii: "/") })
         else {
-            throw RenderError(
-                "invalid plugin name \"\(TerminalSanitizer.escaped(name))\": use letters, digits, '.', '_' and '-'")
+            throw .pluginName(TerminalSanitizer.escaped(name))
         }
         let program = "activity-render-" + name
         guard let path = Self.find(program, path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
-            throw RenderError("plugin \"\(name)\" not found: no executable \(program) on PATH")
+            throw .pluginNotFound(name: name, program: program)
         }
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-            throw RenderError("cannot start plugin \"\(name)\": socketpair: \(String(cString: strerror(errno)))")
+            throw .pluginFailed(name: name, reason: "socketpair: \(String(cString: strerror(errno)))")
         }
         // The plugin only reads; it must not be able to write events back.
         shutdown(pair[1], Int32(SHUT_WR))
@@ -78,7 +77,7 @@ public final class PluginHost: ActivityRenderer {
         close(pair[1])
         guard status == 0 else {
             close(pair[0])
-            throw RenderError("cannot start plugin \"\(name)\" (\(path)): \(String(cString: strerror(status)))")
+            throw .pluginFailed(name: name, reason: "\(path): \(String(cString: strerror(status)))")
         }
         self.name = name
         self.executablePath = path

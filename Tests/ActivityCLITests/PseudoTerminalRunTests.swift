@@ -162,14 +162,13 @@ struct PseudoTerminalRunTests {
     @Test("a resize reaches the command: tput cols inside reports the new width", .enabled(if: available))
     func resize() throws {
         let pane = try TmuxPane(width: 100, height: 24)
-        let gate = gate(pane)
-        try pane.type("activity run -- sh -c 'echo cols=$(tput cols); \(waitLoop(gate)); echo cols=$(tput cols)'")
-        // (The typed line holds "cols=$(", never "cols=1": what is waited for is output.)
+        // The command waits (at most 30 s) until its terminal is 72 columns wide, then says so.
+        try pane.type(
+            "activity run -- sh -c 'echo cols=$(tput cols); i=0; "
+                + "while [ \"$(tput cols)\" != 72 ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; "
+                + "echo now=$(tput cols)'")
         #expect(try pane.waitFor("cols=100"))
         try pane.resize(width: 72, height: 24)
-        // The size reaches the pty within a tenth of a second; the gate opens after the pane shows it.
-        usleep(300_000)
-        open(gate)
-        #expect(try pane.waitFor("cols=72"))
+        #expect(try pane.waitFor("now=72", timeout: 40))
     }
 }

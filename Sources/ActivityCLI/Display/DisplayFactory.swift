@@ -31,19 +31,6 @@ enum DisplayFactory {
     private static func makeLocal(
         _ options: DisplayOptions, onCancel: @escaping @Sendable () -> Void
     ) throws(DisplayError) -> any Display {
-        if let path = options.logFile {
-            let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                throw DisplayError(
-                    message: "--log-file \(path): \(POSIX.describe(errno))", exitStatus: ExitCode.cannotCreate)
-            }
-            close(fd)
-        }
-        for plugin in options.plugins where findOnPath("activity-render-\(plugin)") == nil {
-            throw DisplayError(
-                message: "--plugin \(plugin): no executable activity-render-\(plugin) on PATH",
-                exitStatus: ExitCode.unavailable)
-        }
         let mode: RenderMode
         switch options.mode {
         case .auto: mode = .auto
@@ -72,17 +59,24 @@ enum DisplayFactory {
         do throws(RenderError) {
             return SessionDisplay(session: try RenderSession(options: renderOptions))
         } catch {
-            throw DisplayError(message: error.message, exitStatus: ExitCode.unavailable)
+            throw DisplayError(message: Self.message(for: error, options), exitStatus: Self.exitStatus(for: error))
         }
     }
 
-    /// The first executable `name` in the directories of `PATH`.
-    static func findOnPath(_ name: String) -> String? {
-        let path = POSIX.environment("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
-        for directory in path.split(separator: ":", omittingEmptySubsequences: false) {
-            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + name
-            if access(candidate, X_OK) == 0 { return candidate }
+    /// The exit status of a display that could not be set up: 73 for the log file, 69 for a plugin.
+    static func exitStatus(for error: RenderError) -> Int32 {
+        switch error {
+        case .logFile: ExitCode.cannotCreate
+        case .pluginName, .pluginNotFound, .pluginFailed: ExitCode.unavailable
         }
-        return nil
+    }
+
+    /// The message, worded after the option that asked for it.
+    static func message(for error: RenderError, _ options: DisplayOptions) -> String {
+        switch error {
+        case .logFile(let path, let reason): "--log-file \(path): \(reason)"
+        case .pluginNotFound(let name, let program): "--plugin \(name): no executable \(program) on PATH"
+        default: error.message
+        }
     }
 }

@@ -110,7 +110,7 @@ final class OverlayJSONLinesPresenter: Sendable {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes {
-                Glibc.write(outputFD, $0.baseAddress! + offset, bytes.count - offset)
+                SystemCall.write(outputFD, $0.baseAddress! + offset, bytes.count - offset)
             }
             if written > 0 {
                 offset += written

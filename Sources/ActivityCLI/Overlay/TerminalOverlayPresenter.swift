@@ -240,7 +240,7 @@ final class TerminalOverlayPresenter: Sendable {
     private func wake(_ core: inout Core) {
         guard !core.closed else { return }
         var byte: UInt8 = 1
-        _ = Glibc.write(wakeWrite, &byte, 1)
+        _ = SystemCall.write(wakeWrite, &byte, 1)
     }
 
     /// Whether a read from the keyboard holds a lone Esc (not the start of an arrow key's sequence).
@@ -346,7 +346,7 @@ final class TerminalOverlayPresenter: Sendable {
         var stalls = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes {
-                Glibc.write(outputFD, $0.baseAddress! + offset, bytes.count - offset)
+                SystemCall.write(outputFD, $0.baseAddress! + offset, bytes.count - offset)
             }
             if written > 0 {
                 offset += written

@@ -33,7 +33,7 @@ struct PseudoTerminal {
             functions.name(master, &name, name.count) == 0
         else {
             let error = errno
-            Glibc.close(master)
+            SystemCall.close(master)
             throw .system("grantpt", error)
         }
         self.master = master
@@ -42,14 +42,14 @@ struct PseudoTerminal {
         // processing), set once through a descriptor of our own; but control keys are not echoed
         // as "^C" or "^Z": the display says how the command ended or that it stopped, and an
         // echo left unfinished would hold the live region away as a prompt.
-        let slave = Glibc.open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        let slave = SystemCall.open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
         if slave >= 0 {
             var settings = termios()
             if tcgetattr(terminal, &settings) == 0 {
                 settings.c_lflag &= ~tcflag_t(ECHOCTL)
                 _ = tcsetattr(slave, TCSANOW, &settings)
             }
-            Glibc.close(slave)
+            SystemCall.close(slave)
         }
         copySize(from: terminal)
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
@@ -68,7 +68,7 @@ struct PseudoTerminal {
     }
 
     func close() {
-        Glibc.close(master)
+        SystemCall.close(master)
     }
 
     /// posix_openpt(3), grantpt(3), unlockpt(3) and ptsname_r(3), looked up at run time: the

@@ -65,7 +65,7 @@ final class SocketServer {
     /// reported through `refused`.
     func accept(refused: (uid_t) -> Void) -> Accepted {
         while true {
-            let fd = Glibc.accept(fileDescriptor, nil, nil)
+            let fd = SystemCall.accept(fileDescriptor)
             if fd < 0 {
                 switch errno {
                 case EINTR, ECONNABORTED: continue
@@ -77,7 +77,7 @@ final class SocketServer {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             let uid = Self.peerUID(fd)
             guard uid == getuid() else {
-                Glibc.close(fd)
+                SystemCall.close(fd)
                 refused(uid ?? uid_t.max)
                 continue
             }
@@ -103,7 +103,7 @@ final class SocketServer {
     /// Closes the socket and removes it and its directory.
     func close() {
         if fileDescriptor >= 0 {
-            Glibc.close(fileDescriptor)
+            SystemCall.close(fileDescriptor)
             fileDescriptor = -1
         }
         unlink(path)

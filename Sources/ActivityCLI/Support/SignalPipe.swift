@@ -74,7 +74,7 @@ enum SignalPipe {
     /// Ends the process by `signal` with its default action, so the parent sees how it ended.
     static func dieBy(_ signal: Int32) -> Never {
         restore()
-        Glibc.signal(signal, SIG_DFL)
+        SystemCall.resetToDefault(signal)
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, signal)

@@ -36,7 +36,7 @@ struct FileOutput: Sendable {
     private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) -> Failure? {
         var offset = 0
         while offset < buffer.count {
-            let written = Glibc.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            let written = SystemCall.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
             if written > 0 {
                 offset += written
                 continue

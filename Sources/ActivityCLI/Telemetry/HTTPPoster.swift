@@ -77,7 +77,7 @@ enum HTTPPoster {
                 lastError = errno
                 continue
             }
-            if Glibc.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return .success(fd) }
+            if SystemCall.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return .success(fd) }
             lastError = errno
             if lastError == EINPROGRESS, wait(fd, for: Int16(POLLOUT), deadline: deadline) {
                 var error: Int32 = 0
@@ -97,7 +97,7 @@ enum HTTPPoster {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                SystemCall.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
             }
             if sent > 0 {
                 offset += sent

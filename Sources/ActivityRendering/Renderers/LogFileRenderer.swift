@@ -47,12 +47,12 @@ public final class LogFileRenderer: ActivityRenderer {
     {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw RenderError("cannot open the log file \(path): \(String(cString: strerror(errno)))")
+            throw .logFile(path: path, reason: String(cString: strerror(errno)))
         }
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
             close(descriptor)
-            throw RenderError("cannot open the log file \(path): it is a directory")
+            throw .logFile(path: path, reason: "it is a directory")
         }
         self.format = format
         self.output = FileDescriptorOutput(fileDescriptor: descriptor)
@@ -217,16 +217,4 @@ public enum WallClock {
         clock_gettime(CLOCK_REALTIME, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
-}
-
-/// A rendering set-up that failed: a log file that cannot be written, a plugin not found.
-public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong, for a person.
-    public var message: String
-
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    public var description: String { message }
 }

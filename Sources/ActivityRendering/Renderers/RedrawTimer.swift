@@ -45,13 +45,13 @@ final class RedrawTimer: Sendable {
     let wakeDescriptor: Int32
 
     init?(interval: Double, tick: @escaping @Sendable () -> Void) {
-        var pipe: [Int32] = [-1, -1]
-        guard Glibc.pipe(&pipe) == 0 else { return nil }
-        for end in pipe {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
             _ = fcntl(end, F_SETFL, O_NONBLOCK)
         }
-        let context = Context(interval: interval, wakeRead: pipe[0], tick: tick)
+        let context = Context(interval: interval, wakeRead: ends[0], tick: tick)
         let unmanaged = Unmanaged.passRetained(context)
         var thread = pthread_t()
         let status = pthread_create(
@@ -63,13 +63,13 @@ final class RedrawTimer: Sendable {
             }, unmanaged.toOpaque())
         guard status == 0 else {
             unmanaged.release()
-            close(pipe[0])
-            close(pipe[1])
+            close(ends[0])
+            close(ends[1])
             return nil
         }
         self.context = context
         self.thread = thread
-        self.wakeDescriptor = pipe[1]
+        self.wakeDescriptor = ends[1]
     }
 
     /// Wakes the thread for an immediate tick.

@@ -1,3 +1,4 @@
+import ActivityTerminal
 import ActivityWire
 
 extension OverlayModel {
@@ -68,7 +69,7 @@ extension OverlayModel {
             state.accessibilityValue = configuration.texts.inProgress
         } else {
             state.content = .progress(shownFraction)
-            let percent = Int((shownFraction * 100).rounded(.down))
+            let percent = DisplayPercent.value(shownFraction)
             state.accessibilityValue = configuration.texts.percent.replacing("%d", with: String(percent))
         }
         let cancellable = running.values.filter(\.cancellable)

@@ -102,7 +102,7 @@ public struct OverlayTerminalFrame: Hashable, Sendable {
 
     func bar(_ fraction: Double, width: Int) -> String {
         let fraction = fraction.isFinite ? min(1, max(0, fraction)) : 0
-        let percent = "\(Int((fraction * 100).rounded(.down)))%"
+        let percent = "\(DisplayPercent.value(fraction))%"
         let cells = max(0, width - 5)
         let filled = Int((Double(cells) * fraction).rounded(.down))
         let (full, empty) = unicode ? ("█", "░") : ("#", "-")

@@ -1,3 +1,5 @@
+import ActivityTerminal
+
 /// Number, size, rate, duration and timestamp formats shared by the renderers. No Foundation:
 /// the module formats its own numbers, so output never depends on `LC_NUMERIC`.
 public enum Formatting {
@@ -191,8 +193,7 @@ public enum Formatting {
 
     /// A percentage of a fraction in 0...1, right-aligned in four columns: `  7%`, `100%`.
     public static func percent(_ fraction: Double) -> String {
-        let value = Int((min(1, max(0, fraction)) * 100).rounded(.down))
-        return percentTexts[value]
+        percentTexts[DisplayPercent.value(fraction)]
     }
 
     private static let percentTexts: [String] = (0...100).map { value in

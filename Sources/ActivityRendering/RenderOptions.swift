@@ -51,6 +51,9 @@ public struct RenderOptions: Sendable {
     public var handlesSignals: Bool
     /// Which finished activities leave a permanent line.
     public var verbosity: Verbosity = .normal
+    /// Whether the live display shows the overall progress in the terminal's tab or taskbar
+    /// (OSC 9;4): `nil` (the default) where the terminal is known to support it.
+    public var taskbarProgress: Bool?
 
     public init(
         mode: RenderMode = .auto, logFile: String? = nil, logFormat: LogFormat = .text, plugins: [String] = [],

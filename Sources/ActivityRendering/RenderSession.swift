@@ -87,6 +87,10 @@ public final class RenderSession: Sendable {
                 size: TerminalSize(TerminalDevice.size(of: descriptor, environment: environment)),
                 displayIsTerminal: displayIsTerminal)
             configuration.verbosity = options.verbosity
+            configuration.taskbarProgress =
+                mode == .tty && displayIsTerminal
+                && (options.taskbarProgress ?? TaskbarProgress.isSupported(environment: environment))
+            SignalRelay.clearsTaskbar.store(configuration.taskbarProgress, ordering: .releasing)
             let renderer = TerminalRenderer(
                 output: display, configuration: configuration,
                 passthrough: Self.passthroughTargets(display: descriptor, tty: mode == .tty, outputs: standardOutputs))

@@ -17,6 +17,8 @@ struct DisplayOptions: Sendable {
     var plugins: [String] = []
     /// `-v` and `-q`: which finished activities leave a permanent line.
     var verbosity: Verbosity = .normal
+    /// `--osc-progress`: `nil` for auto.
+    var taskbarProgress: Bool?
     /// `--otlp-endpoint`: the OpenTelemetry Collector to send spans to (``OTLPSettings``).
     var otlpEndpoint: String?
 
@@ -35,6 +37,10 @@ struct DisplayOptions: Sendable {
                 help: "also feed the events to activity-render-NAME from PATH (repeatable)"),
             .flag("verbose", short: "v", help: "a permanent line for every finished activity, not only top-level ones"),
             .flag("quiet", short: "q", help: "permanent lines only for failures, then the summary"),
+            .value(
+                "osc-progress", "WHEN", values: .choices(["auto", "on", "off"]),
+                help: "the overall progress in the terminal's tab or taskbar (OSC 9;4): auto (where the "
+                    + "terminal is known to show it), on or off"),
             .value(
                 "otlp-endpoint", "URL",
                 help: "also send each activity, as it ends, as an OpenTelemetry span to the collector at URL "
@@ -59,6 +65,12 @@ struct DisplayOptions: Sendable {
             throw parser.usageError("--verbose and --quiet exclude each other")
         }
         verbosity = parsed.flag("verbose") ? .verbose : parsed.flag("quiet") ? .quiet : .normal
+        switch parsed.value("osc-progress") {
+        case nil, "auto": taskbarProgress = nil
+        case "on": taskbarProgress = true
+        case "off": taskbarProgress = false
+        case let other?: throw parser.usageError("--osc-progress must be one of auto|on|off, not '\(other)'")
+        }
         otlpEndpoint = parsed.value("otlp-endpoint")
         if let url = otlpEndpoint {
             do throws(HTTPEndpoint.Invalid) {

@@ -1,3 +1,4 @@
+import ActivityTerminal
 import Synchronization
 
 #if canImport(Glibc)
@@ -18,6 +19,15 @@ enum SignalRelay {
     static let cursorRestored = Atomic<Bool>(false)
     /// Whether a session owns the handlers.
     static let owned = Atomic<Bool>(false)
+    /// Whether the owning session shows progress in the terminal's taskbar, to clear on a signal.
+    static let clearsTaskbar = Atomic<Bool>(false)
+
+    nonisolated(unsafe) static let clearTaskbarBytes: UnsafeMutableBufferPointer<UInt8> = {
+        let bytes = TaskbarProgress.cleared.sequence
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = buffer.initialize(from: bytes)
+        return buffer
+    }()
 
     nonisolated(unsafe) static let restoreBytes: UnsafeMutableBufferPointer<UInt8> = {
         let bytes = Array("\u{1B}[?2026l\u{1B}[0m\u{1B}[?25h".utf8)
@@ -39,6 +49,9 @@ enum SignalRelay {
         guard descriptor >= 0 else { return }
         // The cursor already rests at the start of a fresh row, under the live region.
         _ = write(descriptor, restoreBytes.baseAddress, restoreBytes.count)
+        if clearsTaskbar.load(ordering: .acquiring) {
+            _ = write(descriptor, clearTaskbarBytes.baseAddress, clearTaskbarBytes.count)
+        }
         cursorRestored.store(true, ordering: .relaxed)
     }
 

@@ -89,9 +89,10 @@ extension TerminalRenderer {
             encodeFrame(store, now: now, into: body, widths: &lines)
         }
         let separate = pendingSeparate
+        let taskbarBytes = taskbarUpdate(store, now: now)
         guard
             !body.hasSameBytes(as: lastBody) || redrawNeeded || !pendingAbove.isEmpty || !separate.isEmpty
-                || (isFinished && cursorHidden)
+                || (isFinished && cursorHidden) || taskbarBytes != nil
         else {
             spareWidths = lines
             return
@@ -115,6 +116,7 @@ extension TerminalRenderer {
         var frame: [UInt8] = []
         frame.reserveCapacity(body.count + pendingAbove.count + 48)
         frame.append(contentsOf: Self.syncBegin)
+        if let taskbarBytes { frame.append(contentsOf: taskbarBytes) }
         if !lines.isEmpty && !cursorHidden {
             frame.append(contentsOf: Self.hideCursor)
             cursorHidden = true

@@ -50,6 +50,8 @@ public final class TerminalRenderer: ActivityRenderer {
         /// Which finished activities leave a permanent line (plain mode: which begin and end lines
         /// are written; quiet leaves only failures).
         public var verbosity: Verbosity = .normal
+        /// Whether the overall progress goes to the terminal's tab or taskbar (OSC 9;4).
+        public var taskbarProgress = false
 
         public init(
             mode: Mode, style: TerminalStyle = TerminalStyle(unicode: true, color: false),
@@ -107,6 +109,8 @@ public final class TerminalRenderer: ActivityRenderer {
     var commandScreen = CommandScreen.lines
     /// While the process is stopped (Ctrl-Z), nothing is drawn.
     package var isSuspended = false
+    /// What the terminal's taskbar shows.
+    var taskbar = TaskbarMemory()
 
     /// Creates a renderer writing to `output`.
     ///

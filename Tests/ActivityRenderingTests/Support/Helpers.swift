@@ -55,18 +55,22 @@ final class TerminalHarness {
     /// Every write the renderer made, each checked to be one whole synchronized frame.
     var frameProblems: [String] = []
 
-    init(
+    convenience init(
         columns: Int = 80, rows: Int = 24, mode: TerminalRenderer.Mode = .tty, unicode: Bool = true,
         color: Bool = false,
         limits: ActivityStore.Limits = .init(), verbosity: Verbosity = .normal
     ) {
-        store = ActivityStore(limits: limits)
         var configuration = TerminalRenderer.Configuration(
             mode: mode, style: TerminalStyle(unicode: unicode, color: color),
             size: TerminalSize(columns: columns, rows: rows), displayIsTerminal: true, startTime: 0)
         configuration.verbosity = verbosity
+        self.init(configuration: configuration, limits: limits)
+    }
+
+    init(configuration: TerminalRenderer.Configuration, limits: ActivityStore.Limits = .init()) {
+        store = ActivityStore(limits: limits)
         renderer = TerminalRenderer(output: buffer, configuration: configuration)
-        screen = ScreenEmulator(columns: columns, rows: rows)
+        screen = ScreenEmulator(columns: configuration.size.columns, rows: configuration.size.rows)
     }
 
     func send(_ events: ActivityEvent...) {

@@ -14,7 +14,7 @@
 /// to the general path, which then decides exactly as it would have. So the fast path changes the
 /// speed of decoding, never its result.
 enum CanonicalFastPath {
-    static func progress(_ bytes: UnsafeBufferPointer<UInt8>) -> ActivityEvent.Progress? {
+    static func progress(_ bytes: UnsafeBufferPointer<UInt8>) -> LineEvent? {
         var cursor = JSONScanner(bytes)
         guard cursor.skip(#"{"v":1,"type":"progress","#) else { return nil }
         var timestamp: Double?
@@ -42,9 +42,11 @@ enum CanonicalFastPath {
             }
         }
         guard cursor.skip("}"), cursor.atEnd else { return nil }
-        return ActivityEvent.Progress(
-            id: ActivityID(unchecked: String(decoding: idBytes, as: UTF8.self)), completed: completed, total: total,
-            timestamp: timestamp)
+        var event = LineEvent(bytes: bytes, kind: .progress, timestamp: timestamp)
+        event.id = LineEvent.Text(range: idStart..<(idStart + idBytes.count), escaped: false)
+        event.completed = completed
+        event.total = total
+        return event
     }
 }
 

@@ -56,21 +56,27 @@ struct ActivityIDTable {
         return value ^ (value >> 32)
     }
 
-    /// The slot of the id with `hash`, confirmed by `isKey(slot)`; `nil` when the id is not held.
+    /// Where a lookup stands: the next index to look at, and the hash's tag.
+    struct Probe {
+        var index: Int
+        let tag: UInt64
+    }
+
+    /// A lookup of the id with `hash`: ``next(_:)`` hands out the slots whose entries match the
+    /// hash, for the caller to compare ids. (No closure: one over the store would copy it.)
     @inline(__always)
-    func find(hash: UInt64, where isKey: (Int) -> Bool) -> Int? {
-        let tag = UInt64(UInt32(truncatingIfNeeded: hash)) << 32
-        var index = Int(truncatingIfNeeded: hash) & mask
-        return entries.withUnsafeBufferPointer { entries in
-            while true {
-                let entry = entries[index]
-                if entry == 0 { return nil }
-                if entry & 0xFFFF_FFFF_0000_0000 == tag {
-                    let slot = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
-                    if isKey(slot) { return slot }
-                }
-                index = (index + 1) & mask
-            }
+    func probe(hash: UInt64) -> Probe {
+        Probe(index: Int(truncatingIfNeeded: hash) & mask, tag: UInt64(UInt32(truncatingIfNeeded: hash)) << 32)
+    }
+
+    /// The next candidate slot, or `nil` when the id is not held.
+    @inline(__always)
+    func next(_ probe: inout Probe) -> Int? {
+        while true {
+            let entry = entries[probe.index]
+            if entry == 0 { return nil }
+            probe.index = (probe.index + 1) & mask
+            if entry & 0xFFFF_FFFF_0000_0000 == probe.tag { return Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1 }
         }
     }
 

@@ -1,6 +1,14 @@
 import ActivityTerminal
 public import ActivityWire
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Folds an event stream into a tree of activities, applying every consumer rule of the protocol.
 ///
 /// The store is a value: apply events in stream order and read the tree. Each id is interned
@@ -179,7 +187,11 @@ public struct ActivityStore: Sendable {
         }
         releaseEvicted()
         let time = stamp(event.timestamp)
-        guard let index = event.withBytes(of: id, { slot(of: $0) }),
+        // The id straight from the line; a closure here would capture (and copy) the store.
+        let index =
+            id.escaped
+            ? slot(of: event.activityID(id)) : slot(of: UnsafeBufferPointer(rebasing: event.bytes[id.range]))
+        guard let index,
             applyProgress(
                 at: index, completed: event.completed, total: event.total, message: event.message.map(event.string),
                 title: event.title.map(event.string), time: time, body)
@@ -224,11 +236,20 @@ public struct ActivityStore: Sendable {
     /// The slot of the activity with these id bytes, if the store holds it.
     @inline(__always)
     func slot(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        ids.find(hash: ids.hash(bytes)) { slot in
-            slots[slot]!.identity.id.rawValue.utf8.withContiguousStorageIfAvailable { held in
-                held.count == bytes.count && held.elementsEqual(bytes)
-            } ?? false
+        let hash = ids.hash(bytes)
+        var probe = ids.probe(hash: hash)
+        while let slot = ids.next(&probe) {
+            if Self.idEquals(slots[slot]!.identity.id, bytes) { return slot }
         }
+        return nil
+    }
+
+    /// Whether `id` is these bytes.
+    @inline(__always)
+    static func idEquals(_ id: ActivityID, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        id.rawValue.utf8.withContiguousStorageIfAvailable { held in
+            held.count == bytes.count && memcmp(held.baseAddress!, bytes.baseAddress!, held.count) == 0
+        } ?? false
     }
 
     func slot(of id: ActivityID) -> Int? {

@@ -141,6 +141,7 @@ struct FieldReader {
     /// A count or a time: from 0 to 2^53, as written (not as rounded to a double).
     private func count(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> Double {
         guard case .number(let range) = value else { throw wrongType(field, value, expected: "a number") }
+        if let number = scanner.decodeShortCount(range) { return number }
         guard let number = scanner.decodeCount(range) else {
             throw Problem(
                 code: .outOfRange,

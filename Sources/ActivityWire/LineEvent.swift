@@ -4,7 +4,10 @@
 /// Valid only while the line's bytes are: a consumer reads it during the callback that handed it
 /// the line. ``event()`` makes the ``ActivityEvent`` the line decodes to, exactly as
 /// ``ActivityEventDecoder/decode(_:line:)-(UnsafeBufferPointer<UInt8>,_)`` does.
-package struct LineEvent {
+///
+/// `@unchecked Sendable` only so that it can be handed into a lock's closure, which runs at once
+/// on the same thread; it must never be kept or sent to another thread.
+package struct LineEvent: @unchecked Sendable {
     package enum Kind: UInt8, Sendable {
         case begin, progress, log, end
     }

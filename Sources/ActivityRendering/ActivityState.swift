@@ -19,7 +19,8 @@ public struct ActivityState: Sendable, Hashable {
         let sequence: Int
 
         init(
-            id: ActivityID, handle: ActivityHandle, parent: ActivityHandle?, depth: Int, unit: String?, cancellable: Bool,
+            id: ActivityID, handle: ActivityHandle, parent: ActivityHandle?, depth: Int, unit: String?,
+            cancellable: Bool,
             blocking: ActivityEvent.Blocking, attrs: [String: AttributeValue], startTime: Double, sequence: Int
         ) {
             self.id = id
@@ -36,7 +37,8 @@ public struct ActivityState: Sendable, Hashable {
 
         static func == (lhs: Identity, rhs: Identity) -> Bool {
             lhs === rhs
-                || (lhs.id == rhs.id && lhs.handle == rhs.handle && lhs.parent == rhs.parent && lhs.depth == rhs.depth && lhs.unit == rhs.unit
+                || (lhs.id == rhs.id && lhs.handle == rhs.handle && lhs.parent == rhs.parent && lhs.depth == rhs.depth
+                    && lhs.unit == rhs.unit
                     && lhs.cancellable == rhs.cancellable && lhs.blocking == rhs.blocking && lhs.attrs == rhs.attrs
                     && lhs.startTime == rhs.startTime && lhs.sequence == rhs.sequence)
         }

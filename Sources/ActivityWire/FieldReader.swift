@@ -170,7 +170,9 @@ struct FieldReader {
     }
 
     private func id(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> LineEvent.Text {
-        if case .string(let range, false) = value, ActivityID.isValid(UnsafeBufferPointer(rebasing: scanner.bytes[range])) {
+        if case .string(let range, false) = value,
+            ActivityID.isValid(UnsafeBufferPointer(rebasing: scanner.bytes[range]))
+        {
             return LineEvent.Text(range: range, escaped: false)
         }
         let found = try text(field, value)

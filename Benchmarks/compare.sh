@@ -105,7 +105,7 @@ for stream, tools in json.load(open(sys.argv[1])).items():
     ours = tools.get("activity render --mode plain")
     print(f"{stream} stream, 1 M lines:")
     for name, figure in tools.items():
-        ratio = f"{ours['linesPerSecond'] / figure['linesPerSecond']:.2f}× as fast as this" if ours and figure is not ours else ""
+        ratio = f"activity render {ours['linesPerSecond'] / figure['linesPerSecond']:.2f}× as fast" if ours and figure is not ours else ""
         print(f"  {name:40} {figure['linesPerSecond'] / 1e6:6.2f} M lines/s  {figure['seconds']:6.3f} s  {ratio}")
 PY
 

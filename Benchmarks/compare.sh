@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs tqdm, rich and indicatif through the same per-call loop as activity-bench measures for
-# `advance(by: 1)` and `activity_advance`, and prints each one's cost beside ours, as ratios.
+# `advance(by: 1)` and `activity_advance`, and prints each one's cost beside ours, as ratios; then
+# `activity render` beside tqdm counting lines, `pv -l` and `wc -l` (reading the bytes: the
+# floor) on the same generated file, as ratios from one run.
 # A missing dependency skips its comparison, and says so. Results: bench-results/compare.json.
 #
 #   Benchmarks/compare.sh            # uses bench-results/results.json (or $BENCH_RESULTS/), running activity-bench if absent
@@ -61,7 +63,53 @@ else
     echo '{}' >"$work/indicatif.json"
 fi
 
-python3 - "$out/results.json" "$work/python.json" "$work/indicatif.json" "$out/compare.json" <<'PY'
+echo "measuring activity render beside tqdm, pv and wc counting the same lines…" >&2
+# One run each, on the same generated file: the figures are ratios from that one run.
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+swift build -c release --static-swift-stdlib --product activity >/dev/null && \
+    swift build -c release --static-swift-stdlib --product activity-bench >/dev/null
+"$bin/activity-bench" --write-stream progress "$work/progress.jsonl" 1000000
+"$bin/activity-bench" --write-stream mix "$work/mix.jsonl" 1000000
+python3 - "$bin/activity" "$work" >"$work/lines.json" <<'PY'
+import json, shutil, subprocess, sys, time
+activity, work = sys.argv[1], sys.argv[2]
+tools = {
+    "activity render --mode plain": lambda f: [activity, "render", "--mode", "plain", f],
+    "tqdm counting lines (python3 -m tqdm)": lambda f: [sys.executable, "-m", "tqdm"],
+    "pv -l": lambda f: ["pv", "-l", "-q"],
+    "wc -l": lambda f: ["wc", "-l"],
+}
+result = {}
+for stream in ["progress", "mix"]:
+    path = f"{work}/{stream}.jsonl"
+    lines = sum(1 for _ in open(path, "rb"))
+    for name, command in tools.items():
+        argv = command(path)
+        if shutil.which(argv[0]) is None and not argv[0].startswith("/"):
+            continue
+        if name.startswith("tqdm"):
+            try:
+                import tqdm  # noqa: F401
+            except ImportError:
+                continue
+        with open(path, "rb") as source:
+            start = time.perf_counter()
+            subprocess.run(argv, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+            seconds = time.perf_counter() - start
+        result.setdefault(stream, {})[name] = {"seconds": seconds, "linesPerSecond": lines / seconds}
+json.dump(result, sys.stdout)
+PY
+python3 - "$work/lines.json" <<'PY'
+import json, sys
+for stream, tools in json.load(open(sys.argv[1])).items():
+    ours = tools.get("activity render --mode plain")
+    print(f"{stream} stream, 1 M lines:")
+    for name, figure in tools.items():
+        ratio = f"activity render {ours['linesPerSecond'] / figure['linesPerSecond']:.2f}× as fast" if ours and figure is not ours else ""
+        print(f"  {name:40} {figure['linesPerSecond'] / 1e6:6.2f} M lines/s  {figure['seconds']:6.3f} s  {ratio}")
+PY
+
+python3 - "$out/results.json" "$work/python.json" "$work/indicatif.json" "$out/compare.json" "$work/lines.json" <<'PY'
 import json, sys
 ours = {f["name"]: f["median"] for f in json.load(open(sys.argv[1]))["figures"]}
 theirs = {}
@@ -96,6 +144,7 @@ for name, ns in sorted(theirs.items()):
     print(f"{name:32} {ns:10.1f} " + " ".join(f"{(f'{r:.1f}×' if r else '—'):>24}" for r in ratios.values()))
 for k, v in mine.items():
     print(f"{'ours: ' + k:32} {(f'{v:10.2f}' if v else '   missing'):>10}")
-json.dump({"ours": mine, "theirs": rows, "python": python_rows}, open(sys.argv[4], "w"), indent=2)
+lines = json.load(open(sys.argv[5]))
+json.dump({"ours": mine, "theirs": rows, "python": python_rows, "lineCounting": lines}, open(sys.argv[4], "w"), indent=2)
 PY
 echo "written to $out/compare.json" >&2

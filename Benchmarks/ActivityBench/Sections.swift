@@ -37,6 +37,9 @@ enum Sections {
         Section(name: "startup", summary: "activity --version start-up") {
             try CommandBenchmarks.startup(settings: $0)
         },
+        Section(name: "render", summary: "activity render end to end from a file") {
+            try CommandBenchmarks.render(settings: $0)
+        },
         Section(name: "renderer-cpu", summary: "renderer CPU with 100 busy activities") {
             try CommandBenchmarks.rendererCPU(settings: $0)
         },

@@ -7,36 +7,54 @@ import ActivityWire
 
 /// What a consumer does with every line: decode it and fold it into the store.
 enum StoreBenchmarks {
-    /// Events per second through the line reader, the decoder and `ActivityStore.apply`.
+    /// Events per second through the line reader, the decoder and the store, as a consumer
+    /// folds a stream: each line decoded in place, its id looked up from the line's bytes.
     static func fold(_ stream: [UInt8], settings: BenchSettings) throws -> [Double] {
         try repeated(settings) {
-            var reader = EventStreamReader(source: BytesSource(stream))
-            var store = ActivityStore()
-            var events = 0
             let start = nowNanoseconds()
-            try reader.forEach { item in
-                guard case .event(let event) = item.decoded else { return }
-                events += 1
-                store.apply(event, line: item.line) { _ in }
-            }
-            store.finish(at: 0) { _ in }
+            let events = try foldOnce(stream)
             return Double(events) / (Double(nowNanoseconds() - start) / 1e9)
         }
     }
 
+    /// Folds `stream` once; returns the events applied. (What `activity-bench --profile` runs.)
+    @inline(never)
+    static func foldOnce(_ stream: [UInt8]) throws -> Int {
+        var reader = EventStreamReader(source: BytesSource(stream, chunkSize: LineReader<BytesSource>.blockBytes))
+        var store = ActivityStore()
+        var events = 0
+        try reader.forEach { item in
+            guard case .event(let event) = item.inPlace else { return }
+            events += 1
+            store.apply(event, line: item.line) { _ in }
+        }
+        store.finish(at: 0) { _ in }
+        return events
+    }
+
     static func foldFigures(settings: BenchSettings) throws -> [Figure] {
-        let progress = WireBenchmarks.progressStream(count: settings.iterations(1_000_000))
-        let pairs = WireBenchmarks.beginEndStream(pairs: settings.iterations(1_000_000))
-        return [
-            Figure(
-                name: "decode + fold: \(countText(settings.iterations(1_000_000))) progress events", unit: "events/s",
-                runs: try fold(progress, settings: settings),
-                target: 5_000_000, better: .higher, anchor: "JSONDecoder alone 0.28M, json-c alone 1.0M"),
-            Figure(
-                name: "decode + fold: \(countText(settings.iterations(1_000_000))) begin/end pairs", unit: "events/s",
-                runs: try fold(pairs, settings: settings),
-                target: 5_000_000, better: .higher, anchor: nil),
-        ]
+        let events = settings.iterations(1_000_000)
+        var figures: [Figure] = []
+        for workload in Workload.allCases {
+            let stream = workload.stream(events: events)
+            let runs = try fold(stream, settings: settings)
+            let target: Double? =
+                switch workload {
+                case .progress: 5_000_000
+                case .mix: 3_000_000
+                case .pairs: nil
+                }
+            figures.append(
+                Figure(
+                    name: "decode + fold: \(countText(events)) \(workload.label)", unit: "events/s", runs: runs,
+                    target: target, better: .higher,
+                    anchor: workload == .progress ? "JSONDecoder alone 0.28M, json-c alone 1.0M" : nil))
+            figures.append(
+                Figure(
+                    name: "decode + fold: \(workload.label), per event", unit: "ns/event", runs: runs.map { 1e9 / $0 },
+                    target: target.map { 1e9 / $0 }, better: .lower, anchor: nil))
+        }
+        return figures
     }
 
     /// Peak resident memory while 10 M events over 1 M activities stream through decode and fold:
@@ -48,7 +66,7 @@ enum StoreBenchmarks {
         var store = ActivityStore()
         var events = 0
         try reader.forEach { item in
-            guard case .event(let event) = item.decoded else { return }
+            guard case .event(let event) = item.inPlace else { return }
             events += 1
             store.apply(event, line: item.line) { _ in }
         }

@@ -40,7 +40,7 @@ enum WireBenchmarks {
             var events = 0
             let start = nowNanoseconds()
             try reader.forEach { item in
-                if case .event = item.decoded { events += 1 }
+                if case .event = item.inPlace { events += 1 }
             }
             return Double(events) / (Double(nowNanoseconds() - start) / 1e9)
         }

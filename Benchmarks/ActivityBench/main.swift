@@ -46,6 +46,27 @@ while let argument = arguments.popFirst() {
         only = names
     case "--section":  // internal: run one section in this process and print its figures as JSON
         childSection = arguments.popFirst()
+    case "--profile":  // internal: fold one workload once, for `valgrind --tool=callgrind`
+        guard let name = arguments.popFirst(), let workload = Workload(rawValue: name) else {
+            fail("--profile needs one of \(Workload.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let events = arguments.popFirst().flatMap(Int.init) ?? 100_000
+        let stream = workload.stream(events: events)
+        do {
+            print(try StoreBenchmarks.foldOnce(stream), "events folded")
+        } catch {
+            fail("\(error)", status: 1)
+        }
+        exit(0)
+    case "--write-stream":  // internal: write a workload's stream to a file, for Benchmarks/compare.sh
+        guard let name = arguments.popFirst(), let workload = Workload(rawValue: name),
+            let path = arguments.popFirst()
+        else { fail("--write-stream needs a workload and a file") }
+        let events = arguments.popFirst().flatMap(Int.init) ?? 1_000_000
+        guard FileManager.default.createFile(atPath: path, contents: Data(workload.stream(events: events))) else {
+            fail("cannot write \(path)", status: 73)
+        }
+        exit(0)
     case "--scale":  // internal, with --section
         settings.scale = arguments.popFirst().flatMap(Double.init) ?? settings.scale
     case "-h", "--help":

@@ -11,9 +11,11 @@ public import ActivityWire
 ///   a file, starting a process) belongs in a throwing `init`. A renderer whose output goes away
 ///   (a closed pipe, a full disk) stops writing and carries on; it never kills the process with
 ///   SIGPIPE.
-/// - **Sanitize** what it shows of ``ActivityUpdate/event`` (a `log` event's message) with
+/// - **Sanitize** what it shows of ``ActivityUpdate/event(in:)`` (a `log` event's message) with
 ///   ``TextSanitizer`` before it reaches a terminal or a log. The text of ``ActivityState`` (title,
 ///   message, unit, error, attributes) is sanitized by the store already.
+/// - **Read the store** for the activity: an update carries its ``ActivityUpdate/handle`` and what
+///   the event set, not a copy of the activity; `store[handle]` is the activity after the change.
 /// - **Keep up**: ``render(_:in:)`` is called for every event, at up to millions per second;
 ///   expensive drawing belongs in ``tick(_:now:)``, which the session calls at most
 ///   ``preferredTickInterval`` apart.
@@ -24,7 +26,7 @@ public import ActivityWire
 /// final class CountingRenderer: ActivityRenderer {
 ///     var ended = 0
 ///     func render(_ update: ActivityUpdate, in store: ActivityStore) {
-///         if case .end = update.event { ended += 1 }
+///         if update.kind == .end { ended += 1 }
 ///     }
 ///     func finish(_ store: ActivityStore, now: Double) { print("\(ended) activities") }
 /// }
@@ -33,7 +35,8 @@ public protocol ActivityRenderer: AnyObject {
     /// How often the renderer wants ``tick(_:now:)``, in seconds; `nil` for never.
     var preferredTickInterval: Double? { get }
 
-    /// The store has applied an event: `update` holds the normalized event and the activity.
+    /// The store has applied an event: `update` names the activity by its handle and holds what
+    /// the event set; `store` holds the activity after the change.
     func render(_ update: ActivityUpdate, in store: ActivityStore)
 
     /// Output of the producer's that is not an event, for `stream`, exactly as it came: whole

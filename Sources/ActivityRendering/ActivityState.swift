@@ -8,7 +8,8 @@ public struct ActivityState: Sendable, Hashable {
     /// What never changes after the `begin`: shared, so a copy of the state stays small.
     final class Identity: Sendable, Hashable {
         let id: ActivityID
-        let parent: ActivityID?
+        let handle: ActivityHandle
+        let parent: ActivityHandle?
         let depth: Int
         let unit: String?
         let cancellable: Bool
@@ -18,10 +19,12 @@ public struct ActivityState: Sendable, Hashable {
         let sequence: Int
 
         init(
-            id: ActivityID, parent: ActivityID?, depth: Int, unit: String?, cancellable: Bool,
+            id: ActivityID, handle: ActivityHandle, parent: ActivityHandle?, depth: Int, unit: String?,
+            cancellable: Bool,
             blocking: ActivityEvent.Blocking, attrs: [String: AttributeValue], startTime: Double, sequence: Int
         ) {
             self.id = id
+            self.handle = handle
             self.parent = parent
             self.depth = depth
             self.unit = unit
@@ -34,7 +37,8 @@ public struct ActivityState: Sendable, Hashable {
 
         static func == (lhs: Identity, rhs: Identity) -> Bool {
             lhs === rhs
-                || (lhs.id == rhs.id && lhs.parent == rhs.parent && lhs.depth == rhs.depth && lhs.unit == rhs.unit
+                || (lhs.id == rhs.id && lhs.handle == rhs.handle && lhs.parent == rhs.parent && lhs.depth == rhs.depth
+                    && lhs.unit == rhs.unit
                     && lhs.cancellable == rhs.cancellable && lhs.blocking == rhs.blocking && lhs.attrs == rhs.attrs
                     && lhs.startTime == rhs.startTime && lhs.sequence == rhs.sequence)
         }
@@ -48,13 +52,15 @@ public struct ActivityState: Sendable, Hashable {
     let identity: Identity
 
     public var id: ActivityID { identity.id }
+    /// The activity in its store.
+    public var handle: ActivityHandle { identity.handle }
     public var title: String
     public var message: String?
     /// The enclosing activity, `nil` at top level (also when the producer named a parent that was
     /// not open).
-    public var parent: ActivityID? { identity.parent }
+    public var parent: ActivityHandle? { identity.parent }
     /// The children still running, in the order they began.
-    public internal(set) var children: [ActivityID] = []
+    public internal(set) var children: [ActivityHandle] = []
     /// How deep in the tree: 0 at top level.
     public var depth: Int { identity.depth }
     public var completed: Double
@@ -102,36 +108,4 @@ public struct ActivityState: Sendable, Hashable {
 
     /// The estimated seconds left at `now`; `nil` when unknown or stalled.
     public func eta(at now: Double) -> Double? { estimator.eta(total: total, at: now) }
-}
-
-/// What the store has seen so far: totals that survive the eviction of finished activities.
-public struct ActivitySummary: Sendable, Hashable {
-    /// Activities begun (accepted by the store).
-    public var begun = 0
-    /// Activities ended, by status.
-    public var ended: [ActivityEvent.Status: Int] = [:]
-    /// `begin` events ignored because too many activities were open at once.
-    public var dropped = 0
-    /// Diagnostics counted, by code.
-    public var diagnostics: [Diagnostic.Code: Int] = [:]
-    /// The first and last event times seen, Unix seconds.
-    public var firstTime: Double?
-    public var lastTime: Double?
-
-    public init() {}
-
-    /// Activities ended with `status`.
-    public func count(_ status: ActivityEvent.Status) -> Int { ended[status, default: 0] }
-
-    /// Activities ended, whatever their status.
-    public var finished: Int { ended.values.reduce(0, +) }
-
-    /// Diagnostics counted, whatever their code.
-    public var diagnosticCount: Int { diagnostics.values.reduce(0, +) }
-
-    /// The time from the first event to the last.
-    public var duration: Double {
-        guard let firstTime, let lastTime else { return 0 }
-        return max(0, lastTime - firstTime)
-    }
 }

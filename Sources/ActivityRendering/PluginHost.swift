@@ -100,9 +100,8 @@ public final class PluginHost: ActivityRenderer {
     public func render(_ update: ActivityUpdate, in store: ActivityStore) {
         guard isRunning else { return }
         line.removeAll(keepingCapacity: true)
-        encoder.encode(update.event, into: &line)
-        let isProgress = if case .progress = update.event { true } else { false }
-        deliver(line, mayDrop: isProgress)
+        encoder.encode(update.event(in: store), into: &line)
+        deliver(line, mayDrop: update.kind == .progress)
     }
 
     public func tick(_ store: ActivityStore, now: Double) {

@@ -169,6 +169,20 @@ public final class RenderSession: Sendable {
         }
     }
 
+    /// Applies one event decoded in place (see `EventStreamReader`): the fast path of `activity
+    /// render`, where the id is looked up from the line's bytes and no copy of the event is made.
+    package func handle(_ event: borrowing LineEvent, line: Int) {
+        guard !finished.load(ordering: .relaxed) else { return }
+        guard let timestamp = event.timestamp else { return handle(event.event(), line: line) }
+        let clock = self.clock
+        state.core.withLock { core in
+            // Events that stream this fast arrive together: the clock is read for one in 64.
+            if core.eventsSinceClock & 63 == 0 { core.noteArrival(eventTime: timestamp, arrival: clock()) }
+            core.eventsSinceClock &+= 1
+            core.apply(event, line: line)
+        }
+    }
+
     /// Passes on output of the producer's own that is not an event, as it came (lines with their
     /// `\n`, or part of one): byte for byte to a file or a pipe, sanitized line by line on a
     /// terminal, above the live region when it shares the display.
@@ -297,6 +311,8 @@ final class SessionCore {
     /// second away from their arrival (a recording rendered later, a producer's clock that is
     /// off), so that elapsed times and abandoned ends are in the stream's own time.
     private var clockOffset = 0.0
+    /// Events applied through the fast path since the clock was last read.
+    var eventsSinceClock = 0
 
     func noteArrival(eventTime: Double, arrival: Double) {
         let offset = eventTime - arrival
@@ -319,11 +335,31 @@ final class SessionCore {
 
     func apply(_ event: ActivityEvent, line: Int) {
         guard !isFinished else { return }
-        updates.removeAll(keepingCapacity: true)
-        let diagnostics = store.apply(event, line: line) { updates.append($0) }
-        for update in updates { renderer.render(update, in: store) }
-        for diagnostic in diagnostics { renderer.report(diagnostic, in: store) }
+        withLocalStore { store, updates in
+            let diagnostics = store.apply(event, line: line) { updates.append($0) }
+            for update in updates { renderer.render(update, in: store) }
+            for diagnostic in diagnostics { renderer.report(diagnostic, in: store) }
+        }
         if !plugins.isEmpty { deliverNotices() }
+    }
+
+    func apply(_ event: borrowing LineEvent, line: Int) {
+        guard !isFinished else { return }
+        withLocalStore { store, updates in
+            let diagnostics = store.apply(event, line: line) { updates.append($0) }
+            for update in updates { renderer.render(update, in: store) }
+            for diagnostic in diagnostics { renderer.report(diagnostic, in: store) }
+        }
+        if !plugins.isEmpty { deliverNotices() }
+    }
+
+    /// Runs `body` with the store and the update buffer lent as `inout`: handing a renderer
+    /// `self.store` would copy the store (a retain of each of its arrays) for every update, since
+    /// a class's property might change during the call; an `inout` parameter is lent as it is.
+    @inline(__always)
+    private func withLocalStore(_ body: (inout ActivityStore, inout [ActivityUpdate]) -> Void) {
+        while updates.popLast() != nil {}
+        body(&store, &updates)
     }
 
     /// Shows what plugins have to say about themselves (one notice when one dies).

@@ -3,7 +3,7 @@ import ActivityTerminal
 /// Makes text from the wire safe to show in a terminal or write to a log, for renderers of your own.
 ///
 /// The store already sanitizes the text of every ``ActivityState`` (title, message, unit, error,
-/// attribute values); the fields of ``ActivityUpdate/event`` are as the producer sent them, so a
+/// attribute values); the fields of ``ActivityUpdate/event(in:)`` are as the producer sent them, so a
 /// renderer that shows them (a `log` event's message) passes them through here first. Escape
 /// sequences, C0 and C1 controls, DEL, bidirectional controls (Trojan Source) and invisible
 /// characters are removed; line breaks become spaces. `Docs/rendering.md` lists every rule.

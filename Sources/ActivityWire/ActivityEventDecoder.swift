@@ -32,20 +32,26 @@ public struct ActivityEventDecoder: Sendable {
 
     /// Decodes one line, without its terminating newline.
     public func decode(_ bytes: UnsafeBufferPointer<UInt8>, line number: Int) -> DecodedLine {
-        if let progress = CanonicalFastPath.progress(bytes) { return .event(.progress(progress)) }
+        decodeInPlace(bytes, line: number).decoded
+    }
+
+    /// Decodes one line, without its terminating newline, leaving its texts in place: what a
+    /// consumer that folds events as they stream by calls, to make only the strings it keeps.
+    package func decodeInPlace(_ bytes: UnsafeBufferPointer<UInt8>, line number: Int) -> LineDecoding {
+        if let progress = CanonicalFastPath.progress(bytes) { return .event(progress) }
         return decodeGenerally(bytes, line: number)
     }
 
     /// Decodes one line with the general scanner: every shape, every diagnostic.
-    func decodeGenerally(_ bytes: UnsafeBufferPointer<UInt8>, line number: Int) -> DecodedLine {
+    func decodeGenerally(_ bytes: UnsafeBufferPointer<UInt8>, line number: Int) -> LineDecoding {
         var scanner = JSONScanner(bytes)
         scanner.skipWhitespace()
-        if scanner.atEnd { return .blank }
+        if scanner.atEnd { return .other(.blank) }
         // A line claims to be an event only by being an object with a top-level "v". Anything else
         // (not UTF-8, not JSON, not an object, or an object without "v") is text: the tool's own
         // output, which `activity render` passes through and `validate` reports.
-        func text(_ code: Diagnostic.Code, _ message: String) -> DecodedLine {
-            .text(Diagnostic(line: number, code: code, message: message))
+        func text(_ code: Diagnostic.Code, _ message: String) -> LineDecoding {
+            .other(.text(Diagnostic(line: number, code: code, message: message)))
         }
         guard UTF8Validation.isValid(bytes) else {
             return text(.invalidUTF8, "the line is not valid UTF-8")
@@ -73,7 +79,8 @@ public struct ActivityEventDecoder: Sendable {
         }
         if let duplicate {
             let name = Diagnostic.quoted(String(decoding: duplicate, as: UTF8.self))
-            return .invalid(Diagnostic(line: number, code: .duplicateKey, message: "the key \(name) appears twice"))
+            return .other(
+                .invalid(Diagnostic(line: number, code: .duplicateKey, message: "the key \(name) appears twice")))
         }
         return withUnsafePointer(to: fields) { FieldReader(scanner: scanner, fields: $0, line: number).event() }
     }

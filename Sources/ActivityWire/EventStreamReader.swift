@@ -12,18 +12,8 @@
 /// }
 /// ```
 public struct EventStreamReader<Source: ByteSource> {
-    /// One line, or one piece of an overlong line. `bytes` is valid only during the callback.
-    public struct Item {
-        public var line: Int
-        public var decoded: DecodedLine
-        public var bytes: UnsafeBufferPointer<UInt8>
-        public var part: LineReader<Source>.Part
-        /// Whether a `\n` followed `bytes` in the stream (see ``LineReader/Line/endsWithNewline``).
-        public var endsWithNewline: Bool
-
-        /// Whether this is the first (or only) piece of its line: act on `decoded` once per line.
-        public var isLineStart: Bool { part == .whole || part == .first }
-    }
+    /// One line, or one piece of an overlong line.
+    public typealias Item = StreamItem
 
     private var lines: LineReader<Source>
     private let decoder = ActivityEventDecoder()
@@ -36,26 +26,26 @@ public struct EventStreamReader<Source: ByteSource> {
     public mutating func forEach(_ body: (Item) throws -> Void) throws {
         let limit = lines.maxLineBytes
         let decoder = self.decoder
-        var overlong: DecodedLine = .blank
+        var overlong: LineDecoding = .other(.blank)
         try lines.forEachLine { line in
             switch line.part {
             case .whole:
-                let decoded = decoder.decode(line.bytes, line: line.number)
+                let decoded = decoder.decodeInPlace(line.bytes, line: line.number)
                 try body(
                     Item(
-                        line: line.number, decoded: decoded, bytes: line.bytes, part: .whole,
+                        line: line.number, inPlace: decoded, bytes: line.bytes, part: .whole,
                         endsWithNewline: line.endsWithNewline))
             case .first:
                 let diagnostic = Diagnostic(
                     line: line.number, code: .lineTooLong,
                     message: "the line is longer than \(limit) bytes; skipped")
-                overlong = RawFields.namesVersion(line.bytes) ? .invalid(diagnostic) : .text(diagnostic)
+                overlong = .other(RawFields.namesVersion(line.bytes) ? .invalid(diagnostic) : .text(diagnostic))
                 try body(
-                    Item(line: line.number, decoded: overlong, bytes: line.bytes, part: .first, endsWithNewline: false))
+                    Item(line: line.number, inPlace: overlong, bytes: line.bytes, part: .first, endsWithNewline: false))
             case .middle, .last:
                 try body(
                     Item(
-                        line: line.number, decoded: overlong, bytes: line.bytes, part: line.part,
+                        line: line.number, inPlace: overlong, bytes: line.bytes, part: line.part,
                         endsWithNewline: line.endsWithNewline))
             }
         }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Turns the raw fields of one object into an event, checking each field's type and range.
 struct FieldReader {
     struct Problem: Error {
@@ -17,76 +25,79 @@ struct FieldReader {
         self.line = line
     }
 
-    func event() -> DecodedLine {
+    func event() -> LineDecoding {
         do throws(Problem) {
             if let newer = try required(.v, version) {
-                return .ignored(
-                    Diagnostic(
-                        line: line, code: .unsupportedVersion,
-                        message: "protocol version \(newer) is newer than \(WireLimits.version); line skipped"))
+                return .other(
+                    .ignored(
+                        Diagnostic(
+                            line: line, code: .unsupportedVersion,
+                            message: "protocol version \(newer) is newer than \(WireLimits.version); line skipped")))
             }
-            let type = try required(.type, string)
+            let type = try required(.type, text)
             let ts = try optional(.ts, count)
             // Byte comparison: `String` equality would also match canonically equivalent spellings.
-            switch Array(type.utf8) {
-            case Array("begin".utf8): return .event(.begin(try begin(ts)))
-            case Array("progress".utf8): return .event(.progress(try progress(ts)))
-            case Array("log".utf8): return .event(.log(try log(ts)))
-            case Array("end".utf8): return .event(.end(try end(ts)))
-            default: return .ignored(nil)
+            let kind: LineEvent.Kind
+            if scanner.stringEquals(type.range, escaped: type.escaped, "progress") {
+                kind = .progress
+            } else if scanner.stringEquals(type.range, escaped: type.escaped, "begin") {
+                kind = .begin
+            } else if scanner.stringEquals(type.range, escaped: type.escaped, "end") {
+                kind = .end
+            } else if scanner.stringEquals(type.range, escaped: type.escaped, "log") {
+                kind = .log
+            } else {
+                return .other(.ignored(nil))
             }
+            var event = LineEvent(bytes: scanner.bytes, kind: kind, timestamp: ts)
+            switch kind {
+            case .begin: try begin(&event)
+            case .progress: try progress(&event)
+            case .log: try log(&event)
+            case .end: try end(&event)
+            }
+            return .event(event)
         } catch {
-            return .invalid(Diagnostic(line: line, code: error.code, message: error.message))
+            return .other(.invalid(Diagnostic(line: line, code: error.code, message: error.message)))
         }
     }
 
-    private func begin(_ ts: Double?) throws(Problem) -> ActivityEvent.Begin {
-        var begin = ActivityEvent.Begin(
-            id: try required(.id, id),
-            title: try required(.title, string),
-            parent: try optional(.parent, id),
-            total: try optional(.total, totalValue)?.value,
-            completed: try optional(.completed, count) ?? 0,
-            unit: try optional(.unit, string),
-            message: try optional(.message, string),
-            cancellable: try optional(.cancellable, bool) ?? false,
-            blocking: try optional(.blocking, enumeration(ActivityEvent.Blocking.self)) ?? .none,
-            timestamp: ts
-        )
-        begin.attributes = try optional(.attrs, attributes) ?? [:]
-        return begin
+    // The fields are checked in the order the protocol lists them: the first problem is reported.
+
+    private func begin(_ event: inout LineEvent) throws(Problem) {
+        event.id = try required(.id, id)
+        event.title = try required(.title, text)
+        event.parent = try optional(.parent, id)
+        event.total = try optional(.total, totalValue)
+        event.completed = try optional(.completed, count) ?? 0
+        event.unit = try optional(.unit, text)
+        event.message = try optional(.message, text)
+        event.cancellable = try optional(.cancellable, bool) ?? false
+        event.blocking = try optional(.blocking, enumeration(ActivityEvent.Blocking.self)) ?? .none
+        event.attributes = try optional(.attrs, attributes) ?? [:]
     }
 
-    private func progress(_ ts: Double?) throws(Problem) -> ActivityEvent.Progress {
-        ActivityEvent.Progress(
-            id: try required(.id, id),
-            completed: try optional(.completed, count),
-            total: try optional(.total, totalValue),
-            message: try optional(.message, string),
-            title: try optional(.title, string),
-            timestamp: ts
-        )
+    private func progress(_ event: inout LineEvent) throws(Problem) {
+        event.id = try required(.id, id)
+        event.completed = try optional(.completed, count)
+        event.total = try optional(.total, totalValue)
+        event.message = try optional(.message, text)
+        event.title = try optional(.title, text)
     }
 
-    private func log(_ ts: Double?) throws(Problem) -> ActivityEvent.Log {
-        ActivityEvent.Log(
-            message: try required(.message, string),
-            id: try optional(.id, id),
-            level: try optional(.level, enumeration(ActivityEvent.Level.self)) ?? .info,
-            timestamp: ts
-        )
+    private func log(_ event: inout LineEvent) throws(Problem) {
+        event.message = try required(.message, text)
+        event.id = try optional(.id, id)
+        event.level = try optional(.level, enumeration(ActivityEvent.Level.self)) ?? .info
     }
 
-    private func end(_ ts: Double?) throws(Problem) -> ActivityEvent.End {
-        ActivityEvent.End(
-            id: try required(.id, id),
-            status: try optional(.status, enumeration(ActivityEvent.Status.self)) ?? .success,
-            message: try optional(.message, string),
-            error: try optional(.error, string),
-            completed: try optional(.completed, count),
-            total: try optional(.total, totalValue),
-            timestamp: ts
-        )
+    private func end(_ event: inout LineEvent) throws(Problem) {
+        event.id = try required(.id, id)
+        event.status = try optional(.status, enumeration(ActivityEvent.Status.self)) ?? .success
+        event.message = try optional(.message, text)
+        event.error = try optional(.error, text)
+        event.completed = try optional(.completed, count)
+        event.total = try optional(.total, totalValue)
     }
 
     // MARK: - Field access
@@ -111,9 +122,10 @@ struct FieldReader {
 
     // MARK: - Field types
 
-    private func string(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> String {
+    /// A string left in place: its type checked, its escapes (valid: the line was scanned) kept.
+    private func text(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> LineEvent.Text {
         guard case .string(let range, let escaped) = value else { throw wrongType(field, value, expected: "a string") }
-        return scanner.decodeString(range, escaped: escaped)
+        return LineEvent.Text(range: range, escaped: escaped)
     }
 
     private func number(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> Double {
@@ -129,6 +141,7 @@ struct FieldReader {
     /// A count or a time: from 0 to 2^53, as written (not as rounded to a double).
     private func count(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> Double {
         guard case .number(let range) = value else { throw wrongType(field, value, expected: "a number") }
+        if let number = scanner.decodeShortCount(range) { return number }
         guard let number = scanner.decodeCount(range) else {
             throw Problem(
                 code: .outOfRange,
@@ -156,12 +169,14 @@ struct FieldReader {
         return .value(try count(field, value))
     }
 
-    private func id(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> ActivityID {
-        if case .string(let range, false) = value {
-            let raw = UnsafeBufferPointer(rebasing: scanner.bytes[range])
-            if ActivityID.isValid(raw) { return ActivityID(unchecked: String(decoding: raw, as: UTF8.self)) }
+    private func id(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> LineEvent.Text {
+        if case .string(let range, false) = value,
+            ActivityID.isValid(UnsafeBufferPointer(rebasing: scanner.bytes[range]))
+        {
+            return LineEvent.Text(range: range, escaped: false)
         }
-        let text = try string(field, value)
+        let found = try text(field, value)
+        let text = scanner.decodeString(found.range, escaped: found.escaped)
         guard ActivityID.isValid(text.utf8) else {
             throw Problem(
                 code: .invalidID,
@@ -169,20 +184,29 @@ struct FieldReader {
                     "\"\(field.name)\" must be 1 to 128 bytes of [A-Za-z0-9._:@/+-], not \(Diagnostic.quoted(text)) (\(text.utf8.count) bytes)"
             )
         }
-        return ActivityID(unchecked: text)
+        return found
     }
 
     private func enumeration<E: RawRepresentable & CaseIterable>(_: E.Type) -> Parse<E> where E.RawValue == String {
         { (field, value) throws(Problem) in
-            let text = try string(field, value)
+            let found = try text(field, value)
             // Byte comparison, as for keys: `E(rawValue:)` would compare up to Unicode equivalence.
-            guard let result = E.allCases.first(where: { $0.rawValue.utf8.elementsEqual(text.utf8) }) else {
-                let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-                throw Problem(
-                    code: .invalidValue,
-                    message: "\"\(field.name)\" must be one of \(allowed), not \(Diagnostic.quoted(text))")
+            for candidate in E.allCases {
+                var name = candidate.rawValue
+                let matches = name.withUTF8 { raw in
+                    found.escaped
+                        ? scanner.decodeBytes(found.range, keepingSurrogates: true).elementsEqual(raw)
+                        : found.range.count == raw.count
+                            && memcmp(scanner.bytes.baseAddress! + found.range.lowerBound, raw.baseAddress!, raw.count)
+                                == 0
+                }
+                if matches { return candidate }
             }
-            return result
+            let text = scanner.decodeString(found.range, escaped: found.escaped)
+            let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw Problem(
+                code: .invalidValue,
+                message: "\"\(field.name)\" must be one of \(allowed), not \(Diagnostic.quoted(text))")
         }
     }
 

@@ -327,7 +327,7 @@ extension JSONScanner {
         return digits.isZero ? 0 : decodeNumber(range)  // `-0` is zero, written back as `0`
     }
 
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
+    static let powersOfTen: [Double] = (0...22).map { exponent in
         (0..<exponent).reduce(1.0) { value, _ in value * 10 }
     }
 

@@ -21,26 +21,9 @@
 /// ```
 public struct LineReader<Source: ByteSource> {
     /// Which piece of a line a callback holds.
-    public enum Part: Sendable, Hashable {
-        /// A whole line, without its `\n`.
-        case whole
-        /// The first `maxLineBytes` bytes of an overlong line (every piece but the last is that long).
-        case first
-        /// More of an overlong line.
-        case middle
-        /// The end of an overlong line, without its `\n`; possibly empty.
-        case last
-    }
-
-    /// A line, or a piece of an overlong one. `bytes` is valid only during the callback.
-    public struct Line {
-        public var number: Int
-        public var bytes: UnsafeBufferPointer<UInt8>
-        public var part: Part
-        /// Whether a `\n` followed `bytes` in the stream: passing the line on byte for byte writes
-        /// `bytes` and then, only if this is set, the `\n` (a final line may lack one).
-        public var endsWithNewline: Bool
-    }
+    public typealias Part = LinePart
+    /// A line, or a piece of an overlong one.
+    public typealias Line = StreamLine
 
     private var source: Source
     public let maxLineBytes: Int
@@ -50,15 +33,31 @@ public struct LineReader<Source: ByteSource> {
         self.maxLineBytes = max(1, maxLineBytes)
     }
 
+    /// How much is read at once: large blocks, so that a fast producer costs few `read(2)` calls.
+    public static var blockBytes: Int { 1 << 18 }
+
     /// Reads to the end of the source, calling `body` for each line or piece.
     public mutating func forEachLine(_ body: (Line) throws -> Void) throws {
-        let capacity = maxLineBytes + 1  // room for the longest whole line and its newline
+        // Room for the longest whole line and its newline, and for a large block besides.
+        let capacity = max(maxLineBytes + 1, Self.blockBytes)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
         defer { buffer.deallocate() }
         var filled = 0  // bytes in buffer[0..<filled]
         var lineNumber = 1
         var inOverlong = false
         var atEnd = false
+        let maxLineBytes = self.maxLineBytes
+        /// Hands out full pieces of an overlong line from `start` while more than `maxLineBytes`
+        /// bytes remain before `end`.
+        func pieces(from start: inout Int, before end: Int) throws {
+            while end - start > maxLineBytes {
+                let bytes = UnsafeBufferPointer(rebasing: buffer[start..<(start + maxLineBytes)])
+                try body(
+                    Line(number: lineNumber, bytes: bytes, part: inOverlong ? .middle : .first, endsWithNewline: false))
+                inOverlong = true
+                start += maxLineBytes
+            }
+        }
         while !atEnd {
             let count = try source.read(
                 into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[filled..<capacity])))
@@ -66,7 +65,8 @@ public struct LineReader<Source: ByteSource> {
             filled += count
             var start = 0
             var scan = filled - count
-            while let newline = Self.find(UInt8(ascii: "\n"), in: buffer, from: scan, to: filled) {
+            while let newline = find(UInt8(ascii: "\n"), in: buffer, from: scan, to: filled) {
+                try pieces(from: &start, before: newline)
                 let bytes = UnsafeBufferPointer(rebasing: buffer[start..<newline])
                 try body(
                     Line(number: lineNumber, bytes: bytes, part: inOverlong ? .last : .whole, endsWithNewline: true))
@@ -75,6 +75,7 @@ public struct LineReader<Source: ByteSource> {
                 start = newline + 1
                 scan = start
             }
+            try pieces(from: &start, before: filled)
             let pending = filled - start
             if atEnd {
                 if pending > 0 || inOverlong {
@@ -84,19 +85,7 @@ public struct LineReader<Source: ByteSource> {
                             number: lineNumber, bytes: bytes, part: inOverlong ? .last : .whole, endsWithNewline: false)
                     )
                 }
-            } else if pending > maxLineBytes {
-                // The buffer is full with no newline: hand out exactly `maxLineBytes` and keep the rest.
-                let bytes = UnsafeBufferPointer(rebasing: buffer[start..<(start + maxLineBytes)])
-                try body(
-                    Line(number: lineNumber, bytes: bytes, part: inOverlong ? .middle : .first, endsWithNewline: false))
-                inOverlong = true
-                let rest = pending - maxLineBytes
-                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
-                    from: buffer.baseAddress! + start + maxLineBytes, byteCount: rest)
-                filled = rest
-                continue
-            }
-            if start > 0 {
+            } else if start > 0 {
                 // Keep the unfinished line at the front of the buffer.
                 if pending > 0 {
                     UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
@@ -106,13 +95,14 @@ public struct LineReader<Source: ByteSource> {
             }
         }
     }
+}
 
-    @inline(__always)
-    private static func find(
-        _ byte: UInt8, in buffer: UnsafeMutableBufferPointer<UInt8>, from: Int, to: Int
-    ) -> Int? {
-        guard from < to, let base = buffer.baseAddress else { return nil }
-        guard let found = memchr(base + from, Int32(byte), to - from) else { return nil }
-        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-    }
+/// The offset of the first `byte` in `buffer[from..<to]`: `memchr`, which the C library runs on
+/// whole vector registers. (A free function: a static one of the generic reader would look up the
+/// reader's metadata on every call.)
+@inline(__always)
+private func find(_ byte: UInt8, in buffer: UnsafeMutableBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+    guard from < to, let base = buffer.baseAddress else { return nil }
+    guard let found = memchr(base + from, Int32(byte), to - from) else { return nil }
+    return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
 }

@@ -12,11 +12,14 @@ struct ActivityStoreTests {
         _ = store.apply(E.begin("a", "A", total: 10, at: 0))
         _ = store.apply(E.begin("b", "B", parent: "a", at: 1))
         let updates = store.apply(E.progress("a", 4, total: .indeterminate, message: "m", title: "A2", at: 2))
-        let a = try #require(updates.first?.activity)
+        let a = try #require(updates.first?.handle.flatMap { store[$0] })
         #expect(a.title == "A2" && a.message == "m" && a.completed == 4 && a.total == nil)
         #expect(store[E.id("b")]?.depth == 1)
-        #expect(store.roots == [E.id("a")])
-        #expect(store[E.id("a")]?.children == [E.id("b")])
+        let handleA = try #require(store.handle(for: E.id("a")))
+        let handleB = try #require(store.handle(for: E.id("b")))
+        #expect(store.roots == [handleA])
+        #expect(store[E.id("a")]?.children == [handleB])
+        #expect(store[E.id("b")]?.parent == handleA)
         _ = store.apply(E.end("b", at: 3))
         #expect(store[E.id("a")]?.children == [])
         #expect(store.openCount == 1)
@@ -33,7 +36,11 @@ struct ActivityStoreTests {
         #expect(store.apply(E.end("a", .failure, at: 2)).isEmpty, "end twice")
         #expect(store[E.id("a")]?.status == .success)
         let log = store.apply(E.log("late", id: "a", at: 3))
-        guard case .log(let event) = try #require(log.first?.event) else { Issue.record("not a log"); return }
+        guard case .log(let event) = try #require(log.first?.event(in: store)) else {
+            Issue.record("not a log")
+            return
+        }
+        #expect(log.first?.handle == nil)
         #expect(event.id == nil && event.message == "late")
         #expect(codes(store)[.unknownActivity] == 2)
         #expect(codes(store)[.alreadyEnded] == 2)
@@ -53,9 +60,9 @@ struct ActivityStoreTests {
     func unknownParent() throws {
         var store = ActivityStore()
         let updates = store.apply(E.begin("c", "Child", parent: "ghost", at: 0))
-        guard case .begin(let begin) = try #require(updates.first?.event) else { return }
+        guard case .begin(let begin) = try #require(updates.first?.event(in: store)) else { return }
         #expect(begin.parent == nil)
-        #expect(store.roots == [E.id("c")])
+        #expect(store.roots == [try #require(store.handle(for: E.id("c")))])
         #expect(store[E.id("c")]?.depth == 0)
         #expect(codes(store)[.unknownParent] == 1)
     }
@@ -69,7 +76,7 @@ struct ActivityStoreTests {
         _ = store.apply(E.begin("c2", "C2", parent: "p", at: 0))
         let updates = store.apply(E.end("p", at: 5))
         let ends = updates.compactMap { update -> String? in
-            guard case .end(let end) = update.event else { return nil }
+            guard case .end(let end) = update.event(in: store) else { return nil }
             return "\(end.id):\(end.status.rawValue)"
         }
         #expect(ends == ["g:abandoned", "c1:abandoned", "c2:abandoned", "p:success"])
@@ -83,7 +90,7 @@ struct ActivityStoreTests {
         _ = store.apply(E.begin("a", "A", at: 0))
         _ = store.apply(E.begin("b", "B", at: 0))
         _ = store.apply(E.begin("b.1", "B1", parent: "b", at: 0))
-        let ids = store.finish(at: 9).compactMap(\.event.id?.rawValue)
+        let ids = store.finish(at: 9).compactMap { $0.event(in: store).id?.rawValue }
         #expect(ids == ["a", "b.1", "b"])
         #expect(store.summary.count(.abandoned) == 3)
         #expect(store.openCount == 0)
@@ -95,7 +102,9 @@ struct ActivityStoreTests {
         var store = ActivityStore()
         _ = store.apply(E.begin("a", "A", at: 100))
         let updates = store.apply(.progress(.init(id: E.id("a"), completed: 1)))
-        #expect(try #require(updates.first).event.timestamp == 100)
+        let update = try #require(updates.first)
+        #expect(update.timestamp == 100)
+        #expect(update.event(in: store) == .progress(.init(id: E.id("a"), completed: 1, timestamp: 100)))
     }
 
     @Test("finished activities are evicted past the cap; 200,000 keep memory flat")
@@ -136,8 +145,8 @@ struct ActivityStoreTests {
         #expect(store[E.id("n9999")]?.depth == 9999)
         let ends = store.finish(at: 1)
         #expect(ends.count == 10_000)
-        #expect(ends.first?.event.id == E.id("n9999"))
-        #expect(ends.last?.event.id == E.id("n0"))
+        #expect(ends.first?.event(in: store).id == E.id("n9999"))
+        #expect(ends.last?.event(in: store).id == E.id("n0"))
         #expect(store.openCount == 0)
     }
 }

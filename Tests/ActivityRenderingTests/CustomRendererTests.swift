@@ -15,7 +15,9 @@ final class FailureCollector: ActivityRenderer, @unchecked Sendable {
     var preferredTickInterval: Double? { 0.05 }
 
     func render(_ update: ActivityUpdate, in store: ActivityStore) {
-        guard case .end(let end) = update.event, end.status == .failure, let activity = update.activity else { return }
+        guard update.kind == .end, let handle = update.handle, let activity = store[handle],
+            activity.status == .failure
+        else { return }
         failures.append(TextSanitizer.display(activity.title))
     }
 

@@ -100,14 +100,14 @@ struct WireTextTests {
         var store = ActivityStore()
         var last: ActivityState?
         for event in HostileWire.events().dropLast() {
-            for update in store.apply(event) { last = update.activity ?? last }
+            for update in store.apply(event) { last = update.handle.flatMap { store[$0] } ?? last }
         }
         let activity = try #require(last)
         #expect(activity.unit == "files")
         #expect(activity.title == "Copy")
         #expect(activity.attrs == ["k": .string("v")])
         for event in HostileWire.events().suffix(1) {
-            for update in store.apply(event) { last = update.activity }
+            for update in store.apply(event) { last = update.handle.flatMap { store[$0] } }
         }
         #expect(last?.error == "err")
         #expect(last?.message == "m")

@@ -191,7 +191,7 @@ struct FastPathTests {
             if round % 3 == 0, !bytes.isEmpty {
                 bytes[Int.random(in: 0..<bytes.count, using: &random)] = alphabet.randomElement(using: &random)!
             }
-            let general = bytes.withUnsafeBufferPointer { decoder.decodeGenerally($0, line: 1) }
+            let general = bytes.withUnsafeBufferPointer { decoder.decodeGenerally($0, line: 1).decoded }
             #expect(decoder.decode(bytes, line: 1) == general, "\(String(decoding: bytes, as: UTF8.self))")
             if bytes.withUnsafeBufferPointer({ CanonicalFastPath.progress($0) }) != nil { fastHits += 1 }
         }

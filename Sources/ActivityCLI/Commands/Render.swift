@@ -78,6 +78,11 @@ struct StreamFeeder {
         struct OutputClosed: Error {}
         do {
             try reader.forEach { item in
+                if pacer == nil, case .event(let event) = item.inPlace {
+                    // The fast path: the event goes on decoded in place, its texts still in the line.
+                    display.handle(event, line: item.line)
+                    return
+                }
                 switch item.decoded {
                 case .event(var event):
                     if var current = pacer {

@@ -16,6 +16,8 @@ protocol Display: Sendable {
     func handle(_ event: ActivityEvent)
     /// Folds one event read from input line `line` (named in diagnostics) into the display.
     func handle(_ event: ActivityEvent, line: Int)
+    /// Folds one event decoded in place, read from input line `line`.
+    func handle(_ event: borrowing LineEvent, line: Int)
     /// Passes on output that is not an event, as it came: whole lines with their `\n`, or part
     /// of a line. Byte for byte to a file or a pipe; line by line, sanitized, on a terminal.
     func passthrough(_ bytes: [UInt8], to stream: StandardStream)
@@ -39,6 +41,9 @@ protocol Display: Sendable {
 extension Display {
     /// Displays that do not name input lines in their diagnostics ignore `line`.
     func handle(_ event: ActivityEvent, line: Int) { handle(event) }
+
+    /// Displays without a fast path take the event made whole.
+    func handle(_ event: borrowing LineEvent, line: Int) { handle(event.event(), line: line) }
 
     /// Displays that write to no standard stream of the caller's never find one closed.
     func isClosed(_ stream: StandardStream) -> Bool { false }

@@ -15,6 +15,8 @@ final class SessionDisplay: Display {
 
     func handle(_ event: ActivityEvent, line: Int) { session.handle(event, line: line) }
 
+    func handle(_ event: borrowing LineEvent, line: Int) { session.handle(event, line: line) }
+
     func passthrough(_ bytes: [UInt8], to stream: StandardStream) {
         session.passthrough(bytes, to: stream == .standardOutput ? .stdout : .stderr)
     }

@@ -45,7 +45,7 @@ public final class JSONLinesRenderer: ActivityRenderer {
 
     public func render(_ update: ActivityUpdate, in store: ActivityStore) {
         line.removeAll(keepingCapacity: true)
-        encoder.encode(update.event, into: &line)
+        encoder.encode(update.event(in: store), into: &line)
         output.write(outputIsTerminal ? Self.escapedForTerminal(line) : line)
     }
 

@@ -34,7 +34,7 @@ public final class LogFileRenderer: ActivityRenderer {
     private let jsonLines: JSONLinesRenderer
     /// The titles of open activities as they arrived: the store keeps them sanitized for display,
     /// but the log shows what arrived, escaped.
-    private var arrivedTitles: [ActivityID: String] = [:]
+    private var arrivedTitles: [ActivityHandle: String] = [:]
     private var outputLines: [OutputStream: LineSplitter] = [:]
 
     /// Opens (or creates, mode 0644) `path` for appending.
@@ -76,10 +76,17 @@ public final class LogFileRenderer: ActivityRenderer {
 
     public func render(_ update: ActivityUpdate, in store: ActivityStore) {
         if format == .jsonl { return jsonLines.render(update, in: store) }
-        let time = update.event.timestamp ?? clock()
-        switch update.event {
+        if update.kind == .progress {
+            // Most progress events have no title: the log writes nothing for them.
+            if let title = update.progressTitle, let handle = update.handle, arrivedTitles[handle] != nil {
+                arrivedTitles[handle] = title
+            }
+            return
+        }
+        let time = update.timestamp
+        switch update.event(in: store) {
         case .begin(let begin):
-            arrivedTitles[begin.id] = begin.title
+            if let handle = update.handle { arrivedTitles[handle] = begin.title }
             var fields: [(String, String)] = [("id", begin.id.rawValue), ("title", begin.title)]
             if let parent = begin.parent { fields.append(("parent", parent.rawValue)) }
             if let total = begin.total { fields.append(("total", Formatting.count(total))) }
@@ -87,8 +94,8 @@ public final class LogFileRenderer: ActivityRenderer {
             if let unit = begin.unit { fields.append(("unit", unit)) }
             if let message = begin.message { fields.append(("message", message)) }
             write(time, "begin", fields)
-        case .progress(let progress):
-            if let title = progress.title, arrivedTitles[progress.id] != nil { arrivedTitles[progress.id] = title }
+        case .progress:
+            break
         case .log(let log):
             var fields: [(String, String)] = [("level", log.level.rawValue)]
             if let id = log.id { fields.append(("id", id.rawValue)) }
@@ -96,8 +103,8 @@ public final class LogFileRenderer: ActivityRenderer {
             write(time, "log", fields)
         case .end(let end):
             var fields: [(String, String)] = [("id", end.id.rawValue)]
-            let arrivedTitle = arrivedTitles.removeValue(forKey: end.id)
-            if let activity = update.activity {
+            let arrivedTitle = update.handle.flatMap { arrivedTitles.removeValue(forKey: $0) }
+            if let activity = update.handle.flatMap({ store[$0] }) {
                 fields.append(("title", arrivedTitle ?? activity.title))
                 fields.append(("status", end.status.rawValue))
                 fields.append(("duration", Formatting.fixed(activity.duration(at: time), decimals: 3) + "s"))

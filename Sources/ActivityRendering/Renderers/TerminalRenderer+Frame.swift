@@ -40,7 +40,7 @@ extension TerminalRenderer {
         }
         if lineCache.count > 2 * max(16, store.openCount) {
             lineCache = lineCache.filter { entry in
-                store[entry.value.id].map { $0.isRunning && $0.sequence == entry.key } ?? false
+                store[entry.value.handle].map { $0.isRunning && $0.sequence == entry.key } ?? false
             }
         }
     }
@@ -271,7 +271,7 @@ extension TerminalRenderer {
             }
             return cached
         }
-        let cache = ActivityLineCache(id: activity.id, text: displayText(activity))
+        let cache = ActivityLineCache(handle: activity.handle, text: displayText(activity))
         lineCache[activity.sequence] = cache
         return cache
     }
@@ -344,7 +344,7 @@ extension TerminalRenderer {
 /// One activity's line parts kept from frame to frame, each with the inputs it was made from;
 /// found by the activity's ``ActivityState/sequence``, so an id begun again starts afresh.
 final class ActivityLineCache {
-    let id: ActivityID
+    let handle: ActivityHandle
     var text: DisplayText
     var eta: (text: String, time: Double)?
     var rateSuffix: String?
@@ -375,8 +375,8 @@ final class ActivityLineCache {
     var barWidth = -1
     var bar: (filled: String, empty: String, emptyWidth: Int) = ("", "", 0)
 
-    init(id: ActivityID, text: DisplayText) {
-        self.id = id
+    init(handle: ActivityHandle, text: DisplayText) {
+        self.handle = handle
         self.text = text
     }
 }

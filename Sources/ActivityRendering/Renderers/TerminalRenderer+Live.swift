@@ -14,13 +14,14 @@ extension TerminalRenderer {
     static let pendingLimit = 1 << 20
 
     func renderLive(_ update: ActivityUpdate, in store: ActivityStore) {
-        switch update.event {
+        switch update.kind {
         case .begin, .progress:
             break
-        case .log(let log):
-            appendAbove(logLine(log, activity: update.activity, in: store))
+        case .log:
+            guard let log = update.log else { return }
+            appendAbove(logLine(log, activity: update.handle.flatMap { store[$0] }, in: store))
         case .end:
-            guard let activity = update.activity else { return }
+            guard let handle = update.handle, let activity = store[handle] else { return }
             lineCache[activity.sequence] = nil
             if let title = permanentTitle(of: activity, in: store) { appendAbove(endLine(activity, title: title)) }
         }

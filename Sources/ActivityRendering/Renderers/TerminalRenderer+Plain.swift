@@ -3,33 +3,44 @@ import ActivityWire
 /// Plain mode: one line per begin, end and log, throttled progress, no escape codes.
 extension TerminalRenderer {
     func renderPlain(_ update: ActivityUpdate, in store: ActivityStore) {
-        let time = update.event.timestamp ?? store.summary.lastTime ?? 0
-        switch update.event {
+        let time = update.timestamp
+        switch update.kind {
         case .begin:
-            guard let activity = update.activity, configuration.verbosity != .quiet else { return }
+            guard configuration.verbosity != .quiet, let handle = update.handle, let activity = store[handle] else {
+                return
+            }
             var line = StyledLine(style.symbol(for: .started) + " " + pathTitle(of: activity, in: store))
             if let details = plainDetails(activity) { line.append(" (\(details))") }
             if let message = activity.message, !message.isEmpty {
                 line.append(" " + style.dash + " " + message)
             }
-            plainProgress[activity.id] = (time, tenth(activity))
+            markPlainProgress(handle, time: time, tenth: tenth(activity))
             writePlain(line, at: time)
         case .progress:
-            guard configuration.verbosity != .quiet, let activity = update.activity,
-                let last = plainProgress[activity.id]
+            // The hot path of plain mode: one array read decides whether a line is due.
+            guard configuration.verbosity != .quiet, let handle = update.handle, handle.index < plainProgress.count,
+                let last = plainProgress[handle.index], last.handle == handle, let activity = store[handle]
             else { return }
             let currentTenth = tenth(activity)
             guard currentTenth > last.tenth || time - last.time >= configuration.plainProgressInterval else { return }
-            plainProgress[activity.id] = (time, currentTenth)
+            plainProgress[handle.index] = (handle, time, currentTenth)
             writePlain(progressLine(activity, at: time, in: store), at: time)
-        case .log(let log):
-            writePlain(logLine(log, activity: update.activity, in: store), at: time)
+        case .log:
+            guard let log = update.log else { return }
+            writePlain(logLine(log, activity: update.handle.flatMap { store[$0] }, in: store), at: time)
         case .end:
-            guard let activity = update.activity else { return }
-            plainProgress[activity.id] = nil
+            guard let handle = update.handle, let activity = store[handle] else { return }
+            if handle.index < plainProgress.count { plainProgress[handle.index] = nil }
             guard configuration.verbosity != .quiet || activity.status == .failure else { return }
             writePlain(endLine(activity, title: pathTitle(of: activity, in: store)), at: time)
         }
+    }
+
+    private func markPlainProgress(_ handle: ActivityHandle, time: Double, tenth: Int) {
+        if plainProgress.count <= handle.index {
+            plainProgress.append(contentsOf: repeatElement(nil, count: handle.index + 1 - plainProgress.count))
+        }
+        plainProgress[handle.index] = (handle, time, tenth)
     }
 
     /// Which tenth of its total an activity has reached; -1 when indeterminate.

@@ -101,7 +101,8 @@ public final class TerminalRenderer: ActivityRenderer {
     // Shared state.
     var startTime: Double?
     var shownDiagnostics: Set<Diagnostic.Code> = []
-    var plainProgress: [ActivityID: (time: Double, tenth: Int)] = [:]
+    /// Plain mode: when each activity's last progress line was written, by handle index.
+    var plainProgress: [(handle: ActivityHandle, time: Double, tenth: Int)?] = []
     var isFinished = false
     /// The unfinished passed-through line of each stream drawn on a terminal.
     var passthroughLines: [OutputStream: LineSplitter] = [:]
@@ -150,7 +151,7 @@ public final class TerminalRenderer: ActivityRenderer {
 
     public func render(_ update: ActivityUpdate, in store: ActivityStore) {
         guard !isFinished else { return }
-        if startTime == nil { startTime = update.event.timestamp }
+        if startTime == nil { startTime = update.timestamp }
         switch configuration.mode {
         case .tty: renderLive(update, in: store)
         case .plain: renderPlain(update, in: store)

@@ -1,0 +1,197 @@
+import ActivityTerminal
+import ActivityWire
+
+/// The consumer rules, one event kind at a time, on slots found by handle.
+extension ActivityStore {
+    mutating func applyBegin(
+        _ begin: ActivityEvent.Begin, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
+    ) -> [Diagnostic] {
+        var begin = begin
+        if slot(of: begin.id) != nil {
+            return record(line, .duplicateBegin, "\"\(begin.id)\" has already begun")
+        }
+        guard openCount < limits.maxOpen else {
+            summary.dropped += 1
+            return []
+        }
+        var diagnostics: [Diagnostic] = []
+        var depth = 0
+        var parent: ActivityHandle?
+        if let parentID = begin.parent {
+            let parentSlot = slot(of: parentID)
+            if let parentSlot, slots[parentSlot]!.isRunning {
+                parent = handle(at: parentSlot)
+                depth = slots[parentSlot]!.depth + 1
+            } else {
+                let state = parentSlot == nil ? "is not open" : "has already ended"
+                diagnostics = record(line, .unknownParent, "the parent \"\(parentID)\" \(state); attached at the top")
+                begin.parent = nil
+            }
+        }
+        let index = takeSlot()
+        let handle = handle(at: index)
+        if let parent {
+            slots[parent.index]!.children.append(handle)
+        } else {
+            roots.append(handle)
+        }
+        var node = ActivityState(
+            identity: .init(
+                id: begin.id, handle: handle, parent: parent, depth: depth,
+                unit: begin.unit.map(TerminalSanitizer.display), cancellable: begin.cancellable,
+                blocking: begin.blocking, attrs: Self.sanitized(begin.attrs), startTime: time, sequence: sequence),
+            title: TerminalSanitizer.display(begin.title), message: begin.message.map(TerminalSanitizer.display),
+            completed: begin.completed, total: begin.total)
+        node.estimator.record(completed: begin.completed, at: time)
+        slots[index] = node
+        var raw = begin.id.rawValue
+        let hash = raw.withUTF8 { ids.hash($0) }
+        ids.insert(hash: hash, slot: index)
+        sequence += 1
+        openCount += 1
+        summary.begun += 1
+        body(ActivityUpdate(.begin(begin), handle: handle, timestamp: time))
+        return diagnostics
+    }
+
+    /// Attributes with their keys and string values safe to show.
+    private static func sanitized(_ attrs: [String: AttributeValue]) -> [String: AttributeValue] {
+        guard !attrs.isEmpty else { return attrs }
+        var result: [String: AttributeValue] = [:]
+        for (key, value) in attrs {
+            if case .string(let text) = value {
+                result[TerminalSanitizer.display(key)] = .string(TerminalSanitizer.display(text))
+            } else {
+                result[TerminalSanitizer.display(key)] = value
+            }
+        }
+        return result
+    }
+
+    /// The hot path: the activity in slot `index` changed in place, and an update that carries
+    /// only what the event set. `false`, with nothing done, when the activity has ended.
+    @inline(__always)
+    mutating func applyProgress(
+        at index: Int, completed: Double?, total: ActivityEvent.Total?, message: String?, title: String?,
+        time: Double, _ body: (ActivityUpdate) -> Void
+    ) -> Bool {
+        guard slots[index]!.isRunning else { return false }
+        var text: ActivityUpdate.ProgressText?
+        if message != nil || title != nil {
+            if let title { slots[index]!.title = TerminalSanitizer.display(title) }
+            if let message { slots[index]!.message = TerminalSanitizer.display(message) }
+            text = ActivityUpdate.ProgressText(message: message, title: title)
+        }
+        if let total { slots[index]!.total = total.value }
+        if let completed {
+            slots[index]!.completed = completed
+            slots[index]!.estimator.record(completed: completed, at: time)
+        }
+        body(
+            ActivityUpdate(
+                kind: .progress, handle: handle(at: index), timestamp: time,
+                payload: .progress(completed: completed, total: total, text: text)))
+        return true
+    }
+
+    mutating func applyLog(
+        _ log: ActivityEvent.Log, line: Int, _ body: (ActivityUpdate) -> Void
+    ) -> [Diagnostic] {
+        var log = log
+        var diagnostics: [Diagnostic] = []
+        var handle: ActivityHandle?
+        if let id = log.id {
+            if let index = slot(of: id), slots[index]!.isRunning {
+                handle = self.handle(at: index)
+            } else {
+                diagnostics = problem(unknown: id, doing: "log", line: line)
+                log.id = nil
+            }
+        }
+        body(ActivityUpdate(.log(log), handle: handle, timestamp: log.timestamp ?? 0))
+        return diagnostics
+    }
+
+    mutating func applyEnd(
+        _ end: ActivityEvent.End, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
+    ) -> [Diagnostic] {
+        guard let index = slot(of: end.id), slots[index]!.isRunning else {
+            return problem(unknown: end.id, doing: "end", line: line)
+        }
+        var diagnostics: [Diagnostic] = []
+        let children = slots[index]!.children
+        if !children.isEmpty {
+            let names = children.compactMap { self[$0] }.map { "\"\($0.id)\"" }.joined(separator: ", ")
+            diagnostics = record(line, .childrenOpen, "\"\(end.id)\" ended while \(names) still open")
+        }
+        if let message = end.message { slots[index]!.message = TerminalSanitizer.display(message) }
+        if let total = end.total { slots[index]!.total = total.value }
+        if let completed = end.completed {
+            slots[index]!.completed = completed
+            slots[index]!.estimator.record(completed: completed, at: time)
+        }
+        slots[index]!.error = end.error.map(TerminalSanitizer.display)
+        if children.isEmpty {
+            endOne(handle(at: index), status: end.status, time: time, event: end, body)
+        } else {
+            self.end(handle(at: index), status: end.status, time: time, event: end, body)
+        }
+        return diagnostics
+    }
+
+    /// Ends `handle` and its open descendants (as `abandoned`), children before their parents.
+    /// Iterative: a hostile stream may nest thousands deep, and this may run on a small stack.
+    mutating func end(
+        _ handle: ActivityHandle, status: ActivityEvent.Status, time: Double, event: ActivityEvent.End? = nil,
+        _ body: (ActivityUpdate) -> Void
+    ) {
+        guard self[handle] != nil else { return }
+        var order: [ActivityHandle] = []
+        var stack: [ActivityHandle] = [handle]
+        while let next = stack.popLast() {
+            order.append(next)
+            if let children = self[next]?.children { stack.append(contentsOf: children) }
+        }
+        for next in order.reversed() {
+            let isTarget = next == handle
+            endOne(next, status: isTarget ? status : .abandoned, time: time, event: isTarget ? event : nil, body)
+        }
+    }
+
+    /// Ends one activity whose children have all ended.
+    private mutating func endOne(
+        _ handle: ActivityHandle, status: ActivityEvent.Status, time: Double, event: ActivityEvent.End?,
+        _ body: (ActivityUpdate) -> Void
+    ) {
+        let index = handle.index
+        guard self[handle]?.isRunning == true else { return }
+        var normalized = event ?? ActivityEvent.End(id: slots[index]!.id, status: status)
+        normalized.timestamp = time
+        slots[index]!.status = status
+        slots[index]!.endTime = max(time, slots[index]!.startTime)
+        if let parent = slots[index]!.parent, self[parent] != nil,
+            let childIndex = slots[parent.index]!.children.firstIndex(of: handle)
+        {
+            slots[parent.index]!.children.remove(at: childIndex)
+        } else if let rootIndex = roots.firstIndex(of: handle) {
+            roots.remove(at: rootIndex)
+        }
+        openCount -= 1
+        summary.ended[status, default: 0] += 1
+        body(ActivityUpdate(.end(normalized), handle: handle, timestamp: time))
+        retire(handle)
+    }
+
+    mutating func problem(unknown id: ActivityID, doing what: String, line: Int) -> [Diagnostic] {
+        if slot(of: id) != nil {
+            return record(line, .alreadyEnded, "\(what) for \"\(id)\", which has already ended")
+        }
+        return record(line, .unknownActivity, "\(what) for \"\(id)\", which is not open")
+    }
+
+    mutating func record(_ line: Int, _ code: Diagnostic.Code, _ message: String) -> [Diagnostic] {
+        let diagnostic = Diagnostic(line: line, code: code, message: message)
+        count(diagnostic)
+        return [diagnostic]
+    }
+}

@@ -96,39 +96,52 @@ struct StyledLine: Sendable, LineSink {
 
     /// The line broken into rows of at most `width` columns, continuation rows indented by
     /// `indent` spaces, so a long error message is shown whole without the terminal wrapping it.
+    /// Rows break at the last space that fits, or before a wide (East Asian) character, where
+    /// lines may break without a space (across spans: a title and the message after it wrap as
+    /// one text); only a word longer than a whole row is cut inside.
     func wrapped(to width: Int, indent: Int) -> [StyledLine] {
         guard self.width > width, width > indent + 4 else { return [self] }
-        var rows: [StyledLine] = []
-        var current = StyledLine()
-        var used = 0
+        var cells: [(character: Character, paint: TerminalStyle.Paint, width: Int)] = []
         for span in spans {
-            var piece = ""
-            for character in span.text {
-                let w = DisplayWidth.of(character)
-                if used + w > width {
-                    // Break after the piece's last space when there is one, not mid-word.
-                    var carried = ""
-                    if character != " ", let space = piece.lastIndex(of: " ") {
-                        carried = String(piece[piece.index(after: space)...])
-                        if carried.count < 20 {
-                            piece = String(piece[..<space])
-                        } else {
-                            carried = ""
-                        }
-                    }
-                    current.append(piece, span.paint)
-                    rows.append(current)
-                    current = StyledLine(String(repeating: " ", count: indent))
-                    used = indent + DisplayWidth.of(carried)
-                    piece = carried
-                    if character == " " { continue }
-                }
-                piece.append(character)
-                used += w
-            }
-            current.append(piece, span.paint)
+            for character in span.text { cells.append((character, span.paint, DisplayWidth.of(character))) }
         }
-        rows.append(current)
+        var rows: [StyledLine] = []
+        var start = 0
+        var first = true
+        while start < cells.count {
+            let room = first ? width : width - indent
+            var used = 0
+            var end = start
+            var lastBreak: Int?
+            while end < cells.count, used + cells[end].width <= room {
+                if cells[end].character == " " || cells[end].width == 2 { lastBreak = end }
+                used += cells[end].width
+                end += 1
+            }
+            if end < cells.count, cells[end].character == " " || cells[end].width == 2 { lastBreak = end }
+            var next = end
+            if end < cells.count, let position = lastBreak, position > start {
+                end = position  // the row ends there; the next starts after any spaces
+                next = position
+            }
+            while end > start, cells[end - 1].character == " " { end -= 1 }
+            while next < cells.count, cells[next].character == " " { next += 1 }
+            var row = StyledLine(first ? "" : String(repeating: " ", count: indent))
+            var index = start
+            while index < end {
+                var text = ""
+                let paint = cells[index].paint
+                while index < end, cells[index].paint == paint {
+                    text.append(cells[index].character)
+                    index += 1
+                }
+                row.append(text, paint)
+            }
+            rows.append(row)
+            if next == start { next = start + 1 }  // a cell wider than the row: never stall
+            start = next
+            first = false
+        }
         return rows
     }
 

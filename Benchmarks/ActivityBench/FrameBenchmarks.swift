@@ -27,7 +27,7 @@ enum FrameBenchmarks {
                 .init(
                     id: id, title: "Compiling module \(index)", parent: parent, total: 1000,
                     unit: index % 3 == 0 ? "bytes" : "files", message: "file-\(index).swift", timestamp: 0))
-            for update in store.apply(begin) { renderer.render(update, in: store) }
+            for update in store.updates(applying: begin) { renderer.render(update, in: store) }
         }
         let iterations = settings.iterations(activities >= 1000 ? 2_000 : activities >= 100 ? 20_000 : 200_000)
         var time = 1.0

@@ -120,15 +120,6 @@ public struct OverlayModel: Hashable, Sendable {
         return deadline
     }
 
-    /// The pure form: returns the model after `input` at time `now`, and the effects to perform.
-    public static func reduce(
-        _ model: OverlayModel, _ input: OverlayInput, at now: Int
-    ) -> (model: OverlayModel, effects: [OverlayEffect]) {
-        var next = model
-        let effects = next.reduce(input, at: now)
-        return (next, effects)
-    }
-
     /// Applies `input` at time `now` (milliseconds) and returns the effects to perform, in order.
     public mutating func reduce(_ input: OverlayInput, at now: Int) -> [OverlayEffect] {
         var effects: [OverlayEffect] = []

@@ -144,8 +144,9 @@ public struct ActivityStore: Sendable {
         summary.diagnostics[diagnostic.code, default: 0] += 1
     }
 
-    /// Applies one event and returns what changed.
-    public mutating func apply(_ event: ActivityEvent, line: Int = 0) -> [ActivityUpdate] {
+    /// Applies one event and returns what changed (a convenience for tests and small tools; a
+    /// session uses ``apply(_:line:_:)``, which hands each change over as it happens).
+    public mutating func updates(applying event: ActivityEvent, line: Int = 0) -> [ActivityUpdate] {
         var updates: [ActivityUpdate] = []
         _ = apply(event, line: line) { updates.append($0) }
         return updates

@@ -2,9 +2,9 @@ import ActivityTerminal
 
 /// Number, size, rate, duration and timestamp formats shared by the renderers. No Foundation:
 /// the module formats its own numbers, so output never depends on `LC_NUMERIC`.
-public enum Formatting {
+package enum Formatting {
     /// `value` with exactly `decimals` digits after the point, rounded half away from zero.
-    public static func fixed(_ value: Double, decimals: Int) -> String {
+    package static func fixed(_ value: Double, decimals: Int) -> String {
         fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(start: nil, count: 0))
     }
 
@@ -91,7 +91,7 @@ public enum Formatting {
     private static let smallNumbers: [String] = (0..<10_000).map { String($0) }
 
     /// A count: an integer when integral, else with one decimal; SI-abbreviated from ten million.
-    public static func count(_ value: Double) -> String {
+    package static func count(_ value: Double) -> String {
         if value >= 10_000_000 {
             let units: [(Double, String)] = [(1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M")]
             for (size, suffix) in units where value >= size {
@@ -103,7 +103,7 @@ public enum Formatting {
     }
 
     /// Bytes in binary units: `512 B`, `1.5 KiB`, `12.3 MiB`, `4.00 GiB`.
-    public static func bytes(_ value: Double) -> String {
+    package static func bytes(_ value: Double) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]
         var amount = max(0, value)
         var index = 0
@@ -138,7 +138,7 @@ public enum Formatting {
     }
 
     /// A rate per second: `1.5 MiB/s` for bytes, `3.6/s` or `3.6 files/s` otherwise.
-    public static func rate(_ perSecond: Double, unit: String?) -> String {
+    package static func rate(_ perSecond: Double, unit: String?) -> String {
         if unit == "bytes" { return bytes(perSecond) + "/s" }
         let number = rateNumber(perSecond)
         guard let unit, !unit.isEmpty else { return number + "/s" }
@@ -164,7 +164,7 @@ public enum Formatting {
     }
 
     /// `completed/total` with the unit: `45/100 files`, `1.50 MiB/3.00 MiB`, or `45 files`.
-    public static func progress(completed: Double, total: Double?, unit: String?) -> String {
+    package static func progress(completed: Double, total: Double?, unit: String?) -> String {
         if unit == "bytes" {
             guard let total else { return bytes(completed) }
             return bytes(completed) + "/" + bytes(total)
@@ -175,7 +175,7 @@ public enum Formatting {
     }
 
     /// A duration: `0.4s`, `12.3s`, `1m05s`, `2h03m`.
-    public static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let seconds = seconds.isFinite ? max(0, seconds) : 0
         if seconds < 59.95 { return fixed(seconds, decimals: 1, suffix: UInt8(ascii: "s")) }
         let whole = Int(seconds.rounded(.down))
@@ -185,14 +185,14 @@ public enum Formatting {
     }
 
     /// A coarse duration for an ETA: whole seconds below a minute.
-    public static func eta(_ seconds: Double) -> String {
+    package static func eta(_ seconds: Double) -> String {
         let seconds = seconds.isFinite ? max(0, seconds) : 0
         if seconds < 60 { return digits(Int64(seconds.rounded(.up))) + "s" }
         return duration(seconds)
     }
 
     /// A percentage of a fraction in 0...1, right-aligned in four columns: `  7%`, `100%`.
-    public static func percent(_ fraction: Double) -> String {
+    package static func percent(_ fraction: Double) -> String {
         percentTexts[DisplayPercent.value(fraction)]
     }
 
@@ -205,7 +205,7 @@ public enum Formatting {
     }
 
     /// An RFC 3339 UTC timestamp with milliseconds: `2026-11-29T12:03:27.123Z`.
-    public static func timestamp(_ unixSeconds: Double) -> String {
+    package static func timestamp(_ unixSeconds: Double) -> String {
         let millisecondsTotal = Int64((unixSeconds * 1000).rounded(.down))
         var days =
             millisecondsTotal >= 0 ? millisecondsTotal / 86_400_000 : (millisecondsTotal - 86_399_999) / 86_400_000

@@ -47,7 +47,9 @@ public struct RenderOptions: Sendable {
     /// as their environment). The process's environment by default.
     public var environment: [String: String]
     /// Whether the session installs its SIGINT, SIGTERM and SIGWINCH handlers in TTY mode (see
-    /// ``RenderSession``); `true` by default.
+    /// ``RenderSession``): only when asked (`false` by default), since signal dispositions belong
+    /// to the program. Without them the size is still followed (polled on every frame), and
+    /// ``RenderSession/finish()`` restores the terminal.
     public var handlesSignals: Bool
     /// Which finished activities leave a permanent line.
     public var verbosity: Verbosity = .normal
@@ -58,7 +60,7 @@ public struct RenderOptions: Sendable {
     public init(
         mode: RenderMode = .auto, logFile: String? = nil, logFormat: LogFormat = .text, plugins: [String] = [],
         displayFileDescriptor: Int32 = 2, environment: [String: String] = RenderOptions.processEnvironment(),
-        handlesSignals: Bool = true
+        handlesSignals: Bool = false
     ) {
         self.mode = mode
         self.logFile = logFile

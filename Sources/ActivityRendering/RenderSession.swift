@@ -40,8 +40,8 @@ import Synchronization
 ///   and should call ``restoreTerminal()``.
 /// - **SIGWINCH**: the live region is redrawn at the new size at once.
 ///
-/// One session at a time owns the signal handlers; set ``RenderOptions/handlesSignals`` to
-/// `false` to leave them alone entirely.
+/// The handlers are installed only when ``RenderOptions/handlesSignals`` asks for them (the
+/// `activity` command does); one session at a time owns them.
 public final class RenderSession: Sendable {
     private let state: SessionState
     private let timer: RedrawTimer?

@@ -8,7 +8,7 @@
 /// ```swift
 /// var reader = EventStreamReader(source: FileDescriptorSource(fileDescriptor: 0))
 /// try reader.forEach { item in
-///     if case .event(let event) = item.decoded { store.apply(event) }
+///     if case .event(let event) = item.decoded { _ = store.updates(applying: event) }
 /// }
 /// ```
 public struct EventStreamReader<Source: ByteSource> {

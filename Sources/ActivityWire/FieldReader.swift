@@ -218,11 +218,13 @@ struct FieldReader {
         var result: [AttributeKey: AttributeValue] = [:]
         if inner.consume(UInt8(ascii: "}")) { return result }
         repeat {
-            // The whole line was scanned before: these cannot fail.
+            // The whole line was scanned before, so this reads what was already checked; should it
+            // ever fail, the event is refused, never the process.
             inner.skipWhitespace()
-            guard case .string(let keyRange, let escaped)? = try? inner.string(),
-                (try? inner.expect(UInt8(ascii: ":"), "':'")) != nil, let member = try? inner.value(depth: 2)
-            else { fatalError("attrs changed after the line was scanned") }
+            guard let scanned = try? inner.scanString(), (try? inner.expect(UInt8(ascii: ":"), "':'")) != nil,
+                let member = try? inner.value(depth: 2)
+            else { throw Problem(code: .invalidAttrs, message: "\"attrs\" is not an object of members") }
+            let (keyRange, escaped) = (scanned.range, scanned.escaped)
             let key = try attributeKey(keyRange, escaped: escaped)
             guard result[key] == nil else {
                 throw Problem(

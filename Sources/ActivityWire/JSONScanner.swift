@@ -131,8 +131,20 @@ struct JSONScanner {
         index += count
     }
 
-    /// Scans a string, the opening quote under the cursor.
+    /// Scans a string, the opening quote under the cursor, as a value.
     mutating func string() throws(SyntaxError) -> Value {
+        let scanned = try scanString()
+        return .string(scanned.range, escaped: scanned.escaped)
+    }
+
+    /// Where a scanned string's content is (between its quotes), and whether it holds escapes.
+    struct ScannedString {
+        var range: Range<Int>
+        var escaped: Bool
+    }
+
+    /// Scans a string, the opening quote under the cursor.
+    mutating func scanString() throws(SyntaxError) -> ScannedString {
         let start = index + 1
         var i = start
         let count = bytes.count
@@ -150,7 +162,7 @@ struct JSONScanner {
             let byte = base[i]
             if byte == UInt8(ascii: "\"") {
                 index = i + 1
-                return .string(start..<i, escaped: escaped)
+                return ScannedString(range: start..<i, escaped: escaped)
             }
             if byte == UInt8(ascii: "\\") {
                 escaped = true

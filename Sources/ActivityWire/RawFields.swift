@@ -95,7 +95,8 @@ struct RawFields {
                 guard !scanner.atEnd, scanner.bytes[scanner.index] == UInt8(ascii: "\"") else {
                     throw scanner.fail("expected a key")
                 }
-                guard case .string(let keyRange, let escaped) = try scanner.string() else { fatalError() }
+                let key = try scanner.scanString()
+                let (keyRange, escaped) = (key.range, key.escaped)
                 try scanner.expect(UInt8(ascii: ":"), "':'")
                 let value = try scanner.value(depth: 1)
                 if let repeated = record(
@@ -133,9 +134,9 @@ struct RawFields {
         repeat {
             scanner.skipWhitespace()
             guard !scanner.atEnd, prefix[scanner.index] == UInt8(ascii: "\""),
-                case .string(let key, let escaped)? = try? scanner.string()
+                let key = try? scanner.scanString()
             else { return false }
-            if field(key, escaped: escaped, scanner: scanner) == .v { return true }
+            if field(key.range, escaped: key.escaped, scanner: scanner) == .v { return true }
             guard (try? scanner.expect(UInt8(ascii: ":"), "':'")) != nil, (try? scanner.value(depth: 1)) != nil else {
                 return false
             }

@@ -9,9 +9,10 @@ struct ActivityStoreTests {
     @Test("begin, progress and end build and shrink the tree")
     func tree() throws {
         var store = ActivityStore()
-        _ = store.apply(E.begin("a", "A", total: 10, at: 0))
-        _ = store.apply(E.begin("b", "B", parent: "a", at: 1))
-        let updates = store.apply(E.progress("a", 4, total: .indeterminate, message: "m", title: "A2", at: 2))
+        _ = store.updates(applying: E.begin("a", "A", total: 10, at: 0))
+        _ = store.updates(applying: E.begin("b", "B", parent: "a", at: 1))
+        let updates = store.updates(
+            applying: E.progress("a", 4, total: .indeterminate, message: "m", title: "A2", at: 2))
         let a = try #require(updates.first?.handle.flatMap { store[$0] })
         #expect(a.title == "A2" && a.message == "m" && a.completed == 4 && a.total == nil)
         #expect(store[E.id("b")]?.depth == 1)
@@ -20,7 +21,7 @@ struct ActivityStoreTests {
         #expect(store.roots == [handleA])
         #expect(store[E.id("a")]?.children == [handleB])
         #expect(store[E.id("b")]?.parent == handleA)
-        _ = store.apply(E.end("b", at: 3))
+        _ = store.updates(applying: E.end("b", at: 3))
         #expect(store[E.id("a")]?.children == [])
         #expect(store.openCount == 1)
         #expect(store[E.id("b")]?.duration(at: 99) == 2)
@@ -29,13 +30,13 @@ struct ActivityStoreTests {
     @Test("events for unknown or ended ids are ignored and counted; a log keeps its text")
     func unknownAndEnded() throws {
         var store = ActivityStore()
-        #expect(store.apply(E.progress("x", 1, at: 0)).isEmpty)
-        #expect(store.apply(E.end("x", at: 0)).isEmpty)
-        _ = store.apply(E.begin("a", "A", at: 0))
-        _ = store.apply(E.end("a", at: 1))
-        #expect(store.apply(E.end("a", .failure, at: 2)).isEmpty, "end twice")
+        #expect(store.updates(applying: E.progress("x", 1, at: 0)).isEmpty)
+        #expect(store.updates(applying: E.end("x", at: 0)).isEmpty)
+        _ = store.updates(applying: E.begin("a", "A", at: 0))
+        _ = store.updates(applying: E.end("a", at: 1))
+        #expect(store.updates(applying: E.end("a", .failure, at: 2)).isEmpty, "end twice")
         #expect(store[E.id("a")]?.status == .success)
-        let log = store.apply(E.log("late", id: "a", at: 3))
+        let log = store.updates(applying: E.log("late", id: "a", at: 3))
         guard case .log(let event) = try #require(log.first?.event(in: store)) else {
             Issue.record("not a log")
             return
@@ -49,8 +50,8 @@ struct ActivityStoreTests {
     @Test("a duplicate begin is ignored")
     func duplicateBegin() {
         var store = ActivityStore()
-        _ = store.apply(E.begin("a", "First", at: 0))
-        #expect(store.apply(E.begin("a", "Second", at: 1)).isEmpty)
+        _ = store.updates(applying: E.begin("a", "First", at: 0))
+        #expect(store.updates(applying: E.begin("a", "Second", at: 1)).isEmpty)
         #expect(store[E.id("a")]?.title == "First")
         #expect(codes(store)[.duplicateBegin] == 1)
         #expect(store.summary.begun == 1)
@@ -59,7 +60,7 @@ struct ActivityStoreTests {
     @Test("an unknown parent attaches at the top; the normalized begin has no parent")
     func unknownParent() throws {
         var store = ActivityStore()
-        let updates = store.apply(E.begin("c", "Child", parent: "ghost", at: 0))
+        let updates = store.updates(applying: E.begin("c", "Child", parent: "ghost", at: 0))
         guard case .begin(let begin) = try #require(updates.first?.event(in: store)) else { return }
         #expect(begin.parent == nil)
         #expect(store.roots == [try #require(store.handle(for: E.id("c")))])
@@ -70,11 +71,11 @@ struct ActivityStoreTests {
     @Test("children still open when their parent ends are abandoned first, deepest first")
     func childrenAbandoned() {
         var store = ActivityStore()
-        _ = store.apply(E.begin("p", "P", at: 0))
-        _ = store.apply(E.begin("c1", "C1", parent: "p", at: 0))
-        _ = store.apply(E.begin("g", "G", parent: "c1", at: 0))
-        _ = store.apply(E.begin("c2", "C2", parent: "p", at: 0))
-        let updates = store.apply(E.end("p", at: 5))
+        _ = store.updates(applying: E.begin("p", "P", at: 0))
+        _ = store.updates(applying: E.begin("c1", "C1", parent: "p", at: 0))
+        _ = store.updates(applying: E.begin("g", "G", parent: "c1", at: 0))
+        _ = store.updates(applying: E.begin("c2", "C2", parent: "p", at: 0))
+        let updates = store.updates(applying: E.end("p", at: 5))
         let ends = updates.compactMap { update -> String? in
             guard case .end(let end) = update.event(in: store) else { return nil }
             return "\(end.id):\(end.status.rawValue)"
@@ -87,9 +88,9 @@ struct ActivityStoreTests {
     @Test("finish ends everything open as abandoned, in begin order")
     func finish() {
         var store = ActivityStore()
-        _ = store.apply(E.begin("a", "A", at: 0))
-        _ = store.apply(E.begin("b", "B", at: 0))
-        _ = store.apply(E.begin("b.1", "B1", parent: "b", at: 0))
+        _ = store.updates(applying: E.begin("a", "A", at: 0))
+        _ = store.updates(applying: E.begin("b", "B", at: 0))
+        _ = store.updates(applying: E.begin("b.1", "B1", parent: "b", at: 0))
         let ids = store.finish(at: 9).compactMap { $0.event(in: store).id?.rawValue }
         #expect(ids == ["a", "b.1", "b"])
         #expect(store.summary.count(.abandoned) == 3)
@@ -100,8 +101,8 @@ struct ActivityStoreTests {
     @Test("a missing timestamp takes the last one seen")
     func timestamps() throws {
         var store = ActivityStore()
-        _ = store.apply(E.begin("a", "A", at: 100))
-        let updates = store.apply(.progress(.init(id: E.id("a"), completed: 1)))
+        _ = store.updates(applying: E.begin("a", "A", at: 100))
+        let updates = store.updates(applying: .progress(.init(id: E.id("a"), completed: 1)))
         let update = try #require(updates.first)
         #expect(update.timestamp == 100)
         #expect(update.event(in: store) == .progress(.init(id: E.id("a"), completed: 1, timestamp: 100)))
@@ -127,7 +128,7 @@ struct ActivityStoreTests {
     func openCap() {
         var store = ActivityStore(limits: .init(maxOpen: 1000, retainedFinished: 10))
         for index in 0..<100_000 {
-            _ = store.apply(E.begin("a\(index)", "T", at: 0))
+            _ = store.updates(applying: E.begin("a\(index)", "T", at: 0))
         }
         #expect(store.openCount == 1000)
         #expect(store.retainedCount == 1000)
@@ -138,9 +139,9 @@ struct ActivityStoreTests {
     @Test("a chain nested 10,000 deep ends without recursion")
     func deepNesting() {
         var store = ActivityStore()
-        _ = store.apply(E.begin("n0", "N", at: 0))
+        _ = store.updates(applying: E.begin("n0", "N", at: 0))
         for depth in 1..<10_000 {
-            _ = store.apply(E.begin("n\(depth)", "N", parent: "n\(depth - 1)", at: 0))
+            _ = store.updates(applying: E.begin("n\(depth)", "N", parent: "n\(depth - 1)", at: 0))
         }
         #expect(store[E.id("n9999")]?.depth == 9999)
         let ends = store.finish(at: 1)

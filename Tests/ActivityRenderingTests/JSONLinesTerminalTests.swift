@@ -20,7 +20,7 @@ struct JSONLinesTerminalTests {
             output: FileDescriptorOutput(fileDescriptor: pty.terminal), passesTextThrough: true)
         var store = ActivityStore()
         for event in Self.events() {
-            for update in store.apply(event) { renderer.render(update, in: store) }
+            for update in store.updates(applying: event) { renderer.render(update, in: store) }
         }
         renderer.passthrough(Array("text\u{1B}]0;PWNED\u{07}\u{9B}2J end\n".utf8), to: .stdout, in: store)
         let shown = pty.read(until: "end\n")
@@ -46,7 +46,7 @@ struct JSONLinesTerminalTests {
         let renderer = JSONLinesRenderer(output: buffer, passesTextThrough: true)
         var store = ActivityStore()
         for event in Self.events() {
-            for update in store.apply(event) { renderer.render(update, in: store) }
+            for update in store.updates(applying: event) { renderer.render(update, in: store) }
         }
         let raw: [UInt8] = Array("text\u{1B}]0;PWNED\u{07}".utf8) + [0xFF, 0x0A]
         renderer.passthrough(raw, to: .stdout, in: store)
@@ -62,7 +62,7 @@ struct JSONLinesTerminalTests {
         renderer.passthrough(Array("hal".utf8), to: .stdout, in: store)
         #expect(buffer.writes.isEmpty, "half a line went out before an event could land in its middle")
         renderer.passthrough(Array("f a line\nand the".utf8), to: .stdout, in: store)
-        for update in store.apply(Self.events()[0]) { renderer.render(update, in: store) }
+        for update in store.updates(applying: Self.events()[0]) { renderer.render(update, in: store) }
         renderer.passthrough(Array(" end".utf8), to: .stdout, in: store)
         renderer.finish(store, now: 0)
         let writes = buffer.writes.map { String(decoding: $0, as: UTF8.self) }

@@ -39,7 +39,7 @@ struct PlainAndLogTests {
         events.append(E.begin("b", "Wait", at: 1))
         for step in 1...100 { events.append(E.progress("b", Double(step), at: 1 + Double(step) * 0.1)) }
         for event in events {
-            for update in store.apply(event) { terminal.render(update, in: store) }
+            for update in store.updates(applying: event) { terminal.render(update, in: store) }
         }
         let lines = buffer.text.split(separator: "\n")
         #expect(lines.filter { $0.contains("  Copy") }.count == 10)
@@ -73,7 +73,7 @@ struct PlainAndLogTests {
             let event = try #require(decoder.decode(String(line), line: index + 1).event)
             #expect(event.timestamp != nil)
             #expect(validator.check(event, line: index + 1).isEmpty)
-            _ = replay.apply(event)
+            _ = replay.updates(applying: event)
         }
         #expect(validator.finish(atLine: 0).isEmpty, "the normalized stream ends everything it begins")
         #expect(replay.summary.ended == store.summary.ended)
@@ -89,8 +89,8 @@ struct PlainAndLogTests {
             do {
                 let log = try LogFileRenderer(path: path, format: .text, clock: { 0 })
                 var store = ActivityStore()
-                for update in store.apply(E.begin("a", "A", at: 0)) { log.render(update, in: store) }
-                for update in store.apply(E.end("a", at: 1)) { log.render(update, in: store) }
+                for update in store.updates(applying: E.begin("a", "A", at: 0)) { log.render(update, in: store) }
+                for update in store.updates(applying: E.end("a", at: 1)) { log.render(update, in: store) }
                 // Lines are on disk before finish: nothing is lost if the process dies here.
                 #expect(readFile(path)?.split(separator: "\n").count == 3)
                 log.finish(store, now: 1)
@@ -121,7 +121,7 @@ struct PlainAndLogTests {
         let log = LogFileRenderer(output: buffer, format: .text, clock: { 0 })
         var store = ActivityStore()
         let hostile = "a \"b\" \\ c\u{1B}[2J\nd\u{9B}e"
-        for update in store.apply(E.begin("a", hostile, at: 0)) { log.render(update, in: store) }
+        for update in store.updates(applying: E.begin("a", hostile, at: 0)) { log.render(update, in: store) }
         #expect(buffer.text == "1970-01-01T00:00:00.000Z begin id=a title=\"a \\\"b\\\" \\\\ c\\x1b[2J\\nd\\x9be\"\n")
     }
 }

@@ -72,7 +72,7 @@ struct WireTextTests {
             configuration: .init(mode: .plain, plainProgressInterval: 0, startTime: 0))
         var store = ActivityStore()
         for event in HostileWire.events() {
-            for update in store.apply(event) { renderer.render(update, in: store) }
+            for update in store.updates(applying: event) { renderer.render(update, in: store) }
         }
         renderer.finish(store, now: 5)
         #expect(HostileWire.problems(in: buffer.text, ownEscapes: false).isEmpty, "\(buffer.text.debugDescription)")
@@ -85,7 +85,7 @@ struct WireTextTests {
         let log = LogFileRenderer(output: buffer, format: .text, clock: { 0 })
         var store = ActivityStore()
         for event in HostileWire.events() {
-            for update in store.apply(event) { log.render(update, in: store) }
+            for update in store.updates(applying: event) { log.render(update, in: store) }
         }
         log.finish(store, now: 5)
         // The log names what arrived, as visible escapes: "PWNED" is text there, not a title.
@@ -100,14 +100,14 @@ struct WireTextTests {
         var store = ActivityStore()
         var last: ActivityState?
         for event in HostileWire.events().dropLast() {
-            for update in store.apply(event) { last = update.handle.flatMap { store[$0] } ?? last }
+            for update in store.updates(applying: event) { last = update.handle.flatMap { store[$0] } ?? last }
         }
         let activity = try #require(last)
         #expect(activity.unit == "files")
         #expect(activity.title == "Copy")
         #expect(activity.attrs == ["k": .string("v")])
         for event in HostileWire.events().suffix(1) {
-            for update in store.apply(event) { last = update.handle.flatMap { store[$0] } }
+            for update in store.updates(applying: event) { last = update.handle.flatMap { store[$0] } }
         }
         #expect(last?.error == "err")
         #expect(last?.message == "m")

@@ -214,14 +214,3 @@ public final class LogFileRenderer: ActivityRenderer {
 public enum LogFormat: String, Sendable, CaseIterable {
     case text, jsonl
 }
-
-/// The wall clock the renderers stamp times with: Unix seconds.
-public enum WallClock {
-    /// The current time, Unix seconds with sub-microsecond resolution.
-    @Sendable
-    public static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
-}

@@ -71,7 +71,7 @@ extension OverlayModel {
             let percent = Int((shownFraction * 100).rounded(.down))
             state.accessibilityValue = configuration.texts.percent.replacing("%d", with: String(percent))
         }
-        let cancellable = running.values.filter(\.cancellable)
+        let cancellable = cancelCandidates.values
         state.cancel =
             cancellable.isEmpty
             ? .hidden : cancellable.contains { !$0.cancelRequested } ? .available : .requested

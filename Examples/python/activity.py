@@ -63,9 +63,14 @@ def _load() -> ctypes.CDLL:
 
 _lib = _load()
 _handle = ctypes.c_void_p
+# void (*)(activity *a, void *context), called on the library's thread.
+_CANCEL_HANDLER = ctypes.CFUNCTYPE(None, _handle, ctypes.c_void_p)
 for _name, _result, _arguments in [
     ("activity_version", ctypes.c_char_p, []),
     ("activity_begin", _handle, [_handle, ctypes.c_char_p, ctypes.c_double, ctypes.c_char_p]),
+    ("activity_begin_cancellable", _handle, [_handle, ctypes.c_char_p, ctypes.c_double, ctypes.c_char_p]),
+    ("activity_cancel_requested", ctypes.c_int, [_handle]),
+    ("activity_set_cancel_handler", ctypes.c_int, [_handle, _CANCEL_HANDLER, ctypes.c_void_p]),
     ("activity_advance", ctypes.c_int, [_handle, ctypes.c_double]),
     ("activity_set_completed", ctypes.c_int, [_handle, ctypes.c_double]),
     ("activity_set_total", ctypes.c_int, [_handle, ctypes.c_double]),
@@ -117,14 +122,25 @@ class Activity:
     (KeyboardInterrupt as cancelled), a normal exit as a success."""
 
     def __init__(self, title: str, total: float | None = None, unit: str | None = None,
-                 parent: Activity | None = None) -> None:
+                 parent: Activity | None = None, cancellable: bool = False) -> None:
         parent_handle = parent._handle if parent is not None else None
         determinate = total is not None and math.isfinite(total) and total >= 0
-        self._handle = _lib.activity_begin(parent_handle, _text(title), float(total) if determinate else -1.0,
-                                           _text(unit))
+        begin = _lib.activity_begin_cancellable if cancellable else _lib.activity_begin
+        self._handle = begin(parent_handle, _text(title), float(total) if determinate else -1.0, _text(unit))
         if not self._handle:
             raise MemoryError("activity_begin")
         self._ended = False
+        self._on_cancel = None
+
+    @property
+    def cancel_requested(self) -> bool:
+        """Whether the person watching asked to cancel it (cancellable=True): cheap, for loops."""
+        return not self._ended and _lib.activity_cancel_requested(self._handle) == 1
+
+    def on_cancel(self, callback) -> None:
+        """Calls callback() once on a cancel, on the library's thread: keep it short."""
+        self._on_cancel = _CANCEL_HANDLER(lambda _handle, _context: callback())  # kept alive until end()
+        _check(_lib.activity_set_cancel_handler(self._handle, self._on_cancel, None))
 
     @property
     def id(self) -> str:
@@ -155,6 +171,7 @@ class Activity:
         _check(_lib.activity_end(self._handle, _STATUS[status], _text(message)))
         self._ended = True
         self._handle = None
+        self._on_cancel = None
 
     def __enter__(self) -> Activity:
         return self

@@ -1,4 +1,5 @@
 import ActivityRendering
+import ActivityWire
 
 #if canImport(Glibc)
     import Glibc
@@ -11,10 +12,13 @@ import ActivityRendering
 /// A log file that cannot be created fails with exit status 73 and a plugin not on `PATH` with
 /// 69, before anything is drawn.
 enum DisplayFactory {
-    /// - Parameter onCancel: what Esc in the terminal overlay does: `run` interrupts its command;
-    ///   the other commands interrupt themselves (the display finishes, the command ends by SIGINT).
+    /// - Parameter onCancel: what Esc in the terminal overlay does with the activities it asks to
+    ///   cancel: `run` sends each back to its reporter (or interrupts its command); the other
+    ///   commands, which cannot reach the producers, interrupt themselves (the display finishes,
+    ///   the command ends by SIGINT).
     static func make(
-        _ options: DisplayOptions, onCancel: @escaping @Sendable () -> Void = { kill(getpid(), SIGINT) }
+        _ options: DisplayOptions,
+        onCancel: @escaping @Sendable ([ActivityID]) -> Void = { _ in kill(getpid(), SIGINT) }
     ) throws(DisplayError) -> any Display {
         let otlp: OTLPSettings?
         do throws(HTTPEndpoint.Invalid) {
@@ -29,7 +33,7 @@ enum DisplayFactory {
 
     /// The display on this machine: terminal, overlay, log file, plugins.
     private static func makeLocal(
-        _ options: DisplayOptions, onCancel: @escaping @Sendable () -> Void
+        _ options: DisplayOptions, onCancel: @escaping @Sendable ([ActivityID]) -> Void
     ) throws(DisplayError) -> any Display {
         if let path = options.logFile {
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
@@ -57,7 +61,7 @@ enum DisplayFactory {
                 return try TerminalOverlayPresenter(
                     environment: RenderOptions.processEnvironment(), outputFD: 2,
                     inputFD: terminal >= 0 ? terminal : nil
-                ) { _ in onCancel() }
+                ) { ids in onCancel(ids) }
             } catch {
                 if terminal >= 0 { close(terminal) }
                 throw DisplayError(message: "\(error)", exitStatus: ExitCode.unavailable)

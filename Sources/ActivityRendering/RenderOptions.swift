@@ -1,3 +1,4 @@
+public import ActivityWire
 import ActivityTerminal
 
 #if canImport(Glibc)
@@ -51,6 +52,8 @@ public struct RenderOptions: Sendable {
     public var handlesSignals: Bool
     /// Which finished activities leave a permanent line.
     public var verbosity: Verbosity = .normal
+    /// Where ``RenderSession/requestCancel(_:)`` sends a cancel (``ActivityStore/onCancelRequest``).
+    public var onCancelRequest: (@Sendable (ActivityID) -> Void)?
 
     public init(
         mode: RenderMode = .auto, logFile: String? = nil, logFormat: LogFormat = .text, plugins: [String] = [],

@@ -73,7 +73,8 @@ enum RunCommand {
         let cancels = CancelRequests()
         let display: any Display
         do throws(DisplayError) {
-            display = try DisplayFactory.make(options) { ids in cancels.request(ids) }
+            display = try DisplayFactory.make(
+                options, onCancel: { ids in cancels.request(ids) }, sendCancel: { id in cancels.request([id]) })
         } catch {
             Console.error(error.message, command: "run")
             return error.exitStatus

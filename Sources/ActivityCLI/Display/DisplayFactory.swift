@@ -16,9 +16,12 @@ enum DisplayFactory {
     ///   cancel: `run` sends each back to its reporter (or interrupts its command); the other
     ///   commands, which cannot reach the producers, interrupt themselves (the display finishes,
     ///   the command ends by SIGINT).
+    ///   `sendCancel`: where a render session's cancel requests (a plugin's, a Swift renderer's)
+    ///   go; `nil` where producers cannot be reached.
     static func make(
         _ options: DisplayOptions,
-        onCancel: @escaping @Sendable ([ActivityID]) -> Void = { _ in kill(getpid(), SIGINT) }
+        onCancel: @escaping @Sendable ([ActivityID]) -> Void = { _ in kill(getpid(), SIGINT) },
+        sendCancel: (@Sendable (ActivityID) -> Void)? = nil
     ) throws(DisplayError) -> any Display {
         let otlp: OTLPSettings?
         do throws(HTTPEndpoint.Invalid) {
@@ -26,14 +29,15 @@ enum DisplayFactory {
         } catch {
             throw DisplayError(message: error.message, exitStatus: ExitCode.usage)
         }
-        let display = try makeLocal(options, onCancel: onCancel)
+        let display = try makeLocal(options, onCancel: onCancel, sendCancel: sendCancel)
         guard let otlp else { return display }
         return OTLPExportingDisplay(display, settings: otlp)
     }
 
     /// The display on this machine: terminal, overlay, log file, plugins.
     private static func makeLocal(
-        _ options: DisplayOptions, onCancel: @escaping @Sendable ([ActivityID]) -> Void
+        _ options: DisplayOptions, onCancel: @escaping @Sendable ([ActivityID]) -> Void,
+        sendCancel: (@Sendable (ActivityID) -> Void)?
     ) throws(DisplayError) -> any Display {
         if let path = options.logFile {
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
@@ -73,6 +77,7 @@ enum DisplayFactory {
             mode: mode, logFile: options.logFile, logFormat: options.logFormat == .jsonl ? .jsonl : .text,
             plugins: options.plugins)
         renderOptions.verbosity = options.verbosity
+        renderOptions.onCancelRequest = sendCancel
         do throws(RenderError) {
             return SessionDisplay(session: try RenderSession(options: renderOptions))
         } catch {

@@ -1,5 +1,5 @@
-public import ActivityWire
 import ActivityTerminal
+public import ActivityWire
 
 #if canImport(Glibc)
     import Glibc

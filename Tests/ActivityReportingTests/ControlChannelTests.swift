@@ -44,12 +44,12 @@ struct ControlChannelTests {
             let connection = try #require(await accepted.value)
             defer { close(connection) }
             let lines = ConnectionLines(connection)
-            let begin = try #require(lines.next()?.begin)
+            let begin = try #require(await onThread { lines.next() }?.begin)
             #expect(begin.cancellable)
             let cancel = ControlMessage.cancel(begin.id).encoded()
             #expect(write(connection, cancel, cancel.count) == cancel.count)
             await #expect(throws: CancellationError.self) { try await work.value }
-            let end = try #require(lines.next()?.end)
+            let end = try #require(await onThread { lines.next() }?.end)
             #expect(end.id == begin.id && end.status == .cancelled)
         }
     }
@@ -126,8 +126,9 @@ func waitUntil(_ condition: () -> Bool) async throws {
     }
 }
 
-/// Reads the events of a connection one line at a time, waiting at most five seconds for each.
-final class ConnectionLines {
+/// Reads the events of a connection one line at a time, waiting at most 30 seconds for each (a
+/// bound for a broken run only). Used from one thread at a time, never from a task's own thread.
+final class ConnectionLines: @unchecked Sendable {
     private let fd: Int32
     private var pending: [UInt8] = []
 
@@ -141,7 +142,7 @@ final class ConnectionLines {
                 return ActivityEventDecoder().decode(line).event
             }
             var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&request, 1, 5000) == 1 else { return nil }
+            guard poll(&request, 1, 30_000) == 1 else { return nil }
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = read(fd, &buffer, buffer.count)
             guard count > 0 else { return nil }

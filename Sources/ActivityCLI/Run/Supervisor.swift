@@ -17,8 +17,8 @@ final class Supervisor {
     /// How long connections and output pipes still open after the child exited may go on.
     let grace: Double
     /// Whether the child may take the terminal's foreground. Not under the terminal overlay: there
-    /// the command's own activity blocks input and is cancellable, so the overlay swallows keys and
-    /// Esc interrupts the command.
+    /// the command's own activity blocks input and is cancellable, so the overlay swallows keys, and
+    /// Esc cancels the command's cancellable work (or, with none shown, interrupts the command).
     let mayTakeTerminal: Bool
 
     /// The cancels asked for in the display: sent back to reporters, or, for the command's own

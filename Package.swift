@@ -54,7 +54,7 @@ package.targets += [
 package.targets += [
     .target(
         name: "CActivity",
-        exclude: ["Makefile", "activity.pc.in", "tests", "bench", "fuzz", "build"],
+        exclude: ["Makefile", "activity.pc.in", "tests", "bench", "fuzz"],
         linkerSettings: [.linkedLibrary("json-c"), .linkedLibrary("pthread"), .linkedLibrary("m")]
     ),
     .testTarget(name: "CActivityTests", dependencies: ["CActivity", "ActivityWire"]),

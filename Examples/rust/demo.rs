@@ -5,8 +5,9 @@
 //!     ACTIVITY_SINK=stderr ./demo
 
 use std::ffi::{CStr, CString};
-use std::os::raw::{c_char, c_double, c_int};
+use std::os::raw::{c_char, c_double, c_int, c_void};
 use std::ptr;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The library's opaque handle.
 #[repr(C)]
@@ -21,6 +22,7 @@ pub struct Activity {
 pub struct ActivityStatus(c_int);
 pub const ACTIVITY_STATUS_SUCCESS: ActivityStatus = ActivityStatus(0);
 pub const ACTIVITY_STATUS_FAILURE: ActivityStatus = ActivityStatus(1);
+pub const ACTIVITY_STATUS_CANCELLED: ActivityStatus = ActivityStatus(2);
 
 /// `activity_level` in activity.h.
 #[repr(transparent)]
@@ -38,6 +40,19 @@ extern "C" {
     fn activity_log(a: *mut Activity, level: ActivityLevel, message: *const c_char) -> c_int;
     fn activity_end(a: *mut Activity, status: ActivityStatus, message: *const c_char) -> c_int;
     fn activity_id(a: *const Activity) -> *const c_char;
+    fn activity_begin_cancellable(
+        parent: *mut Activity, title: *const c_char, total: c_double, unit: *const c_char,
+    ) -> *mut Activity;
+    fn activity_cancel_requested(a: *const Activity) -> c_int;
+    fn activity_set_cancel_handler(
+        a: *mut Activity, handler: Option<extern "C" fn(*mut Activity, *mut c_void)>, context: *mut c_void,
+    ) -> c_int;
+}
+
+/// Called on the library's thread when the person watching cancels: only sets a flag.
+extern "C" fn on_cancel(_a: *mut Activity, context: *mut c_void) {
+    let flag = unsafe { &*(context as *const AtomicBool) };
+    flag.store(true, Ordering::Relaxed);
 }
 
 fn main() {
@@ -64,5 +79,23 @@ fn main() {
         assert_eq!(activity_advance(crunch, -1.0), -22); // -EINVAL: nothing written
         activity_end(crunch, ACTIVITY_STATUS_SUCCESS, done.as_ptr());
         println!("crunched under {}", id);
+
+        // Work the person watching may cancel (Esc in `activity run --mode overlay`): the loop
+        // checks activity_cancel_requested(), and the handler sets a flag of ours as well. Neither
+        // fires here without a renderer that cancels, so the work runs to its end.
+        static CANCELLED: AtomicBool = AtomicBool::new(false);
+        let upload_title = CString::new("Uploading").unwrap();
+        let upload = activity_begin_cancellable(ptr::null_mut(), upload_title.as_ptr(), 8.0, ptr::null());
+        let context = &CANCELLED as *const AtomicBool as *mut c_void;
+        activity_set_cancel_handler(upload, Some(on_cancel), context);
+        for _ in 0..8 {
+            if activity_cancel_requested(upload) != 0 || CANCELLED.load(Ordering::Relaxed) {
+                break;
+            }
+            activity_advance(upload, 1.0);
+        }
+        let status =
+            if activity_cancel_requested(upload) != 0 { ACTIVITY_STATUS_CANCELLED } else { ACTIVITY_STATUS_SUCCESS };
+        activity_end(upload, status, ptr::null());
     }
 }

@@ -6,7 +6,8 @@
 //     activity run -- swift run activity-example-downloads       # bars, once `activity` is built
 //
 // Options: --files N (default 4), --fast (no simulated network delay), --fail NAME (that file's
-// download fails, the others go on).
+// download fails, the others go on), --wait-for-cancel (instead of downloading, wait up to 30 s for
+// the person watching to cancel: Esc in `activity run --mode overlay`).
 
 import ActivityReporting
 import Foundation
@@ -20,6 +21,7 @@ struct Options {
     var files = 4
     var fast = false
     var failing: String?
+    var waitForCancel = false
 
     init(arguments: [String]) throws {
         var rest = arguments[...]
@@ -32,6 +34,8 @@ struct Options {
                 files = value
             case "--fast":
                 fast = true
+            case "--wait-for-cancel":
+                waitForCancel = true
             case "--fail":
                 guard let value = rest.popFirst() else { throw UsageError("--fail needs a file name") }
                 failing = value
@@ -84,9 +88,23 @@ let options: Options
 do {
     options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch let error as UsageError {
-    let usage = "usage: activity-example-downloads [--files N] [--fast] [--fail NAME]\n"
+    let usage = "usage: activity-example-downloads [--files N] [--fast] [--fail NAME] [--wait-for-cancel]\n"
     FileHandle.standardError.write(Data(((error.message.map { "error: \($0)\n" } ?? "") + usage).utf8))
     exit(error.message == nil ? 0 : 64)
+}
+
+if options.waitForCancel {
+    // A cancel from the consumer cancels the task running the body: the sleep throws, and the
+    // activity ends cancelled. The command itself goes on.
+    do {
+        try await withActivity("Waiting for Cancel", cancellable: true) { _ in
+            try await Task.sleep(for: .seconds(30))
+        }
+        print("finished")
+    } catch {
+        print("stopped: cancelled")
+    }
+    exit(0)
 }
 
 let files = RemoteFile.catalog(count: options.files)

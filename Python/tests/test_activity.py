@@ -129,3 +129,69 @@ def test_without_a_sink_every_call_does_nothing():
 
 def test_the_version_is_the_package_version():
     assert activity.version() == activity.__version__
+
+
+def _listen(tmp_path):
+    import socket
+
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(tmp_path / "sink"))
+    listener.listen(1)
+    listener.settimeout(10)
+    activity.set_sink(f"unix:{tmp_path / 'sink'}")
+    return listener
+
+
+def _wait_for(condition):
+    import time
+
+    deadline = time.monotonic() + 5
+    while not condition():
+        assert time.monotonic() < deadline, "not within 5 s"
+        time.sleep(0.002)
+
+
+def test_a_cancel_from_the_consumer_reaches_the_work(tmp_path):
+    import threading
+
+    listener = _listen(tmp_path)
+    try:
+        called = threading.Event()
+        with pytest.raises(activity.Cancelled):
+            with activity.begin("Uploading", total=10, cancellable=True) as upload:
+                upload.on_cancel(called.set)
+                connection, _ = listener.accept()
+                begin = json.loads(connection.makefile().readline())
+                assert begin["cancellable"] is True and begin["id"] == upload.id
+                assert not upload.cancel_requested
+                line = json.dumps({"v": 1, "type": "cancel", "id": upload.id}) + "\n"
+                connection.sendall(line.encode() * 2)  # a second cancel changes nothing
+                _wait_for(lambda: upload.cancel_requested)
+                assert called.wait(5)
+                raise activity.Cancelled("stopped by the person watching")
+        rest = connection.makefile().readline()
+        assert json.loads(rest)["status"] == "cancelled"
+        connection.close()
+    finally:
+        listener.close()
+        activity.set_sink("none")
+
+
+def test_an_activity_that_is_not_cancellable_ignores_cancels(tmp_path):
+    listener = _listen(tmp_path)
+    try:
+        plain = activity.begin("Plain")
+        marker = activity.begin("Marker", cancellable=True)
+        connection, _ = listener.accept()
+        for target in (plain, marker):
+            connection.sendall((json.dumps({"v": 1, "type": "cancel", "id": target.id}) + "\n").encode())
+        _wait_for(lambda: marker.cancel_requested)
+        assert not plain.cancel_requested
+        with pytest.raises(activity.ActivityError):
+            plain.on_cancel(lambda: None)
+        plain.end()
+        marker.end("cancelled")
+        connection.close()
+    finally:
+        listener.close()
+        activity.set_sink("none")

@@ -72,7 +72,7 @@ extension OverlayModel {
             let percent = DisplayPercent.value(shownFraction)
             state.accessibilityValue = configuration.texts.percent.replacing("%d", with: String(percent))
         }
-        let cancellable = running.values.filter(\.cancellable)
+        let cancellable = cancelCandidates.values
         state.cancel =
             cancellable.isEmpty
             ? .hidden : cancellable.contains { !$0.cancelRequested } ? .available : .requested

@@ -330,8 +330,17 @@ extension OverlayModel {
 
     mutating func tapCancel(effects: inout [OverlayEffect]) {
         guard state.phase == .pending || state.phase == .visible else { return }
-        let ids = running.filter { $0.value.cancellable && !$0.value.cancelRequested }.keys.sorted()
+        let ids = cancelCandidates.filter { !$0.value.cancelRequested }.keys.sorted()
         requestCancel(ids, effects: &effects)
+    }
+
+    /// What the cancel control cancels: the cancellable activities running inside frames, or,
+    /// only when none of those is cancellable, the frames themselves. So Esc under `activity run`
+    /// cancels the command's cancellable work and interrupts the whole command only when nothing
+    /// it shows can be cancelled; while a cancel of the work is pending, the frame is left alone.
+    var cancelCandidates: [ActivityID: Tracked] {
+        let work = running.filter { $0.value.cancellable && !$0.value.isFrame }
+        return work.isEmpty ? running.filter(\.value.cancellable) : work
     }
 
     mutating func requestCancel(_ ids: [ActivityID], effects: inout [OverlayEffect]) {

@@ -103,6 +103,22 @@ public struct ActivityStore: Sendable {
         handle.flatMap { self[$0] }?.isFrame ?? false
     }
 
+    /// Where ``requestCancel(_:)`` sends a cancel: set by whoever can reach the producers
+    /// (`activity run` routes it to the reporter that began the activity). `nil`: nowhere.
+    public var onCancelRequest: (@Sendable (ActivityID) -> Void)?
+
+    /// Asks the producer of `id` to cancel it, for a renderer or plugin with a Cancel control.
+    /// A request: the activity ends `cancelled` when (and if) its producer stops.
+    ///
+    /// - Returns: `false`, sending nothing, when `id` is not running, not cancellable, or nothing
+    ///   can reach its producer. Repeats are sent on; the router sends one cancel per activity.
+    @discardableResult
+    public func requestCancel(_ id: ActivityID) -> Bool {
+        guard let onCancelRequest, let state = self[id], state.isRunning, state.cancellable else { return false }
+        onCancelRequest(id)
+        return true
+    }
+
     /// How many activities the store holds, open and finished (bounded by the limits).
     public var retainedCount: Int { ids.count }
 

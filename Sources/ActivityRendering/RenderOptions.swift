@@ -1,4 +1,5 @@
 import ActivityTerminal
+public import ActivityWire
 
 #if canImport(Glibc)
     import Glibc
@@ -56,6 +57,9 @@ public struct RenderOptions: Sendable {
     /// Whether the live display shows the overall progress in the terminal's tab or taskbar
     /// (OSC 9;4): `nil` (the default) where the terminal is known to support it.
     public var taskbarProgress: Bool?
+
+    /// Where ``RenderSession/requestCancel(_:)`` sends a cancel (``ActivityStore/onCancelRequest``).
+    public var onCancelRequest: (@Sendable (ActivityID) -> Void)?
 
     public init(
         mode: RenderMode = .auto, logFile: String? = nil, logFormat: LogFormat = .text, plugins: [String] = [],

@@ -120,6 +120,8 @@ public final class RenderSession: Sendable {
             SessionCore(renderers: renderers, plugins: plugins, terminal: terminal, standardOutputs: standardOutputs),
             watchedTerminal: watched)
         self.state = state
+        let onCancelRequest = options.onCancelRequest
+        state.core.withLock { $0.store.onCancelRequest = onCancelRequest }
         let interval = state.core.withLock { $0.renderer.preferredTickInterval }
         let timer = interval.flatMap { interval in
             RedrawTimer(interval: interval) { state.tick(now: clock()) }
@@ -181,6 +183,13 @@ public final class RenderSession: Sendable {
             core.eventsSinceClock &+= 1
             core.apply(event, line: line)
         }
+    }
+
+    /// Asks the producer of `id` to cancel it (``ActivityStore/requestCancel(_:)``), from any
+    /// thread: for a Swift renderer or a host UI with a Cancel control.
+    @discardableResult
+    public func requestCancel(_ id: ActivityID) -> Bool {
+        state.core.withLock { $0.store.requestCancel(id) }
     }
 
     /// Passes on output of the producer's own that is not an event, as it came (lines with their

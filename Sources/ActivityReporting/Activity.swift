@@ -68,9 +68,10 @@ public final class Activity: Sendable {
     /// Whether a consumer may cancel the activity (the `cancellable` option).
     public var isCancellable: Bool { core.isCancellable }
 
-    /// Whether a consumer has cancelled the activity (``ActivitySystem/cancel(_:)`` or
-    /// ``cancel()``). The task running its `withActivity` body is cancelled too; synchronous code
-    /// that runs outside any task checks this flag.
+    /// Whether the activity has been cancelled: by a consumer over the control channel (the person
+    /// pressed Cancel), by ``ActivitySystem/cancel(_:)`` or by ``cancel()``. The task running its
+    /// `withActivity` body is cancelled too; synchronous code that runs outside any task checks
+    /// this flag. One relaxed atomic load.
     public var isCancelled: Bool { core.cancelRequested.load(ordering: .relaxed) }
 
     /// Whether the activity has ended.
@@ -153,12 +154,33 @@ public final class Activity: Sendable {
 
     // MARK: Cancellation
 
-    /// Cancels the activity as a consumer would: sets ``isCancelled`` and cancels the task running
-    /// its `withActivity` body. Returns `false`, doing nothing, when the activity is not
-    /// cancellable or has ended.
+    /// Cancels the activity as a consumer would: sets ``isCancelled``, cancels the task running
+    /// its `withActivity` body and calls the ``onCancel(_:)`` handlers. Returns `false`, doing
+    /// nothing, when the activity is not cancellable, has ended, or was already cancelled.
     @discardableResult
     public func cancel() -> Bool {
         core.cancel()
+    }
+
+    /// Calls `handler` once when the activity is cancelled: by a consumer (the person pressed
+    /// Cancel in an overlay or in `activity run --mode overlay`, and the cancel came back over the
+    /// control channel), or by ``cancel()``. For work that is not a task: a delegate-driven
+    /// download, a child process, a callback API.
+    ///
+    /// The handler runs on the thread that cancels: for a consumer's cancel, the SDK's writer
+    /// thread, so keep it short and never block in it. Already cancelled, it runs at once, on the
+    /// caller's thread; once the activity has ended, it never runs.
+    ///
+    /// ```swift
+    /// let upload = Activity.begin("Uploading", total: Double(size), unit: "bytes", cancellable: true)
+    /// upload.onCancel { session.invalidateAndCancel() }   // the completion then ends `upload` cancelled
+    /// ```
+    ///
+    /// - Returns: `false` when the handler will never run: the activity is not cancellable or has
+    ///   ended.
+    @discardableResult
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) -> Bool {
+        core.onCancel(handler)
     }
 
     /// Throws `CancellationError` when the activity or the current task has been cancelled.

@@ -40,6 +40,8 @@ final class ActivityCore: Sendable {
         var running: [Int: TaskHandle] = [:]
         var nextKey = 0
         var closed = false
+        /// Called once, when the activity is cancelled (``Activity/onCancel(_:)``).
+        var handlers: [@Sendable () -> Void] = []
     }
 
     struct State {
@@ -183,6 +185,7 @@ final class ActivityCore: Sendable {
             tasks.withLock { tasks in
                 tasks.closed = true
                 tasks.running.removeAll()
+                tasks.handlers.removeAll()
             }
             Flusher.shared.unregister(self)
         }
@@ -202,16 +205,37 @@ final class ActivityCore: Sendable {
 
     // MARK: Cancellation
 
-    /// Marks the activity cancelled and cancels every task running its `withActivity` body.
-    /// Returns `false` when the activity is not cancellable or has ended. Never takes `state`'s
-    /// lock, so it may be called from a sink while an event of this activity is being sent.
+    /// Marks the activity cancelled, cancels every task running its `withActivity` body and calls
+    /// the ``Activity/onCancel(_:)`` handlers, once. Returns `false` when the activity is not
+    /// cancellable, has ended, or was cancelled before. Never takes `state`'s lock, so it may be
+    /// called from a sink while an event of this activity is being sent.
     func cancel() -> Bool {
-        guard isCancellable, !ended.load(ordering: .relaxed) else { return false }
-        cancelRequested.store(true, ordering: .relaxed)
-        tasks.withLock { tasks in
+        guard isCancellable, !ended.load(ordering: .relaxed),
+            !cancelRequested.exchange(true, ordering: .relaxed)
+        else { return false }
+        let handlers = tasks.withLock { tasks -> [@Sendable () -> Void] in
+            guard !tasks.closed else { return [] }
             for handle in tasks.running.values { handle.task.cancel() }
+            defer { tasks.handlers.removeAll() }
+            return tasks.handlers
         }
+        for handler in handlers { handler() }
         return true
+    }
+
+    /// Adds a handler for ``cancel()``; runs it at once when the activity is already cancelled,
+    /// and never when it has ended. Returns `false` when it will never run.
+    @discardableResult
+    func onCancel(_ handler: @escaping @Sendable () -> Void) -> Bool {
+        guard isCancellable else { return false }
+        let now = tasks.withLock { tasks -> Bool? in
+            guard !tasks.closed else { return nil }
+            if cancelRequested.load(ordering: .relaxed) { return true }
+            tasks.handlers.append(handler)
+            return false
+        }
+        if now == true { handler() }
+        return now != nil
     }
 
     /// Registers the task that runs the current code, so that ``cancel()`` can cancel it. Returns a

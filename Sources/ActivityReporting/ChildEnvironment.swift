@@ -7,6 +7,7 @@ import Foundation
 enum Environment {
     static let sinkVariable = "ACTIVITY_SINK"
     static let parentVariable = "ACTIVITY_PARENT"
+    static let controlVariable = "ACTIVITY_CONTROL"
 
     /// The id in `ACTIVITY_PARENT`, or `nil` when unset or invalid (with a one-time warning).
     @usableFromInline
@@ -22,6 +23,20 @@ enum Environment {
         return id
     }
 
+    /// The control channel `ACTIVITY_CONTROL` names (`fd:N`, `unix:PATH`), or `nil` when unset or
+    /// invalid (with a one-time warning).
+    static func control(_ environment: [String: String]) -> ActivitySinkDestination? {
+        guard let text = environment[controlVariable], !text.isEmpty, text != "none" else { return nil }
+        switch try? ActivitySinkDestination(parsing: text) {
+        case let control? where control.isControlChannel: return control
+        default:
+            Warnings.once(
+                .badControlSetting,
+                "ACTIVITY_CONTROL=\(text.debugDescription) is not fd:N or unix:PATH; cancels are not received")
+            return nil
+        }
+    }
+
     /// The reporter the environment asks for. Never fails: a bad setting turns reporting off.
     static func reporter(from environment: [String: String]) -> Reporter {
         guard let spec = environment[sinkVariable], !spec.isEmpty else { return .disabled }
@@ -29,7 +44,9 @@ enum Environment {
         do {
             let destination = try ActivitySinkDestination(parsing: spec)
             guard destination != .none else { return Reporter(sink: NoOpActivitySink(), parent: parent) }
-            return Reporter(sink: try JSONLinesSink(destination), parent: parent, childDestination: destination)
+            return Reporter(
+                sink: try JSONLinesSink(destination, control: control(environment)), parent: parent,
+                childDestination: destination)
         } catch {
             Warnings.once(.badSinkSetting, "ACTIVITY_SINK=\(spec.debugDescription): \(error); reporting is off")
             return Reporter(sink: NoOpActivitySink(), parent: parent)

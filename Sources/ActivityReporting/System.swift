@@ -20,6 +20,17 @@ enum System {
         #endif
     }
 
+    @inline(__always)
+    static func read(_ fd: Int32, _ pointer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        #if canImport(Darwin)
+            Darwin.read(fd, pointer, count)
+        #elseif canImport(Glibc)
+            Glibc.read(fd, pointer, count)
+        #else
+            Musl.read(fd, pointer, count)
+        #endif
+    }
+
     @discardableResult
     static func close(_ fd: Int32) -> Int32 {
         #if canImport(Darwin)

@@ -23,6 +23,7 @@ enum Warnings {
         case badParentSetting
         case bootstrapTwice
         case invalidAttribute
+        case badControlSetting
     }
 
     private static let issued = Atomic<Int>(0)

@@ -80,7 +80,7 @@ static sink_result write_event(const event_fields *fields, uint64_t epoch, int w
     return sink_write(line, length, wait_ms, may_block, epoch);
 }
 
-activity *activity_begin(activity *parent, const char *title, double total, const char *unit)
+static activity *begin(activity *parent, const char *title, double total, const char *unit, bool cancellable)
 {
     if (!sink_enabled()) return &disabled_handle;
     activity *a = calloc(1, sizeof *a);
@@ -95,6 +95,8 @@ activity *activity_begin(activity *parent, const char *title, double total, cons
     atomic_init(&a->total_bits, bits_of(initial_total));
     atomic_init(&a->fraction_bits, bits_of(0.0));
     a->sent_total = initial_total;
+    a->cancellable = cancellable;
+    atomic_init(&a->cancel_requested, false);
 
     event_fields f = event_fields_empty("begin");
     f.id = a->id;
@@ -102,10 +104,21 @@ activity *activity_begin(activity *parent, const char *title, double total, cons
     f.title = title ? title : "";
     f.total = initial_total;
     f.unit = unit;
+    f.cancellable = cancellable;
     a->enabled = write_event(&f, a->epoch, sink_timeout_ms(), true) == SINK_WRITTEN;
     /* A begin the reader never got would make every later line of it an error: stay silent. */
     if (a->enabled) registry_add(a);
     return a;
+}
+
+activity *activity_begin(activity *parent, const char *title, double total, const char *unit)
+{
+    return begin(parent, title, total, unit, false);
+}
+
+activity *activity_begin_cancellable(activity *parent, const char *title, double total, const char *unit)
+{
+    return begin(parent, title, total, unit, true);
 }
 
 /** The whole part saturates here, so that no number of advances can wrap it around. */
@@ -239,6 +252,8 @@ int activity_end(activity *a, activity_status status, const char *message)
         destroy(a);
         return 0;
     }
+    /* From here on no cancel handler runs for a: its context may go once this returns. */
+    control_close(a);
     pthread_mutex_lock(&a->lock);
     a->ended = true;
     if (a->epoch == sink_epoch()) {

@@ -155,6 +155,7 @@ static struct json_object *build_object(const event_fields *f, char *const text[
         if (f->completed > 0) json_object_object_add(o, "completed", count(f->completed));
         add_string(o, "unit", text[F_UNIT]);
         add_string(o, "message", text[F_MESSAGE]);
+        if (f->cancellable) json_object_object_add(o, "cancellable", json_object_new_boolean(1));
         break;
     case 'p': /* progress */
         if (f->completed >= 0) json_object_object_add(o, "completed", count(f->completed));

@@ -39,6 +39,13 @@ struct activity {
     pthread_mutex_t message_lock;   /* guards message; never held during I/O */
     char *message;                  /* the latest message not written yet, or NULL */
 
+    bool cancellable;               /* begun with activity_begin_cancellable() */
+    _Atomic bool cancel_requested;  /* a consumer asked to cancel it (control.c) */
+    /* Guarded by control.c's dispatch lock: */
+    activity_cancel_handler cancel_handler;
+    void *cancel_context;
+    bool cancel_closed;             /* ending: the handler is never called again */
+
     pthread_mutex_t lock;           /* guards what follows, and serializes this activity's lines */
     bool ended;
     double sent_completed;          /* the values the stream has seen */
@@ -94,6 +101,28 @@ HIDDEN int sink_set(const char *spec);
 /** The valid ACTIVITY_PARENT of this process, or NULL. */
 HIDDEN const char *sink_parent_id(void);
 
+/** The descriptor of the unix: connection of the current epoch, duplicated for reading control
+    lines; -1 when the sink is unix: but not connected by this process (yet), -2 when it is not
+    unix: at all (ACTIVITY_CONTROL is then the channel). */
+HIDDEN int sink_control_dup(uint64_t *epoch);
+
+/* ---- control.c: the control direction ------------------------------------------------------ */
+
+/**
+ * Waits up to timeout_ms for control lines and acts on them. Called by the flusher between its
+ * flushes, with registry_lock released; takes it to mark itself busy while it reads (fork waits).
+ */
+HIDDEN void control_wait(int timeout_ms);
+/** Reads ACTIVITY_CONTROL's value (NULL: unset); false when it is malformed (no channel then). */
+HIDDEN bool control_configure(const char *spec);
+/** activity_end(): the handler is never called again once this returns (nor running elsewhere). */
+HIDDEN void control_close(activity *a);
+HIDDEN void control_after_fork_in_child(void);
+/** registry.c: marks the flusher busy (fork waits for it) or idle again. */
+HIDDEN void registry_set_busy(bool busy);
+/** registry.c: the live activity with this id, with a reference the caller releases, or NULL. */
+HIDDEN activity *registry_find(const char *id);
+
 /* ---- ids.c -------------------------------------------------------------------------------- */
 
 /** Writes a fresh id into buffer (ID_CAPACITY bytes). */
@@ -118,6 +147,7 @@ typedef struct event_fields {
     double completed;      /* < 0: absent */
     double total;          /* < 0: absent, unless total_null */
     bool total_null;       /* progress, end: "total": null (indeterminate) */
+    bool cancellable;      /* begin: "cancellable": true */
 } event_fields;
 
 /** An empty set of fields: every number absent. */

@@ -2,7 +2,7 @@
 /*
  * The registry of live activities and the flusher: a thread, started with the first activity,
  * that writes coalesced progress about every 100 ms while activities are live and sleeps
- * otherwise. It never waits for the reader: a progress line that cannot go out now stays
+ * otherwise. Between two flushes it waits for control lines from the consumer (control.c). It never waits for the reader: a progress line that cannot go out now stays
  * pending and is retried on the next tick.
  *
  * fork() never catches the flusher in the middle of something (building a line allocates): it
@@ -89,15 +89,11 @@ static void *flusher_main(void *unused)
     pthread_cond_broadcast(&flusher_changed);
     for (;;) {
         while (live == 0) pthread_cond_wait(&wake, &registry_lock);
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += FLUSH_INTERVAL_MS * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec += 1;
-            until.tv_nsec -= 1000000000L;
-        }
-        while (pthread_cond_timedwait(&wake, &registry_lock, &until) != ETIMEDOUT) {
-        }
+        /* The pause between flushes is spent waiting for control lines (control.c), with the
+           registry unlocked: nothing else needs to wake the flusher early. */
+        pthread_mutex_unlock(&registry_lock);
+        control_wait(FLUSH_INTERVAL_MS);
+        pthread_mutex_lock(&registry_lock);
         activity *batch[BATCH];
         size_t count = 0;
         activity **list = collect_locked(batch, &count);
@@ -172,6 +168,30 @@ bool registry_flush(int wait_ms, bool may_block)
     activity **list = collect_locked(batch, &count);
     pthread_mutex_unlock(&registry_lock);
     return emit_all(list, batch, count, wait_ms, may_block);
+}
+
+void registry_set_busy(bool busy)
+{
+    pthread_mutex_lock(&registry_lock);
+    flushing = busy;
+    if (!busy) pthread_cond_broadcast(&flusher_changed);
+    pthread_mutex_unlock(&registry_lock);
+}
+
+activity *registry_find(const char *id)
+{
+    activity *found = NULL;
+    pthread_mutex_lock(&registry_lock);
+    uint64_t current = sink_epoch();
+    for (activity *a = head; a; a = a->next) {
+        if (a->epoch == current && strcmp(a->id, id) == 0) {
+            atomic_fetch_add(&a->refs, 1);
+            found = a;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return found;
 }
 
 void registry_before_fork(void)

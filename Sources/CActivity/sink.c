@@ -115,6 +115,12 @@ static void initialize(void)
                      parent);
         }
     }
+    const char *control = getenv("ACTIVITY_CONTROL");
+    if (!control_configure(control)) {
+        complain("libactivity: ACTIVITY_CONTROL=\"%.200s\" is not a control channel (expected fd:N, unix:PATH or "
+                 "none); cancels are not received\n",
+                 control);
+    }
     pthread_atfork(registry_before_fork, registry_after_fork_in_parent, after_fork_in_child);
 }
 
@@ -536,6 +542,18 @@ bool sink_drain(int wait_ms, bool may_block)
     return done;
 }
 
+int sink_control_dup(uint64_t *current)
+{
+    int copy = -1;
+    pthread_mutex_lock(&lock);
+    *current = atomic_load(&epoch);
+    /* Connected here (not inherited): the socket is this process's own conversation. */
+    if (spec.kind != KIND_UNIX) copy = -2;
+    else if (atomic_load(&state) == STATE_ON && fd >= 0 && opened_by == getpid()) copy = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    pthread_mutex_unlock(&lock);
+    return copy;
+}
+
 /** For the flusher thread: SIGPIPE stays blocked there, so its writes skip the dance. */
 HIDDEN void sink_thread_blocks_sigpipe(void);
 void sink_thread_blocks_sigpipe(void)
@@ -558,4 +576,5 @@ static void after_fork_in_child(void)
     atomic_fetch_add(&epoch, 1);
     ids_after_fork_in_child();
     registry_after_fork_in_child();
+    control_after_fork_in_child();
 }

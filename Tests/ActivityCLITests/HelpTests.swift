@@ -35,7 +35,7 @@ struct HelpTests {
             ),
             (
                 ["emit", "begin"],
-                "activity emit begin: missing TITLE (usage: activity emit begin [--id ID] [--parent ID] [--total N] [--unit U] [--message M] TITLE)\n"
+                "activity emit begin: missing TITLE (usage: activity emit begin [--id ID] [--parent ID] [--total N] [--unit U] [--message M] [--cancel-signal HUP|INT|TERM|USR1|USR2] [--cancellable] TITLE)\n"
             ),
             (
                 ["emit", "end", "x", "--status", "abandoned"],

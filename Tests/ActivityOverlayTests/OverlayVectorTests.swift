@@ -154,6 +154,18 @@ struct OverlayVectorTests {
         #expect(model.state.content == .progress(0.4))
     }
 
+    @Test("under a frame, cancel goes to the cancellable work; the frame only when nothing else is cancellable")
+    func cancelUnderFrame() {
+        let run = VirtualClockRun([
+            (0, E.begin("run", cancellable: true, frame: true)), (0, E.begin("w", cancellable: true, parent: "run")),
+            (600, .cancelTapped), (650, .cancelTapped), (700, E.end("w", .cancelled)),
+            (900, E.begin("plain", parent: "run")), (1000, .cancelTapped), (1100, .cancelTapped),
+        ])
+        #expect(run.cancelRequests == [[E.id("w")], [E.id("run")]])
+        #expect(run.state(at: 620).cancel == .requested)
+        #expect(run.state(at: 950).cancel == .available)
+    }
+
     @Test("two cancel taps give one cancelRequested")
     func oneCancel() {
         let run = VirtualClockRun([

@@ -99,8 +99,9 @@ struct ExampleTests {
         try #require(build.status == 0, "\(build.combined)")
         let (outcome, report) = try runExample(binary, in: folder)
         #expect(report.isClean, "\(report.summary)")
-        #expect(report.count("begin") == 2)
+        #expect(report.count("begin") == 3)
         #expect(outcome.output.hasPrefix("crunched under "))
+        #expect(report.events.contains { if case .begin(let b) = $0 { b.cancellable } else { false } })
         let ends = report.events.compactMap { if case .end(let e) = $0 { e } else { nil } }
         #expect(ends.contains { $0.status == .failure && $0.error == "checksum mismatch in block 7" })
         #expect(ends.contains { $0.completed == 64 && $0.message == "all blocks checked" })

@@ -8,11 +8,11 @@ struct MakeCheckTests {
         let build = Support.buildArea.appending(path: "check")
         let outcome = try Support.make(["check", "check-tsan", "check-asan", "BUILD=\(build.path)"])
         #expect(outcome.status == 0, "make check check-tsan check-asan failed:\n\(outcome.combined)")
-        // Each run ends with its own summary line (the API and stress tests in the plain, TSan and
-        // ASan builds, and the fork scenarios repeated in the plain and ASan builds); none may
-        // report a failure.
+        // Each run ends with its own summary line (the API, stress and control tests in the plain,
+        // TSan and ASan builds, and the fork scenarios repeated in the plain and ASan builds);
+        // none may report a failure.
         let summaries = outcome.output.split(separator: "\n").filter { $0.contains(" passed, ") }
-        #expect(summaries.count == 8, "\(outcome.combined)")
+        #expect(summaries.count == 11, "\(outcome.combined)")
         #expect(summaries.allSatisfy { $0.contains(" 0 failed") }, "\(outcome.combined)")
         #expect(!outcome.combined.contains("WARNING: ThreadSanitizer"), "\(outcome.combined)")
         #expect(!outcome.combined.contains("ERROR: AddressSanitizer"), "\(outcome.combined)")

@@ -15,6 +15,11 @@ which `activity run` sets, or by set_sink(); unset, every call does nothing, che
 begun inside another's `with` block (or inside a `track` loop) nest under it, also across
 threads started with contextvars.copy_context() and in asyncio tasks.
 
+An activity begun with cancellable=True may be cancelled by the person watching (Esc in
+`activity run --mode overlay`): the cancel comes back through the library, and the work learns of
+it from `cancel_requested` (a cheap check for loops) or an `on_cancel` callback, then stops and
+ends the activity as cancelled (raising `Cancelled` in a `with` block does that).
+
 advance() counts in Python and hands the count to the library every few milliseconds, so a
 tight loop costs a few tens of nanoseconds a call; the library coalesces what it sends anyway.
 """
@@ -24,11 +29,12 @@ from __future__ import annotations
 import contextvars
 import math
 import time
-from typing import Iterable, Iterator, Optional, TypeVar
+from typing import Callable, Iterable, Iterator, Optional, TypeVar
 
-from ._native import LEVEL, STATUS, lib, text
+from ._native import CANCEL_HANDLER, LEVEL, STATUS, lib, text
 
-__all__ = ["Activity", "ActivityError", "begin", "track", "current", "log", "set_sink", "flush", "version"]
+__all__ = ["Activity", "ActivityError", "Cancelled", "begin", "track", "current", "log", "set_sink", "flush",
+           "version"]
 __version__ = "0.2.0"
 
 T = TypeVar("T")
@@ -43,6 +49,11 @@ _SYNC_SECONDS = 0.002
 
 class ActivityError(OSError):
     """A call that libactivity rejected (bad arguments)."""
+
+
+class Cancelled(Exception):
+    """Raised by the work when it stops because of a cancel; a `with` block ends the activity as
+    cancelled for it."""
 
 
 def _check(code: int) -> None:
@@ -84,16 +95,18 @@ class Activity:
     a normal exit as a success. `parent` defaults to the current activity.
     """
 
-    __slots__ = ("_handle", "_ended", "_completed", "_reported", "_countdown", "_every", "_synced_at", "_token")
+    __slots__ = ("_handle", "_ended", "_completed", "_reported", "_countdown", "_every", "_synced_at", "_token",
+                 "_on_cancel")
 
     def __init__(self, title: str, total: Optional[float] = None, unit: Optional[str] = None,
-                 parent: Optional["Activity"] = None, message: Optional[str] = None) -> None:
+                 parent: Optional["Activity"] = None, message: Optional[str] = None,
+                 cancellable: bool = False) -> None:
         if parent is None:
             parent = _current.get()
         parent_handle = parent._handle if parent is not None and not parent._ended else None
         determinate = total is not None and math.isfinite(total) and total >= 0
-        self._handle = lib.activity_begin(parent_handle, text(title), float(total) if determinate else -1.0,
-                                          text(unit))
+        begin_function = lib.activity_begin_cancellable if cancellable else lib.activity_begin
+        self._handle = begin_function(parent_handle, text(title), float(total) if determinate else -1.0, text(unit))
         if not self._handle:
             raise MemoryError("activity_begin")
         self._ended = False
@@ -103,6 +116,7 @@ class Activity:
         self._every = 1
         self._synced_at = _monotonic()
         self._token: Optional[contextvars.Token] = None
+        self._on_cancel = None
         if message is not None:
             self.set_message(message)
 
@@ -150,6 +164,26 @@ class Activity:
             self._every //= 2
         self._countdown = self._every
 
+    @property
+    def cancel_requested(self) -> bool:
+        """Whether the person watching asked to cancel the activity (begun with cancellable=True).
+        Cheap: check it in the work's loop."""
+        return not self._ended and lib.activity_cancel_requested(self._handle) == 1
+
+    def on_cancel(self, callback: Callable[[], None]) -> None:
+        """Calls callback() once when the person watching asks to cancel the activity. It runs on
+        the library's thread, not the caller's: keep it short (set an event, cancel a future). It
+        is never called once end() has returned. A cancel that came before it was set does not call
+        it: check cancel_requested too."""
+        def handler(_handle: object, _context: object) -> None:
+            try:
+                callback()
+            except BaseException:  # nothing may unwind into the C library's thread
+                pass
+        wrapped = CANCEL_HANDLER(handler)
+        _check(lib.activity_set_cancel_handler(self._handle, wrapped, None))
+        self._on_cancel = wrapped  # kept alive while the library may call it
+
     def set_completed(self, completed: float) -> None:
         """Sets the completed count (an absolute number, never a percentage)."""
         _check(lib.activity_set_completed(self._handle, completed))
@@ -178,6 +212,7 @@ class Activity:
         _check(lib.activity_end(self._handle, STATUS[status], text(message)))
         self._ended = True
         self._handle = None
+        self._on_cancel = None
 
     def __enter__(self) -> "Activity":
         self._token = _current.set(self)
@@ -192,6 +227,8 @@ class Activity:
             self._token = None
         if kind is None:
             self.end("success")
+        elif issubclass(kind, Cancelled):
+            self.end("cancelled", str(error) or None)
         elif issubclass(kind, (KeyboardInterrupt, GeneratorExit)):
             self.end("cancelled", "interrupted")
         else:
@@ -199,9 +236,9 @@ class Activity:
 
 
 def begin(title: str, total: Optional[float] = None, unit: Optional[str] = None,
-          parent: Optional[Activity] = None, message: Optional[str] = None) -> Activity:
+          parent: Optional[Activity] = None, message: Optional[str] = None, cancellable: bool = False) -> Activity:
     """Begins an activity under `parent` (default: the current one). Use it in a `with` block."""
-    return Activity(title, total, unit, parent, message)
+    return Activity(title, total, unit, parent, message, cancellable)
 
 
 def track(iterable: Iterable[T], title: str, total: Optional[float] = None, unit: Optional[str] = None) -> Iterator[T]:

@@ -31,9 +31,14 @@ def _load() -> ctypes.CDLL:
 
 lib = _load()
 _handle = ctypes.c_void_p
+# void (*)(activity *a, void *context): called on the library's thread (ctypes takes the GIL).
+CANCEL_HANDLER = ctypes.CFUNCTYPE(None, _handle, ctypes.c_void_p)
 for _name, _result, _arguments in [
     ("activity_version", ctypes.c_char_p, []),
     ("activity_begin", _handle, [_handle, ctypes.c_char_p, ctypes.c_double, ctypes.c_char_p]),
+    ("activity_begin_cancellable", _handle, [_handle, ctypes.c_char_p, ctypes.c_double, ctypes.c_char_p]),
+    ("activity_cancel_requested", ctypes.c_int, [_handle]),
+    ("activity_set_cancel_handler", ctypes.c_int, [_handle, CANCEL_HANDLER, ctypes.c_void_p]),
     ("activity_advance", ctypes.c_int, [_handle, ctypes.c_double]),
     ("activity_set_completed", ctypes.c_int, [_handle, ctypes.c_double]),
     ("activity_set_total", ctypes.c_int, [_handle, ctypes.c_double]),

@@ -71,9 +71,32 @@ enum EmitCommand {
                     .value("total", "N", help: "how much work there is; without it, indeterminate"),
                     .value("unit", "U", help: "what is counted: bytes, or any word (default: items)"),
                     .value("message", "M", help: "what is happening now"),
+                    .value(
+                        "cancel-signal", "SIG", values: .choices(cancelSignals.keys.sorted()),
+                        help: "make it cancellable: on Cancel, 'activity run' sends SIG to this script "
+                            + "(trap it, end the activity with --status cancelled)"),
+                    .flag("cancellable", help: "the same as --cancel-signal, which it needs"),
                 ])
-        ], description: "")
+        ],
+        description: """
+            With --cancel-signal, the person watching may cancel the activity (Esc in 'activity run
+            --mode overlay'): 'activity run' then sends the signal to the script that called emit
+            (its parent process), once. The script traps it and decides; without the option nothing
+            is ever sent to it.
+            """,
+        example: """
+            id=$(activity emit begin "Backing up" --cancel-signal USR1)
+            trap 'activity emit end "$id" --status cancelled; exit 0' USR1
+            for f in *; do cp "$f" /backup/; done
+            activity emit end "$id"
+            """)
     static let beginParser = OptionParser(beginSpec)
+
+    /// The signals a script may choose for a cancel: ones it can trap, and that no terminal sends
+    /// on its own except INT.
+    static let cancelSignals: [String: Int32] = [
+        "INT": SIGINT, "TERM": SIGTERM, "HUP": SIGHUP, "USR1": SIGUSR1, "USR2": SIGUSR2,
+    ]
 
     static func parseBegin(_ arguments: [String]) throws(CommandLineError) -> ActivityEvent.Begin {
         let parser = beginParser
@@ -82,10 +105,24 @@ enum EmitCommand {
         let id = try parser.id(parsed, "id") ?? ActivityID(unchecked: POSIX.randomHex() + ".1")
         let parent = try parser.id(parsed, "parent") ?? inheritedParent()
         // Each call is a process of its own: the activity belongs to the script that called it.
-        let owner: [String: AttributeValue] = [ownerAttribute: .number(Double(getppid()))]
+        var attrs: [String: AttributeValue] = [ownerAttribute: .number(Double(getppid()))]
+        var cancellable = false
+        if let name = parsed.value("cancel-signal") {
+            let bare = name.uppercased().hasPrefix("SIG") ? String(name.uppercased().dropFirst(3)) : name.uppercased()
+            guard let signal = cancelSignals[bare] else {
+                throw parser.usageError(
+                    "--cancel-signal takes \(cancelSignals.keys.sorted().joined(separator: ", ")), not '\(name)'")
+            }
+            attrs[cancelSignalAttribute] = .number(Double(signal))
+            cancellable = true
+        } else if parsed.flag("cancellable") {
+            throw parser.usageError(
+                "--cancellable needs --cancel-signal SIG: the signal the script traps to learn of a cancel")
+        }
         return ActivityEvent.Begin(
             id: id, title: parsed.positionals[0], parent: parent, total: try parser.count(parsed, "total"),
-            unit: parsed.value("unit"), message: parsed.value("message"), attrs: owner, timestamp: POSIX.unixSeconds())
+            unit: parsed.value("unit"), message: parsed.value("message"), cancellable: cancellable, attrs: attrs,
+            timestamp: POSIX.unixSeconds())
     }
 
     static let progressSpec = CommandSpec(
@@ -170,6 +207,10 @@ enum EmitCommand {
     /// script that called it, not the short-lived `emit` process. `activity run` abandons the
     /// activity when that process is gone rather than when the connection closes.
     static let ownerAttribute = "x-activity-owner-pid"
+
+    /// The `attrs` key holding the signal number `activity run` sends the owner on a cancel
+    /// (`--cancel-signal`).
+    static let cancelSignalAttribute = "x-activity-cancel-signal"
 
     /// `ACTIVITY_PARENT`, when it holds a valid id.
     static func inheritedParent() -> ActivityID? {

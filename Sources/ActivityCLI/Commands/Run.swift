@@ -1,6 +1,5 @@
 import ActivityAdapters
 import ActivityTerminal
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -71,10 +70,11 @@ enum RunCommand {
         }
         SignalPipe.install()
         defer { SignalPipe.restore() }
-        let cancelTarget = CancelTarget()
+        let cancels = CancelRequests()
         let display: any Display
         do throws(DisplayError) {
-            display = try DisplayFactory.make(options) { cancelTarget.interrupt() }
+            display = try DisplayFactory.make(
+                options, onCancel: { ids in cancels.request(ids) }, sendCancel: { id in cancels.request([id]) })
         } catch {
             Console.error(error.message, command: "run")
             return error.exitStatus
@@ -87,20 +87,8 @@ enum RunCommand {
             && TerminalDevice.isTerminal(2) && TerminalDevice.sameDevice(1, 2)
         let supervisor = Supervisor(
             command: parsed.positionals, display: display, grace: grace,
-            mayTakeTerminal: options.mode != .overlay, cancelTarget: cancelTarget, adapterName: adapterName,
+            mayTakeTerminal: options.mode != .overlay, cancels: cancels, adapterName: adapterName,
             usesTerminal: usesTerminal)
         return supervisor.run()
-    }
-}
-
-/// Where Esc in the terminal overlay sends SIGINT: the command's process group, once it runs.
-final class CancelTarget: Sendable {
-    private let group = Atomic<Int32>(0)
-
-    func set(_ pid: Int32) { group.store(pid, ordering: .sequentiallyConsistent) }
-
-    func interrupt() {
-        let pid = group.load(ordering: .sequentiallyConsistent)
-        if pid > 0 { kill(-pid, SIGINT) }
     }
 }

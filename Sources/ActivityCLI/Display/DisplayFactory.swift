@@ -1,4 +1,5 @@
 import ActivityRendering
+import ActivityWire
 
 #if canImport(Glibc)
     import Glibc
@@ -11,10 +12,16 @@ import ActivityRendering
 /// A log file that cannot be created fails with exit status 73 and a plugin not on `PATH` with
 /// 69, before anything is drawn.
 enum DisplayFactory {
-    /// - Parameter onCancel: what Esc in the terminal overlay does: `run` interrupts its command;
-    ///   the other commands interrupt themselves (the display finishes, the command ends by SIGINT).
+    /// - Parameter onCancel: what Esc in the terminal overlay does with the activities it asks to
+    ///   cancel: `run` sends each back to its reporter (or interrupts its command); the other
+    ///   commands, which cannot reach the producers, interrupt themselves (the display finishes,
+    ///   the command ends by SIGINT).
+    ///   `sendCancel`: where a render session's cancel requests (a plugin's, a Swift renderer's)
+    ///   go; `nil` where producers cannot be reached.
     static func make(
-        _ options: DisplayOptions, onCancel: @escaping @Sendable () -> Void = { kill(getpid(), SIGINT) }
+        _ options: DisplayOptions,
+        onCancel: @escaping @Sendable ([ActivityID]) -> Void = { _ in kill(getpid(), SIGINT) },
+        sendCancel: (@Sendable (ActivityID) -> Void)? = nil
     ) throws(DisplayError) -> any Display {
         let otlp: OTLPSettings?
         do throws(HTTPEndpoint.Invalid) {
@@ -22,14 +29,15 @@ enum DisplayFactory {
         } catch {
             throw DisplayError(message: error.message, exitStatus: ExitCode.usage)
         }
-        let display = try makeLocal(options, onCancel: onCancel)
+        let display = try makeLocal(options, onCancel: onCancel, sendCancel: sendCancel)
         guard let otlp else { return display }
         return OTLPExportingDisplay(display, settings: otlp)
     }
 
     /// The display on this machine: terminal, overlay, log file, plugins.
     private static func makeLocal(
-        _ options: DisplayOptions, onCancel: @escaping @Sendable () -> Void
+        _ options: DisplayOptions, onCancel: @escaping @Sendable ([ActivityID]) -> Void,
+        sendCancel: (@Sendable (ActivityID) -> Void)?
     ) throws(DisplayError) -> any Display {
         let mode: RenderMode
         switch options.mode {
@@ -44,7 +52,7 @@ enum DisplayFactory {
                 return try TerminalOverlayPresenter(
                     environment: RenderOptions.processEnvironment(), outputFD: 2,
                     inputFD: terminal >= 0 ? terminal : nil
-                ) { _ in onCancel() }
+                ) { ids in onCancel(ids) }
             } catch {
                 if terminal >= 0 { close(terminal) }
                 throw DisplayError(message: "\(error)", exitStatus: ExitCode.unavailable)
@@ -58,6 +66,7 @@ enum DisplayFactory {
         renderOptions.verbosity = options.verbosity
         renderOptions.handlesSignals = true
         renderOptions.taskbarProgress = options.taskbarProgress
+        renderOptions.onCancelRequest = sendCancel
         do throws(RenderError) {
             return SessionDisplay(session: try RenderSession(options: renderOptions))
         } catch {

@@ -16,11 +16,34 @@ import ActivityWire
 ///
 /// Every event costs one dictionary lookup; memory is bounded by the store's limit on open
 /// activities (a `begin` past it is passed on untracked, and the store drops it).
+///
+/// The owner is also where a cancel goes back (``cancel(_:)``): a control line on the connection
+/// that began the activity, or, for `activity emit`'s activities, the signal the script chose.
 struct ConnectionTracker {
     /// Who may change an activity, and who takes it down when they go.
     private enum Owner {
         case connection(Int32)
         case process(Int32)
+    }
+
+    /// An open activity: its owner, the order of its begin, and how a cancel reaches it.
+    private struct Entry {
+        var owner: Owner
+        var order: Int
+        var cancellable: Bool
+        /// For an `activity emit` activity: the signal its script asked for at `begin`.
+        var cancelSignal: Int32?
+        var cancelSent = false
+    }
+
+    /// Where a cancel for an activity goes.
+    enum CancelRoute: Equatable {
+        /// Write this control line to the connection.
+        case line([UInt8], to: Int32)
+        /// Send this signal to the script's process.
+        case signal(Int32, to: Int32)
+        /// Nowhere: not cancellable, not open, not a reporter's, without a channel, or sent before.
+        case ignored
     }
 
     private struct Connection {
@@ -33,9 +56,11 @@ struct ConnectionTracker {
     private let maxTracked: Int
     private var connections: [Int32: Connection] = [:]
     /// Each open activity's owner and the order of its begin (abandoned ones end latest first).
-    private var owners: [ActivityID: (owner: Owner, order: Int)] = [:]
+    private var owners: [ActivityID: Entry] = [:]
     private var processes: Set<Int32> = []
     private var begun = 0
+    /// Cancels that went nowhere (``CancelRoute/ignored``).
+    private(set) var ignoredCancels = 0
     private let decoder = ActivityEventDecoder()
 
     init(root: ActivityID, maxTracked: Int = ActivityStore.Limits().maxOpen) {
@@ -90,6 +115,27 @@ struct ConnectionTracker {
         }
     }
 
+    /// Where a cancel the person asked for must go, at most once per activity. The run's own
+    /// activity is not a reporter's: ``CancelRoute/ignored`` (the caller interrupts the command).
+    mutating func cancel(_ id: ActivityID) -> CancelRoute {
+        guard var entry = owners[id], entry.cancellable, !entry.cancelSent else {
+            ignoredCancels += 1
+            return .ignored
+        }
+        let route: CancelRoute
+        switch entry.owner {
+        case .connection(let fd): route = .line(ControlMessage.cancel(id).encoded(), to: fd)
+        case .process(let pid): route = entry.cancelSignal.map { .signal($0, to: pid) } ?? .ignored
+        }
+        guard route != .ignored else {
+            ignoredCancels += 1
+            return .ignored
+        }
+        entry.cancelSent = true
+        owners[id] = entry
+        return route
+    }
+
     enum Output: Equatable {
         case event(ActivityEvent)
         case diagnostic(Diagnostic)
@@ -141,10 +187,12 @@ struct ConnectionTracker {
                     if case .number(let pid)? = begin.attrs[EmitCommand.ownerAttribute], pid >= 1,
                         pid <= Double(Int32.max)
                     {
-                        owners[begin.id] = (.process(Int32(pid)), begun)
+                        owners[begin.id] = Entry(
+                            owner: .process(Int32(pid)), order: begun, cancellable: begin.cancellable,
+                            cancelSignal: Self.signal(begin.attrs[EmitCommand.cancelSignalAttribute]))
                         processes.insert(Int32(pid))
                     } else {
-                        owners[begin.id] = (.connection(fd), begun)
+                        owners[begin.id] = Entry(owner: .connection(fd), order: begun, cancellable: begin.cancellable)
                     }
                 }
             case .progress(let progress):
@@ -167,6 +215,14 @@ struct ConnectionTracker {
         case .ignored(let diagnostic?), .text(let diagnostic), .invalid(let diagnostic):
             outputs.append(.diagnostic(diagnostic))
         }
+    }
+
+    /// A signal number named in `attrs`: one a script can trap.
+    private static func signal(_ value: AttributeValue?) -> Int32? {
+        guard case .number(let number)? = value, let signal = Int32(exactly: number),
+            EmitCommand.cancelSignals.values.contains(signal)
+        else { return nil }
+        return signal
     }
 
     /// Whether the connection `fd` may send `progress` or `end` for `id`. Ids nobody tracks pass,

@@ -122,7 +122,10 @@ enum Spawn {
 
     /// The environment for the child: the caller's, with `ACTIVITY_SINK` and `ACTIVITY_PARENT` set.
     static func environment(sink: String, parent: String) -> [String] {
-        POSIX.environment().filter { !$0.hasPrefix("ACTIVITY_SINK=") && !$0.hasPrefix("ACTIVITY_PARENT=") }
+        // ACTIVITY_CONTROL belongs to an outer consumer's sink: the socket is the command's channel.
+        POSIX.environment().filter {
+            !$0.hasPrefix("ACTIVITY_SINK=") && !$0.hasPrefix("ACTIVITY_PARENT=") && !$0.hasPrefix("ACTIVITY_CONTROL=")
+        }
             + ["ACTIVITY_SINK=\(sink)", "ACTIVITY_PARENT=\(parent)"]
     }
 

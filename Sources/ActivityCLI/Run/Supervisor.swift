@@ -17,12 +17,13 @@ final class Supervisor {
     /// How long connections and output pipes still open after the child exited may go on.
     let grace: Double
     /// Whether the child may take the terminal's foreground. Not under the terminal overlay: there
-    /// the command's own activity blocks input and is cancellable, so the overlay swallows keys and
-    /// Esc interrupts the command.
+    /// the command's own activity blocks input and is cancellable, so the overlay swallows keys, and
+    /// Esc cancels the command's cancellable work (or, with none shown, interrupts the command).
     let mayTakeTerminal: Bool
 
-    /// Told the child's pid, so that Esc in the overlay can interrupt it.
-    let cancelTarget: CancelTarget
+    /// The cancels asked for in the display: sent back to reporters, or, for the command's own
+    /// activity, an interruption of the command (told the child's pid for that).
+    let cancels: CancelRequests
     /// Which adapter turns the command's own progress output into events (`nil`: none).
     let adapterName: String?
     /// Whether the command runs on a pseudo-terminal (the display is a live one on the terminal
@@ -30,7 +31,7 @@ final class Supervisor {
     let usesTerminal: Bool
 
     init(
-        command: [String], display: any Display, grace: Double, mayTakeTerminal: Bool, cancelTarget: CancelTarget,
+        command: [String], display: any Display, grace: Double, mayTakeTerminal: Bool, cancels: CancelRequests,
         adapterName: String? = nil, usesTerminal: Bool = false
     ) {
         self.usesTerminal = usesTerminal
@@ -38,7 +39,7 @@ final class Supervisor {
         self.display = display
         self.grace = grace
         self.mayTakeTerminal = mayTakeTerminal
-        self.cancelTarget = cancelTarget
+        self.cancels = cancels
         self.adapterName = adapterName
     }
 
@@ -84,7 +85,7 @@ final class Supervisor {
         } catch {
             return fail(error.message, status: error.exitStatus)
         }
-        cancelTarget.set(started.pid)
+        cancels.set(started.pid)
         let child = started.child
         child.startWaiting()
         defer { child.release() }
@@ -92,7 +93,7 @@ final class Supervisor {
         var loop = IOLoop(
             server: server, child: child, display: display, tracker: ConnectionTracker(root: root),
             output: started.output, errors: started.errors, grace: grace, adapter: adapter,
-            terminal: started.terminal)
+            terminal: started.terminal, cancels: cancels)
         loop.run()
         // Before the summary: the person's terminal as it was.
         started.terminal?.keys?.restore()
@@ -232,6 +233,8 @@ struct IOLoop {
     var terminal: TerminalPump?
     /// Whether keys typed on the real terminal are still read.
     private var keysOpen: Bool
+    /// The cancels the display asks for; `nil` where nothing can be cancelled (tests).
+    let cancels: CancelRequests?
     /// Set while no file descriptor is free for a new connection.
     private var acceptPausedUntil: Double?
     private var warnedOutOfDescriptors = false
@@ -239,8 +242,9 @@ struct IOLoop {
     init(
         server: SocketServer, child: ChildProcess, display: any Display, tracker: ConnectionTracker,
         output: Int32, errors: Int32, grace: Double, adapter: (any OutputAdapter)? = nil,
-        terminal: TerminalPump? = nil
+        terminal: TerminalPump? = nil, cancels: CancelRequests? = nil
     ) {
+        self.cancels = cancels
         self.adapter = adapter
         self.terminal = terminal
         self.keysOpen = terminal?.keys != nil
@@ -271,6 +275,7 @@ struct IOLoop {
                 pollfd(
                     fd: output >= 0 && terminal?.hasPendingKeys == true ? output : -1, events: Int16(POLLOUT),
                     revents: 0),
+                pollfd(fd: cancels?.wake.read ?? -1, events: Int16(POLLIN), revents: 0),
             ]
             fds += tracker.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             var timeout = deadline.map { Int32(max(0, ($0 - POSIX.monotonicSeconds()) * 1000).rounded(.up)) } ?? -1
@@ -303,7 +308,8 @@ struct IOLoop {
             if fds[4].revents & readable != 0 { errors = pump(errors, to: .standardError, buffer) }
             if fds[5].revents & readable != 0 { keysOpen = terminal?.readKeys() ?? false }
             if fds[6].revents != 0 { terminal?.writeKeys() }
-            for index in 7..<fds.count where fds[index].revents & readable != 0 {
+            if fds[7].revents & readable != 0, let cancels { sendBack(cancels.take()) }
+            for index in 8..<fds.count where fds[index].revents & readable != 0 {
                 receive(fds[index].fd, buffer)
             }
             if tracker.watchesProcesses && POSIX.monotonicSeconds() >= nextReap {
@@ -398,6 +404,28 @@ struct IOLoop {
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
             emit(tracker.close(fd))
             close(fd)
+        }
+    }
+
+    /// Sends each cancel to the reporter that began the activity: a control line on its
+    /// connection, or the signal an `activity emit` script chose. A cancel for the command's own
+    /// activity interrupts the command. A cancel that cannot go anywhere is dropped: a reporter
+    /// without a control channel is never signalled for want of one.
+    private mutating func sendBack(_ ids: [ActivityID]) {
+        for id in ids {
+            if id == tracker.root {
+                cancels?.interrupt()
+                continue
+            }
+            switch tracker.cancel(id) {
+            case .line(let line, let fd):
+                // One short line on a socket the reporter reads: never waits, never raises SIGPIPE.
+                _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            case .signal(let signal, let pid):
+                kill(pid, signal)
+            case .ignored:
+                break
+            }
         }
     }
 

@@ -64,6 +64,16 @@ public enum ActivitySinkDestination: Hashable, Sendable, CustomStringConvertible
     }
 }
 
+extension ActivitySinkDestination {
+    /// Whether it may name a control channel (`ACTIVITY_CONTROL`): `fd:N` or `unix:PATH`.
+    var isControlChannel: Bool {
+        switch self {
+        case .fileDescriptor, .unixSocket: true
+        default: false
+        }
+    }
+}
+
 /// A sink that cannot be used: a bad `ACTIVITY_SINK`, a file that cannot be opened, a socket
 /// nobody listens on.
 public struct ActivitySinkError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -24,6 +24,11 @@ import Synchronization
 /// - The caller's file descriptor flags are never changed: the writer polls before it writes.
 /// - After `fork()`, a child that reports opens its own connection (or file) on first use.
 ///
+/// The sink also hears the consumer's cancels (the control direction, `Schemas/README.md` §10):
+/// on a `unix:` socket's own connection, or on the channel given as `control` (`ACTIVITY_CONTROL`)
+/// for other destinations. A cancel for a cancellable activity of this process cancels it as
+/// ``ActivitySystem/cancel(_:)`` does; everything else is ignored.
+///
 /// ```swift
 /// let sink = try JSONLinesSink(.fileDescriptor(3))
 /// ActivitySystem.bootstrap(sink)
@@ -48,22 +53,41 @@ public final class JSONLinesSink: ActivityEventSink {
     ///   - destination: Where to write; `.none` is not a destination (use ``NoOpActivitySink``).
     ///   - waitLimit: How long `begin`, `end` and `log` wait for a stalled reader; 0.25 s by default.
     ///   - queueLimit: How many lines may wait for the writer; 1024 by default.
+    ///   - control: Where the consumer's cancels come from when `destination` is not a Unix socket
+    ///     (whose own connection carries them): `.fileDescriptor(N)` open for reading, or
+    ///     `.unixSocket(path:)`; `nil` (the default) for none. A child made by `fork()` never reads
+    ///     a descriptor inherited this way.
     /// - Throws: ``ActivitySinkError`` when the file cannot be opened, the socket cannot be reached or
     ///   the descriptor is not open.
     public init(
-        _ destination: ActivitySinkDestination, waitLimit: Double = 0.25, queueLimit: Int = 1024
+        _ destination: ActivitySinkDestination, waitLimit: Double = 0.25, queueLimit: Int = 1024,
+        control: ActivitySinkDestination? = nil
     ) throws(ActivitySinkError) {
         self.destination = destination
         self.waitLimit = max(0, waitLimit)
         self.queueLimit = max(1, queueLimit)
         let queueLimit = self.queueLimit
-        let first = LineConnection(target: try LineConnection.open(destination), queueLimit: queueLimit)
+        let first = Self.connect(destination, try LineConnection.open(destination), control, queueLimit)
         connection = PerProcess(discard: { $0.close() }) { inherited in
             guard let inherited else { return first }
             inherited.abandonAfterFork()
-            return LineConnection(target: try? LineConnection.open(destination), queueLimit: queueLimit)
+            let control: ActivitySinkDestination? = if case .fileDescriptor? = control { nil } else { control }
+            return Self.connect(destination, try? LineConnection.open(destination), control, queueLimit)
         }
         _ = connection.value
+    }
+
+    private static func connect(
+        _ destination: ActivitySinkDestination, _ target: LineConnection.Target?, _ control: ActivitySinkDestination?,
+        _ queueLimit: Int
+    ) -> LineConnection {
+        var channel: ControlReader.Channel?
+        if case .unixSocket = destination, let target {
+            channel = ControlReader.Channel(fd: target.fd, owned: false, isSocket: true)
+        } else if let control, target != nil {
+            channel = ControlReader.open(control)
+        }
+        return LineConnection(target: target, queueLimit: queueLimit, control: channel)
     }
 
     deinit {

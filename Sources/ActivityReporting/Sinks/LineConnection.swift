@@ -16,6 +16,10 @@ import Synchronization
 /// blocking descriptor never blocks it for long and its flags are never touched), writes each line
 /// with one `write(2)` or `send(2, MSG_NOSIGNAL)`, and turns the connection off for good when the
 /// reader has gone away.
+///
+/// With a control channel (the connection's own Unix socket, or `ACTIVITY_CONTROL`), the writer
+/// thread also reads the consumer's cancel lines while it waits for work (``ControlReader``); it
+/// is then woken through a pipe it polls together with the channel, instead of a semaphore.
 package final class LineConnection: Sendable {
     package struct Target: Sendable {
         package var fd: Int32
@@ -28,6 +32,11 @@ package final class LineConnection: Sendable {
     private let queueLimit: Int
     private let wake = DispatchSemaphore(value: 0)
     private let queue = Lock(Queue())
+    /// The pipe that wakes a writer which also reads a control channel: read end, write end.
+    private let wakePipe: (read: Int32, write: Int32)?
+    /// A control channel of its own (`ACTIVITY_CONTROL`), for closing this process's copy after
+    /// `fork()`; `nil` when there is none or it is the connection's own socket.
+    private let ownedControlFD: Int32?
 
     private struct Queue {
         var lines: [[UInt8]] = []
@@ -41,16 +50,33 @@ package final class LineConnection: Sendable {
         var dropped = 0
     }
 
-    init(target: Target?, queueLimit: Int) {
+    /// - Parameter control: Where cancel lines come from: `nil` for none. A Unix socket the
+    ///   connection opened is its own channel (pass ``ControlReader/Channel`` for it).
+    init(target: Target?, queueLimit: Int, control: ControlReader.Channel? = nil) {
         self.target = target
         self.queueLimit = queueLimit
+        var ends: [Int32] = [-1, -1]
+        let control = target == nil ? nil : control
+        if let control, pipe(&ends) == 0 {
+            for fd in ends {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            }
+            wakePipe = (ends[0], ends[1])
+            ownedControlFD = control.owned ? control.fd : nil
+        } else {
+            if let control, control.owned { System.close(control.fd) }
+            wakePipe = nil
+            ownedControlFD = nil
+        }
+        let reader = ControlReader(wakePipe == nil ? nil : control)
         if target == nil {
             queue.withLock {
                 $0.broken = true
                 $0.finished = true
             }
         } else {
-            let thread = Thread { [self] in run() }
+            let thread = Thread { [self] in run(reader) }
             thread.name = "activity-writer"
             thread.start()
         }
@@ -80,7 +106,7 @@ package final class LineConnection: Sendable {
             }
             switch outcome {
             case .queued:
-                wake.signal()
+                signal()
                 return
             case .dropped:
                 return
@@ -115,7 +141,7 @@ package final class LineConnection: Sendable {
     /// when the writer thread has finished (or after `wait` seconds).
     func close(wait: Double = 0) {
         queue.withLock { $0.closed = true }
-        wake.signal()
+        signal()
         let deadline = monotonicSeconds() + wait
         while monotonicSeconds() < deadline, !queue.withLock({ $0.finished }) {
             usleep(500)
@@ -126,19 +152,49 @@ package final class LineConnection: Sendable {
     /// an owned descriptor, so the parent's connection is the parent's alone.
     func abandonAfterFork() {
         if let target, target.owned { System.close(target.fd) }
+        if let wakePipe {
+            System.close(wakePipe.read)
+            System.close(wakePipe.write)
+        }
+        // The parent's control channel stays the parent's: this process never reads it.
+        if let ownedControlFD { System.close(ownedControlFD) }
+    }
+
+    /// Wakes the writer thread. The pipe is written under the queue's lock, which the writer
+    /// holds when it closes the pipe, so a closed (and perhaps reused) descriptor is never written.
+    private func signal() {
+        guard let wakePipe else {
+            wake.signal()
+            return
+        }
+        queue.withLock { queue in
+            guard !queue.finished else { return }
+            var byte: UInt8 = 1
+            _ = System.write(wakePipe.write, &byte, 1)
+        }
     }
 
     // MARK: Writer thread
 
-    private func run() {
+    private func run(_ reader: ControlReader) {
         var pipeSignal = sigset_t()
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
-        defer { queue.withLock { $0.finished = true } }
+        var reader = reader
+        defer {
+            queue.withLock { queue in
+                queue.finished = true
+                if let wakePipe {
+                    System.close(wakePipe.read)
+                    System.close(wakePipe.write)
+                }
+            }
+            reader.close()
+        }
         guard let target else { return }
         while true {
-            wake.wait()
+            waitForWork(&reader)
             while true {
                 let (batch, closed) = queue.withLock { queue -> ([[UInt8]], Bool) in
                     let batch = queue.lines
@@ -164,6 +220,24 @@ package final class LineConnection: Sendable {
                     return
                 }
                 if batch.isEmpty { break }
+            }
+        }
+    }
+
+    /// Sleeps until a line is queued; meanwhile, reads and performs the control lines that arrive.
+    private func waitForWork(_ reader: inout ControlReader) {
+        guard let wakePipe else { return wake.wait() }
+        var drain = [UInt8](repeating: 0, count: 64)
+        while true {
+            var fds = [
+                pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: reader.fd, events: Int16(POLLIN), revents: 0),
+            ]
+            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }
+            if fds[1].revents != 0 { reader.readAvailable() }
+            if fds[0].revents != 0 {
+                while System.read(wakePipe.read, &drain, drain.count) > 0 {}
+                return
             }
         }
     }

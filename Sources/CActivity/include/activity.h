@@ -30,6 +30,21 @@
  * tree. ACTIVITY_TIMEOUT_MS (0 to 60000, default 1000) bounds how long
  * activity_begin(), activity_end() and activity_log() wait for a stalled reader.
  *
+ * Cancellation
+ * ------------
+ * An activity begun with activity_begin_cancellable() may be cancelled by the
+ * person watching (Esc in `activity run --mode overlay`, an overlay's Cancel
+ * button). The consumer sends a cancel line back; the library reads it on its
+ * background thread, from the unix: sink's own connection, or from
+ * ACTIVITY_CONTROL (fd:N, a descriptor open for reading, or unix:PATH) for
+ * other sinks. Without either there is no control channel and nothing is
+ * ever cancelled. A cancel is a request: check activity_cancel_requested() in
+ * the work's loop, or set a handler with activity_set_cancel_handler(), and
+ * end the activity with ACTIVITY_STATUS_CANCELLED when the work stops. A
+ * cancel for an activity that is not cancellable, not open, or not this
+ * process's own is ignored; a second cancel for one changes nothing. A forked
+ * child never reads its parent's control channel.
+ *
  * Guarantees
  * ----------
  * - Every function is thread-safe. A handle may be used from several threads
@@ -164,6 +179,49 @@ ACTIVITY_API const char *activity_version(void);
  * May wait up to ACTIVITY_TIMEOUT_MS for a stalled reader. Thread-safe.
  */
 ACTIVITY_API activity *activity_begin(activity *parent, const char *title, double total, const char *unit);
+
+/**
+ * Begins an activity, as activity_begin() does, that the person watching may
+ * cancel: its "begin" event says "cancellable": true, and a consumer may send
+ * a cancel for it (see Cancellation above). The work learns of it through
+ * activity_cancel_requested() or activity_set_cancel_handler().
+ *
+ * Returns a handle, as activity_begin() does. Thread-safe.
+ */
+ACTIVITY_API activity *activity_begin_cancellable(activity *parent, const char *title, double total,
+                                                  const char *unit);
+
+/**
+ * Whether a consumer has asked to cancel the activity: 1 once a cancel has
+ * arrived for it, else 0 (also for NULL, for an activity that is not
+ * cancellable, and while reporting is off). One relaxed atomic load: cheap
+ * enough for every turn of a loop.
+ *
+ *   while (more_work() && !activity_cancel_requested(a)) step(a);
+ *   activity_end(a, activity_cancel_requested(a) ? ACTIVITY_STATUS_CANCELLED : ACTIVITY_STATUS_SUCCESS, NULL);
+ */
+ACTIVITY_API int activity_cancel_requested(const activity *a);
+
+/** Called when a consumer asks to cancel the activity a; context is what was given with it. */
+typedef void (*activity_cancel_handler)(activity *a, void *context);
+
+/**
+ * Sets the function called, once, when a consumer asks to cancel a (NULL
+ * removes it). It is called on the library's background thread, not the
+ * caller's: it must be quick, must not block, and must not fork(); it may set
+ * a flag, write to a pipe, signal a condition variable, or call the functions
+ * of this library on a, activity_end() included (a is then freed when the
+ * handler returns: do not use it afterwards). Once activity_end() has returned
+ * on another thread, the handler is never called for a again and is not
+ * running, so context may be freed then.
+ *
+ * A cancel that arrived before the handler was set does not call it: check
+ * activity_cancel_requested() after setting it.
+ *
+ * Returns 0; -EINVAL when a is not cancellable (begun with activity_begin()).
+ * Thread-safe.
+ */
+ACTIVITY_API int activity_set_cancel_handler(activity *a, activity_cancel_handler handler, void *context);
 
 /**
  * Adds delta units to the activity's completed count. The hot path: a few

@@ -1,0 +1,58 @@
+import ActivityWire
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The cancels the person asks for in the display (Esc in the terminal overlay), on their way from
+/// the display's thread to `activity run`'s poll loop, which sends each back to the reporter that
+/// began the activity (``ConnectionTracker/cancel(_:)``). A cancel for the command's own activity
+/// interrupts the command instead: SIGINT to its process group.
+final class CancelRequests: Sendable {
+    private let pending = Mutex<[ActivityID]>([])
+    private let group = Atomic<Int32>(0)
+    /// Wakes the poll loop: read end, write end (both non-blocking).
+    let wake: (read: Int32, write: Int32)
+
+    init() {
+        var ends: [Int32] = [-1, -1]
+        wake = POSIX.makePipe(&ends, nonBlocking: true) ? (ends[0], ends[1]) : (-1, -1)
+    }
+
+    deinit {
+        if wake.read >= 0 {
+            close(wake.read)
+            close(wake.write)
+        }
+    }
+
+    /// The command's process group, once it runs.
+    func set(_ pid: Int32) { group.store(pid, ordering: .sequentiallyConsistent) }
+
+    /// Called from the display's thread.
+    func request(_ ids: [ActivityID]) {
+        pending.withLock { $0 += ids }
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    /// The cancels asked for since the last call. Called by the poll loop when `wake.read` is
+    /// readable.
+    func take() -> [ActivityID] {
+        var drain = [UInt8](repeating: 0, count: 64)
+        while read(wake.read, &drain, drain.count) > 0 {}
+        return pending.withLock { pending in
+            defer { pending.removeAll() }
+            return pending
+        }
+    }
+
+    /// Interrupts the whole command, as Ctrl-C would.
+    func interrupt() {
+        let pid = group.load(ordering: .sequentiallyConsistent)
+        if pid > 0 { kill(-pid, SIGINT) }
+    }
+}

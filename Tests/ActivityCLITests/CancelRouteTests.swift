@@ -1,0 +1,77 @@
+import ActivityWire
+import Testing
+
+@testable import ActivityCLI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("Where activity run sends a cancel")
+struct CancelRouteTests {
+    func feed(_ tracker: inout ConnectionTracker, _ lines: [String], from fd: Int32) {
+        _ = Array(lines.map { $0 + "\n" }.joined().utf8).withUnsafeBytes { tracker.receive($0, from: fd) }
+    }
+
+    func id(_ text: String) -> ActivityID { ActivityID(text)! }
+
+    @Test("a cancellable open activity gets one control line, on the connection that began it")
+    func line() {
+        var tracker = ConnectionTracker(root: id("root"))
+        tracker.open(5)
+        tracker.open(6)
+        feed(&tracker, [#"{"v":1,"type":"begin","id":"a","title":"A","cancellable":true}"#], from: 5)
+        #expect(tracker.cancel(id("a")) == .line(ControlMessage.cancel(id("a")).encoded(), to: 5))
+        #expect(tracker.cancel(id("a")) == .ignored)  // once, however often the key is pressed
+        #expect(tracker.ignoredCancels == 1)
+    }
+
+    @Test("ignored: not cancellable, ended, unknown, gone with its connection, the run's own")
+    func ignoreRules() {
+        var tracker = ConnectionTracker(root: id("root"))
+        tracker.open(5)
+        feed(
+            &tracker,
+            [
+                #"{"v":1,"type":"begin","id":"plain","title":"P"}"#,
+                #"{"v":1,"type":"begin","id":"done","title":"D","cancellable":true}"#,
+                #"{"v":1,"type":"end","id":"done"}"#,
+                #"{"v":1,"type":"begin","id":"gone","title":"G","cancellable":true}"#,
+            ], from: 5)
+        _ = tracker.close(5)
+        for name in ["plain", "done", "unknown", "gone", "root"] {
+            #expect(tracker.cancel(id(name)) == .ignored, "\(name)")
+        }
+        #expect(tracker.ignoredCancels == 5)
+    }
+
+    @Test("activity emit: the signal the script chose, to the script; none chosen, nothing at all")
+    func emitSignal() {
+        var tracker = ConnectionTracker(root: id("root"))
+        tracker.open(5)
+        let signalled = "\"\(EmitCommand.cancelSignalAttribute)\":\(SIGUSR1)"
+        let owner = "\"\(EmitCommand.ownerAttribute)\":4242"
+        feed(
+            &tracker,
+            [
+                #"{"v":1,"type":"begin","id":"s","title":"S","cancellable":true,"attrs":{"# + owner + "," + signalled
+                    + "}}",
+                #"{"v":1,"type":"begin","id":"n","title":"N","cancellable":true,"attrs":{"# + owner + "}}",
+                #"{"v":1,"type":"begin","id":"k","title":"K","cancellable":true,"attrs":{"# + owner
+                    + #","x-activity-cancel-signal":9}}"#,
+            ], from: 5)
+        #expect(tracker.cancel(id("s")) == .signal(SIGUSR1, to: 4242))
+        #expect(tracker.cancel(id("n")) == .ignored)  // no channel: never killed for want of one
+        #expect(tracker.cancel(id("k")) == .ignored)  // only signals a script can trap
+    }
+
+    @Test("emit begin: --cancel-signal makes it cancellable; --cancellable alone is refused")
+    func emitOptions() throws {
+        let begin = try EmitCommand.parseBegin(["Backup", "--cancel-signal", "usr1"])
+        #expect(begin.cancellable)
+        #expect(begin.attrs[EmitCommand.cancelSignalAttribute] == .number(Double(SIGUSR1)))
+        #expect(throws: CommandLineError.self) { try EmitCommand.parseBegin(["Backup", "--cancellable"]) }
+        #expect(throws: CommandLineError.self) { try EmitCommand.parseBegin(["Backup", "--cancel-signal", "KILL"]) }
+        #expect(try !EmitCommand.parseBegin(["Backup"]).cancellable)
+    }
+}

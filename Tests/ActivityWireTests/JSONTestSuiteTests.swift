@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// The parsing cases of JSONTestSuite (https://github.com/nst/JSONTestSuite, MIT licence, vendored
-/// under `JSONTestSuite/` with its licence), read at run time. `n_` cases are not JSON, `y_` cases
+/// under `JSONTestSuite/` with its licence, unchanged from commit 1ef36fa01286573e846ac449e8683f8833c5b26a),
+/// read at run time. `n_` cases are not JSON, `y_` cases
 /// are, and `i_` cases are left to implementations by RFC 8259: the protocol decides those in
 /// Schemas/README.md §8, and ``ImplementationDefined/table`` holds one outcome per file.
 ///

@@ -18,6 +18,12 @@ let package = Package(
     targets: []
 )
 
+// MARK: - The system calls every module spells the same way
+
+package.targets += [
+    .target(name: "ActivityPOSIX")
+]
+
 // MARK: - Wire protocol
 
 package.targets += [
@@ -29,7 +35,7 @@ package.targets += [
 // MARK: - Producers
 
 package.targets += [
-    .target(name: "ActivityReporting", dependencies: ["ActivityWire"]),
+    .target(name: "ActivityReporting", dependencies: ["ActivityWire", "ActivityPOSIX"]),
     .target(name: "InMemoryActivity", dependencies: ["ActivityWire"]),
     .testTarget(
         name: "ActivityReportingTests",
@@ -103,7 +109,7 @@ package.targets += [
         name: "ActivityCLI",
         dependencies: [
             "ActivityWire", "ActivityReporting", "ActivityRendering", "ActivityOverlay", "ActivityTerminal",
-            "ActivityTimeline", "ActivityAdapters",
+            "ActivityTimeline", "ActivityAdapters", "ActivityPOSIX",
         ]
     ),
     .testTarget(

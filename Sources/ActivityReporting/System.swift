@@ -6,62 +6,9 @@
     import Darwin
 #endif
 
-/// The C library calls whose Swift names clash with methods of ours (`close`, `write`, `open`,
-/// `connect`), spelled once for every platform.
-enum System {
-    @inline(__always)
-    static func write(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
-        #if canImport(Darwin)
-            Darwin.write(fd, pointer, count)
-        #elseif canImport(Glibc)
-            Glibc.write(fd, pointer, count)
-        #else
-            Musl.write(fd, pointer, count)
-        #endif
-    }
-
-    @inline(__always)
-    static func read(_ fd: Int32, _ pointer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-        #if canImport(Darwin)
-            Darwin.read(fd, pointer, count)
-        #elseif canImport(Glibc)
-            Glibc.read(fd, pointer, count)
-        #else
-            Musl.read(fd, pointer, count)
-        #endif
-    }
-
-    @discardableResult
-    static func close(_ fd: Int32) -> Int32 {
-        #if canImport(Darwin)
-            Darwin.close(fd)
-        #elseif canImport(Glibc)
-            Glibc.close(fd)
-        #else
-            Musl.close(fd)
-        #endif
-    }
-
-    static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-        #if canImport(Darwin)
-            Darwin.open(path, flags, mode)
-        #elseif canImport(Glibc)
-            Glibc.open(path, flags, mode)
-        #else
-            Musl.open(path, flags, mode)
-        #endif
-    }
-
-    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
-        #if canImport(Darwin)
-            Darwin.connect(fd, address, length)
-        #elseif canImport(Glibc)
-            Glibc.connect(fd, address, length)
-        #else
-            Musl.connect(fd, address, length)
-        #endif
-    }
-}
+/// What the producer side needs of the system beyond the calls in `SystemCall`: sockets that
+/// never raise SIGPIPE, and the SIGPIPE a failed write raised.
+enum System {}
 
 /// The wall clock as the protocol's `ts`: Unix seconds with microsecond precision.
 func wallClockTimestamp() -> Double {

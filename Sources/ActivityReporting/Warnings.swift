@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import Synchronization
 
 #if canImport(Glibc)
@@ -40,7 +41,7 @@ enum Warnings {
     static func write(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { buffer in
-            _ = System.write(2, buffer.baseAddress, buffer.count)
+            _ = SystemCall.write(2, buffer.baseAddress, buffer.count)
         }
     }
 }

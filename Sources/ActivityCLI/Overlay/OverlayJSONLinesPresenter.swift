@@ -1,4 +1,5 @@
 import ActivityOverlay
+import ActivityPOSIX
 import ActivityWire
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 import ActivityOverlay
+import ActivityPOSIX
 import ActivityTerminal
 import ActivityWire
 import Foundation

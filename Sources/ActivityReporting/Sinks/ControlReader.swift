@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityWire
 import Synchronization
 
@@ -72,7 +73,7 @@ package struct ControlReader {
     }
 
     mutating func close() {
-        if let channel, channel.owned { System.close(channel.fd) }
+        if let channel, channel.owned { SystemCall.close(channel.fd) }
         channel = nil
     }
 
@@ -89,7 +90,7 @@ package struct ControlReader {
                 return Channel(fd: fd, owned: false, isSocket: true)
             case S_IFIFO:
                 // A description of our own of the same pipe, so the caller's flags stay as they are.
-                let own = System.open("/proc/self/fd/\(fd)", O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0)
+                let own = SystemCall.open("/proc/self/fd/\(fd)", O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0)
                 return own >= 0 ? Channel(fd: own, owned: true, isSocket: false) : nil
             default:
                 return nil

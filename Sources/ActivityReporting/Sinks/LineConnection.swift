@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import Dispatch
 import Foundation
 import Synchronization
@@ -65,7 +66,7 @@ package final class LineConnection: Sendable {
             wakePipe = (ends[0], ends[1])
             ownedControlFD = control.owned ? control.fd : nil
         } else {
-            if let control, control.owned { System.close(control.fd) }
+            if let control, control.owned { SystemCall.close(control.fd) }
             wakePipe = nil
             ownedControlFD = nil
         }
@@ -151,13 +152,13 @@ package final class LineConnection: Sendable {
     /// In a child after `fork()`: the writer thread did not survive; close this process's copy of
     /// an owned descriptor, so the parent's connection is the parent's alone.
     func abandonAfterFork() {
-        if let target, target.owned { System.close(target.fd) }
+        if let target, target.owned { SystemCall.close(target.fd) }
         if let wakePipe {
-            System.close(wakePipe.read)
-            System.close(wakePipe.write)
+            SystemCall.close(wakePipe.read)
+            SystemCall.close(wakePipe.write)
         }
         // The parent's control channel stays the parent's: this process never reads it.
-        if let ownedControlFD { System.close(ownedControlFD) }
+        if let ownedControlFD { SystemCall.close(ownedControlFD) }
     }
 
     /// Wakes the writer thread. The pipe is written under the queue's lock, which the writer
@@ -170,7 +171,7 @@ package final class LineConnection: Sendable {
         queue.withLock { queue in
             guard !queue.finished else { return }
             var byte: UInt8 = 1
-            _ = System.write(wakePipe.write, &byte, 1)
+            _ = SystemCall.write(wakePipe.write, &byte, 1)
         }
     }
 
@@ -186,8 +187,8 @@ package final class LineConnection: Sendable {
             queue.withLock { queue in
                 queue.finished = true
                 if let wakePipe {
-                    System.close(wakePipe.read)
-                    System.close(wakePipe.write)
+                    SystemCall.close(wakePipe.read)
+                    SystemCall.close(wakePipe.write)
                 }
             }
             reader.close()
@@ -216,7 +217,7 @@ package final class LineConnection: Sendable {
                     }
                 }
                 if closed {
-                    if target.owned { System.close(target.fd) }
+                    if target.owned { SystemCall.close(target.fd) }
                     return
                 }
                 if batch.isEmpty { break }
@@ -236,7 +237,7 @@ package final class LineConnection: Sendable {
             guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }
             if fds[1].revents != 0 { reader.readAvailable() }
             if fds[0].revents != 0 {
-                while System.read(wakePipe.read, &drain, drain.count) > 0 {}
+                while SystemCall.read(wakePipe.read, &drain, drain.count) > 0 {}
                 return
             }
         }
@@ -266,7 +267,7 @@ package final class LineConnection: Sendable {
                 let written =
                     target.isSocket
                     ? send(target.fd, start, bytes.count - offset, System.sendFlags)
-                    : System.write(target.fd, start, bytes.count - offset)
+                    : SystemCall.write(target.fd, start, bytes.count - offset)
                 if written < 0 {
                     switch errno {
                     case EINTR, EAGAIN, EWOULDBLOCK:
@@ -304,7 +305,7 @@ package final class LineConnection: Sendable {
             return Target(fd: fd, owned: false, isSocket: isSocket(fd))
         case .file(let path):
             // O_NONBLOCK: a FIFO without a reader fails at once instead of blocking the open.
-            let fd = System.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
+            let fd = SystemCall.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
             guard fd >= 0 else { throw ActivitySinkError("cannot open \(path): \(String(cString: strerror(errno)))") }
             return Target(fd: fd, owned: true, isSocket: false)
         case .unixSocket(let path):
@@ -352,7 +353,7 @@ package final class LineConnection: Sendable {
         #endif
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            System.close(fd)
+            SystemCall.close(fd)
             throw ActivitySinkError("the socket path \(path) is too long")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
@@ -363,7 +364,7 @@ package final class LineConnection: Sendable {
         while true {
             let result = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    System.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    SystemCall.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
                 }
             }
             if result == 0 { break }
@@ -380,14 +381,14 @@ package final class LineConnection: Sendable {
                 {
                     break
                 }
-                System.close(fd)
+                SystemCall.close(fd)
                 throw ActivitySinkError("cannot connect to unix:\(path): no answer within \(timeout) s")
             }
             if error == EAGAIN && monotonicSeconds() < deadline {
                 usleep(1000)
                 continue
             }
-            System.close(fd)
+            SystemCall.close(fd)
             let reason = error == EAGAIN ? "no answer within \(timeout) s" : String(cString: strerror(error))
             throw ActivitySinkError("cannot connect to unix:\(path): \(reason)")
         }

@@ -7,10 +7,10 @@
 #endif
 
 /// The C library's calls under names of their own, for code inside types that have a method of
-/// the same name (`write`, `close`, `accept`): one place that knows which module holds them, so
-/// the rest of the command compiles against Glibc, Musl and Darwin alike.
-enum SystemCall {
-    static func write(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+/// the same name (`write`, `close`, `accept`): one place, for the whole package, that knows which
+/// module holds them, so everything compiles against Glibc, Musl and Darwin alike.
+package enum SystemCall {
+    package static func write(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
             Glibc.write(fd, bytes, count)
         #elseif canImport(Musl)
@@ -21,7 +21,7 @@ enum SystemCall {
     }
 
     @discardableResult
-    static func close(_ fd: Int32) -> Int32 {
+    package static func close(_ fd: Int32) -> Int32 {
         #if canImport(Glibc)
             Glibc.close(fd)
         #elseif canImport(Musl)
@@ -31,7 +31,27 @@ enum SystemCall {
         #endif
     }
 
-    static func open(_ path: String, _ flags: Int32) -> Int32 {
+    package static func read(_ fd: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.read(fd, bytes, count)
+        #elseif canImport(Musl)
+            Musl.read(fd, bytes, count)
+        #else
+            Darwin.read(fd, bytes, count)
+        #endif
+    }
+
+    package static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+        #if canImport(Glibc)
+            Glibc.open(path, flags, mode)
+        #elseif canImport(Musl)
+            Musl.open(path, flags, mode)
+        #else
+            Darwin.open(path, flags, mode)
+        #endif
+    }
+
+    package static func open(_ path: String, _ flags: Int32) -> Int32 {
         #if canImport(Glibc)
             Glibc.open(path, flags)
         #elseif canImport(Musl)
@@ -41,7 +61,7 @@ enum SystemCall {
         #endif
     }
 
-    static func accept(_ fd: Int32) -> Int32 {
+    package static func accept(_ fd: Int32) -> Int32 {
         #if canImport(Glibc)
             Glibc.accept(fd, nil, nil)
         #elseif canImport(Musl)
@@ -51,7 +71,7 @@ enum SystemCall {
         #endif
     }
 
-    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>!, _ length: socklen_t) -> Int32 {
+    package static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>!, _ length: socklen_t) -> Int32 {
         #if canImport(Glibc)
             Glibc.connect(fd, address, length)
         #elseif canImport(Musl)
@@ -61,7 +81,7 @@ enum SystemCall {
         #endif
     }
 
-    static func send(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+    package static func send(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
         #if canImport(Glibc)
             Glibc.send(fd, bytes, count, flags)
         #elseif canImport(Musl)
@@ -72,7 +92,7 @@ enum SystemCall {
     }
 
     /// Puts back the default action for `signal`.
-    static func resetToDefault(_ signal: Int32) {
+    package static func resetToDefault(_ signal: Int32) {
         #if canImport(Glibc)
             _ = Glibc.signal(signal, SIG_DFL)
         #elseif canImport(Musl)

@@ -54,7 +54,7 @@ struct CancellationTests {
 
     @Test("Cancelling reaches child tasks of the body")
     func childTasks() async throws {
-        try await withInMemoryReporter { sink in
+        await withInMemoryReporter { sink in
             let work = Task {
                 try await withActivity("Syncing", cancellable: true) { activity in
                     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -79,7 +79,7 @@ struct CancellationTests {
     @Test("An activity that is not cancellable, unknown, or ended cannot be cancelled")
     func refused() async throws {
         await withInMemoryReporter { _ in
-            let ran = await withActivity("Not cancellable") { activity -> Bool in
+            let ran = withActivity("Not cancellable") { activity -> Bool in
                 #expect(ActivitySystem.cancel(activity.id) == false)
                 #expect(!activity.isCancelled)
                 return !Task.isCancelled
@@ -94,7 +94,7 @@ struct CancellationTests {
 
     @Test("Synchronous code sees the flag; a cancel before the body starts still cancels its task")
     func synchronousAndEarly() async throws {
-        try await withInMemoryReporter { sink in
+        await withInMemoryReporter { sink in
             let work = Task {
                 try withActivity("Hashing", total: 100, cancellable: true) { activity in
                     for index in 0..<100 {
@@ -156,7 +156,7 @@ struct ConcurrencyTests {
 
     @Test("Many threads beginning, logging and ending at once produce a valid stream")
     func threads() async throws {
-        try await withInMemoryReporter(flushesInBackground: true) { sink in
+        await withInMemoryReporter(flushesInBackground: true) { sink in
             let reporter = ActivitySystem.reporter
             await withActivity("Parent") { parent in
                 await onThread {

@@ -100,7 +100,7 @@ struct ControlChannelTests {
 
     @Test("onCancel: at once when already cancelled, never after the end, once however often cancelled")
     func onCancelHandlers() async throws {
-        try await withInMemoryReporter { _ in
+        await withInMemoryReporter { _ in
             let calls = Atomic<Int>(0)
             let activity = Activity.begin("Work", cancellable: true)
             #expect(activity.onCancel { calls.add(1, ordering: .relaxed) })

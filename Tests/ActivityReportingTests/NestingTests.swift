@@ -9,7 +9,7 @@ import Testing
 struct NestingTests {
     @Test("Children nest under the current activity, also across async let and task groups")
     func structuredConcurrency() async throws {
-        try await withInMemoryReporter { sink in
+        await withInMemoryReporter { sink in
             let outerID = await withActivity("Build") { build -> ActivityID in
                 async let first: ActivityID = withActivity("Compile A") { $0.id }
                 async let second: ActivityID = withActivity("Compile B") { $0.id }
@@ -17,9 +17,9 @@ struct NestingTests {
                 await withTaskGroup(of: Void.self) { group in
                     for index in 0..<4 {
                         group.addTask {
-                            await withActivity("Link \(index)") { link in
+                            withActivity("Link \(index)") { link in
                                 #expect(Activity.current === link)
-                                await withActivity("Strip") { strip in
+                                withActivity("Strip") { strip in
                                     #expect(strip.parentID == link.id)
                                 }
                             }
@@ -27,7 +27,7 @@ struct NestingTests {
                     }
                 }
                 await Task {
-                    await withActivity("Inherited by Task { }") { _ in }
+                    withActivity("Inherited by Task { }") { _ in }
                 }.value
                 return build.id
             }
@@ -45,7 +45,7 @@ struct NestingTests {
 
     @Test("Task.detached does not inherit the current activity")
     func detached() async throws {
-        try await withInMemoryReporter { sink in
+        await withInMemoryReporter { sink in
             let reporter = ActivitySystem.reporter
             await withActivity("Outer") { _ in
                 await Task.detached {
@@ -62,8 +62,8 @@ struct NestingTests {
     @Test("Top-level activities nest under ACTIVITY_PARENT")
     func environmentParent() async throws {
         let parent = ActivityID("3f9c2a71d04be815.1")!
-        try await withInMemoryReporter(parent: parent) { sink in
-            await withActivity("Child process work") { activity in
+        await withInMemoryReporter(parent: parent) { sink in
+            withActivity("Child process work") { activity in
                 #expect(activity.parentID == parent)
                 withActivity("Grandchild") { inner in #expect(inner.parentID == activity.id) }
             }
@@ -74,7 +74,7 @@ struct NestingTests {
 
     @Test("A manual activity nests under the current one, and others nest under it when passed as parent")
     func manual() async throws {
-        try await withInMemoryReporter { sink in
+        await withInMemoryReporter { sink in
             let (outer, manual) = withActivity("Session") { session in
                 let upload = Activity.begin("Upload", total: 3, unit: "bytes")
                 #expect(upload.parentID == session.id)
@@ -118,8 +118,8 @@ struct IsolationTests {
     func mainActor() async throws {
         let model = Model()
         let sink = InMemoryActivitySink()
-        let count = await ActivitySystem.$taskReporter.withValue(Reporter(sink: sink, parent: nil)) {
-            await withActivity("Refreshing") { activity in
+        let count = ActivitySystem.$taskReporter.withValue(Reporter(sink: sink, parent: nil)) {
+            withActivity("Refreshing") { activity in
                 MainActor.assertIsolated()
                 model.titles.append(activity.title)
                 return model.titles.count

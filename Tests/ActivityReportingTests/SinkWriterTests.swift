@@ -12,16 +12,16 @@ import Testing
 /// A scripted run through a reporter: nested activities, progress, logs, every status.
 func runScenario(on sink: any ActivityEventSink) async {
     let reporter = Reporter(sink: sink, parent: nil)
-    await ActivitySystem.$taskReporter.withValue(reporter) {
-        await withActivity("Build", total: 3, unit: "targets", attrs: ["x-tool": "make", "x-jobs": 2]) { build in
-            await withActivity("Compile", total: 10) { compile in
+    ActivitySystem.$taskReporter.withValue(reporter) {
+        withActivity("Build", total: 3, unit: "targets", attrs: ["x-tool": "make", "x-jobs": 2]) { build in
+            withActivity("Compile", total: 10) { compile in
                 for _ in 0..<10 { compile.advance() }
                 compile.log("warning: unused variable", level: .warning)
             }
             build.advance()
-            _ = try? await withActivity("Link") { _ in throw TestError("undefined symbol: main") }
+            _ = try? withActivity("Link") { _ in throw TestError("undefined symbol: main") }
             build.advance()
-            _ = try? await withActivity("Test", cancellable: true) { _ in throw CancellationError() }
+            _ = try? withActivity("Test", cancellable: true) { _ in throw CancellationError() }
             let skipped = Activity.begin("Docs")
             skipped.end(.skipped, message: "no doc tool")
             build.update(completed: 3, message: "done — 3 targets, ✔ 日本語 🚀")
@@ -180,7 +180,7 @@ struct SinkWriterTests {
         try await withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("long.jsonl").path
             let sink = try JSONLinesSink(.file(path: path))
-            await ActivitySystem.$taskReporter.withValue(Reporter(sink: sink, parent: nil)) {
+            ActivitySystem.$taskReporter.withValue(Reporter(sink: sink, parent: nil)) {
                 withActivity(String(repeating: "é", count: length), message: String(repeating: "m", count: length)) {
                     $0.log(String(repeating: "🚀", count: length))
                 }

@@ -10,7 +10,7 @@ struct WithActivityTests {
     @Test("Begins, runs the body with the activity current, ends with success")
     func success() async throws {
         try await withInMemoryReporter { sink in
-            let result = await withActivity("Downloading", total: 12, unit: "files", attrs: ["x-kind": "test"]) {
+            let result = withActivity("Downloading", total: 12, unit: "files", attrs: ["x-kind": "test"]) {
                 activity in
                 #expect(Activity.current === activity)
                 return 42
@@ -34,9 +34,9 @@ struct WithActivityTests {
 
     @Test("A thrown error ends the activity with failure and its text, then is rethrown")
     func failure() async throws {
-        try await withInMemoryReporter { sink in
+        await withInMemoryReporter { sink in
             await #expect(throws: TestError.self) {
-                try await withActivity("Signing in") { _ in throw TestError("the server said no") }
+                try await withActivity("Signing in") { _ async throws in throw TestError("the server said no") }
             }
             #expect(throws: TestError.self) {
                 try withActivity("Parsing") { _ in throw TestError("bad byte at 12") }
@@ -50,9 +50,9 @@ struct WithActivityTests {
 
     @Test("CancellationError and task cancellation end the activity as cancelled")
     func cancelled() async throws {
-        try await withInMemoryReporter { sink in
+        await withInMemoryReporter { sink in
             await #expect(throws: CancellationError.self) {
-                try await withActivity("Waiting") { _ in throw CancellationError() }
+                try await withActivity("Waiting") { _ async throws in throw CancellationError() }
             }
             let task = Task {
                 try await withActivity("Sleeping") { _ in try await Task.sleep(for: .seconds(60)) }
@@ -66,7 +66,7 @@ struct WithActivityTests {
 
     @Test("The synchronous form binds the current activity and returns the body's value")
     func synchronous() async throws {
-        try await withInMemoryReporter { sink in
+        await withInMemoryReporter { sink in
             let value = withActivity("Indexing", total: 3) { activity -> String in
                 activity.advance(by: 3)
                 withActivity("Tokenizing") { inner in
@@ -85,8 +85,8 @@ struct WithActivityTests {
 
     @Test("Progress is coalesced; the exact last value arrives before end")
     func coalescedProgress() async throws {
-        try await withInMemoryReporter(flushesInBackground: true) { sink in
-            await withActivity("Copying", total: 100_000, unit: "bytes") { activity in
+        await withInMemoryReporter(flushesInBackground: true) { sink in
+            withActivity("Copying", total: 100_000, unit: "bytes") { activity in
                 for _ in 0..<100_000 { activity.advance() }
             }
             let events = sink.events
@@ -138,7 +138,7 @@ struct WithActivityTests {
 
     @Test("log sends at once, under the activity's id, and without it after the end")
     func logging() async throws {
-        try await withInMemoryReporter { sink in
+        await withInMemoryReporter { sink in
             let activity = Activity.begin("Fetching", parent: nil)
             activity.advance(by: 3)
             activity.log("retrying after a timeout", level: .warning)
@@ -156,7 +156,7 @@ struct WithActivityTests {
 
     @Test("Ending twice is a no-op; calls after the end do nothing")
     func endTwice() async throws {
-        try await withInMemoryReporter { sink in
+        await withInMemoryReporter { sink in
             let activity = Activity.begin("Once", parent: nil)
             activity.end()
             activity.end(.failure, error: "again")
@@ -186,7 +186,7 @@ struct WithActivityTests {
 
     @Test("Negative and non-finite numbers are clamped or ignored, never a crash")
     func badNumbers() async throws {
-        try await withInMemoryReporter { sink in
+        await withInMemoryReporter { sink in
             let activity = Activity.begin("Odd numbers", total: -5, parent: nil)
             activity.advance(by: -3)
             activity.advance(by: .nan)
@@ -211,9 +211,9 @@ struct WithActivityTests {
 
     @Test("Foundation.Progress is tracked at the flush rate and once more at the end")
     func foundationProgress() async throws {
-        try await withInMemoryReporter { sink in
+        await withInMemoryReporter { sink in
             let progress = Progress(totalUnitCount: 10)
-            await withActivity("Importing") { activity in
+            withActivity("Importing") { activity in
                 activity.track(progress)
                 progress.completedUnitCount = 4
                 ActivitySystem.flushAll()
@@ -230,8 +230,8 @@ struct WithActivityTests {
     @Test("Activities report nothing, cheaply, when reporting is off")
     func disabled() async throws {
         let reporter = Reporter.disabled
-        await ActivitySystem.$taskReporter.withValue(reporter) {
-            await withActivity("Quiet", total: 3) { activity in
+        ActivitySystem.$taskReporter.withValue(reporter) {
+            withActivity("Quiet", total: 3) { activity in
                 activity.advance()
                 #expect(Activity.current === activity)
                 #expect(activity.completed == 1)

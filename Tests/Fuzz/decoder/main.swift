@@ -74,9 +74,10 @@ func checkLine(_ bytes: UnsafeBufferPointer<UInt8>, decoded: DecodedLine, number
     if let diagnostic = decoded.diagnostic {
         check(!diagnostic.message.unicodeScalars.contains(where: isHidden), "a raw control in a message", line: line)
     }
-    if let progress = CanonicalFastPath.progress(bytes) {
-        let general = decoder.decodeGenerally(bytes, line: number)
-        check(general == .event(.progress(progress)), "fast path \(progress) but general \(general)", line: line)
+    if let fast = CanonicalFastPath.progress(bytes) {
+        let event = fast.event()
+        let general = decoder.decodeGenerally(bytes, line: number).decoded
+        check(general == .event(event), "fast path \(event) but general \(general)", line: line)
     }
     guard case .event(let event) = decoded else { return }
     let written = encoder.encode(event)

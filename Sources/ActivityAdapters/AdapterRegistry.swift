@@ -6,6 +6,10 @@ public struct AdapterInfo: Sendable {
     public var aliases: [String]
     /// The formats it understands, one line each, for `activity adapt --list`.
     public var formats: [String]
+    /// Whether the tool prints its progress on standard output (rsync, ffmpeg's `-progress pipe:1`,
+    /// ninja), so that `activity run` reads that stream too when it goes to a file or a pipe.
+    /// Otherwise such output is the tool's data (`curl -s URL > file`) and passes by unread.
+    public var reportsOnStandardOutput = false
     /// Makes the adapter for a command line (`pv -n -b -s 20M` counts bytes of 20 MiB), or for
     /// none (`activity adapt`).
     let make: @Sendable (_ command: [String]) -> any ToolAdapter
@@ -47,18 +51,21 @@ public enum AdapterRegistry {
         },
         AdapterInfo(name: "dd", aliases: [], formats: ["status=progress"]) { _ in DdAdapter() },
         AdapterInfo(
-            name: "rsync", aliases: [], formats: ["--info=progress2 (files checked of a growing total)"]
+            name: "rsync", aliases: [], formats: ["--info=progress2 (files checked of a growing total)"],
+            reportsOnStandardOutput: true
         ) { _ in RsyncAdapter() },
         AdapterInfo(
             name: "tar", aliases: [], formats: ["--checkpoint=N --checkpoint-action=echo (GNU tar)"]
         ) { _ in TarAdapter() },
         AdapterInfo(
             name: "ffmpeg", aliases: [],
-            formats: ["-progress pipe:1 key=value blocks", "the frame= … time= stats line"]
+            formats: ["-progress pipe:1 key=value blocks", "the frame= … time= stats line"],
+            reportsOnStandardOutput: true
         ) { _ in FfmpegAdapter() },
-        AdapterInfo(name: "pip", aliases: ["pip3"], formats: ["--progress-bar raw (pip 24.1 or later)"]) { _ in
-            PipAdapter()
-        },
+        AdapterInfo(
+            name: "pip", aliases: ["pip3"], formats: ["--progress-bar raw (pip 24.1 or later)"],
+            reportsOnStandardOutput: true
+        ) { _ in PipAdapter() },
         AdapterInfo(
             name: "apt", aliases: ["apt-get", "dpkg"],
             formats: [
@@ -68,7 +75,8 @@ public enum AdapterRegistry {
         ) { _ in AptStatusAdapter() },
         AdapterInfo(
             name: "ninja", aliases: ["swift-build", "meson", "cmake"],
-            formats: ["[n/m] text status lines (ninja, swift build, meson, CMake with ninja)"]
+            formats: ["[n/m] text status lines (ninja, swift build, meson, CMake with ninja)"],
+            reportsOnStandardOutput: true
         ) { _ in NinjaAdapter() },
     ]
 

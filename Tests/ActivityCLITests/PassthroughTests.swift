@@ -54,6 +54,21 @@ struct PassthroughTests {
         #expect(result.standardOutputData == Self.binary)
     }
 
+    @Test("run: with an adapter, standard output to a pipe is data: lines that look like progress stay")
+    func runAdapterLeavesOutputAlone() throws {
+        // What curl -#, pv -n and git print as progress, here as the content of a downloaded file.
+        let content = "q7\r6%\nEk\n5\n50\n100\nReceiving objects:  50% (1/2)\n#####   40.0%\rend"
+        let script = "printf '%s' '\(content)'"
+        for adapter in ["curl", "pv", "git", "wget"] {
+            let result = try CommandRunner.activity(
+                ["run", "--mode", "plain", "--adapter", adapter, "--", "sh", "-c", script])
+            #expect(result.status == 0)
+            #expect(
+                result.standardOutputData == Data(content.utf8),
+                "--adapter \(adapter) changed the output")
+        }
+    }
+
     /// Runs `pipeline` in bash and returns its `PIPESTATUS`.
     func pipeStatus(_ pipeline: String) throws -> [String] {
         let result = try CommandRunner.run(

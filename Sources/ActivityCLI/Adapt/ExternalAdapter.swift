@@ -17,6 +17,8 @@ import ActivityWire
 /// wrote it. When it dies or stops reading, the tool's output from then on passes through raw,
 /// so it is never lost, and the person is told once.
 final class ExternalAdapter: OutputAdapter {
+    /// It reads standard error, where tools print progress (Docs/adapters.md).
+    let reportsOnStandardOutput = false
     struct Failure: Error {
         var message: String
     }

@@ -14,14 +14,18 @@ protocol OutputAdapter: AnyObject {
     func finish(exitStatus: Int32?) -> [AdapterOutput]
     /// The error the tool printed, for the command's own failure.
     var failureMessage: String? { get }
+    /// Whether the tool reports on standard output, which is then read even when it is data.
+    var reportsOnStandardOutput: Bool { get }
 }
 
 /// A built-in adapter pipeline as an ``OutputAdapter``.
 final class BuiltInOutputAdapter: OutputAdapter {
     private var pipeline: AdapterPipeline
+    let reportsOnStandardOutput: Bool
 
-    init(_ pipeline: AdapterPipeline) {
+    init(_ pipeline: AdapterPipeline, reportsOnStandardOutput: Bool) {
         self.pipeline = pipeline
+        self.reportsOnStandardOutput = reportsOnStandardOutput
     }
 
     func feed(_ bytes: UnsafeRawBufferPointer, from stream: AdapterStream) -> [AdapterOutput] {
@@ -61,7 +65,7 @@ enum AdapterChoice {
             let pipeline = AdapterPipeline(
                 adapter: info.makeAdapter(command: command), toolName: command.first.map(programName) ?? info.name,
                 parent: parent, idPrefix: idPrefix)
-            return BuiltInOutputAdapter(pipeline)
+            return BuiltInOutputAdapter(pipeline, reportsOnStandardOutput: info.reportsOnStandardOutput)
         }
         guard !name.isEmpty,
             name.utf8.allSatisfy({ ActivityID.isValid(CollectionOfOne($0)) && $0 != UInt8(ascii: "/") })

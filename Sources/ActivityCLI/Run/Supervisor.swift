@@ -93,6 +93,8 @@ final class Supervisor {
         var loop = IOLoop(
             server: server, child: child, display: display, tracker: ConnectionTracker(root: root),
             output: started.output, errors: started.errors, grace: grace, adapter: adapter,
+            adaptsStandardOutput: started.terminal != nil || TerminalDevice.isTerminal(1)
+                || adapter?.reportsOnStandardOutput == true,
             terminal: started.terminal, cancels: cancels)
         loop.run()
         // Before the summary: the person's terminal as it was.
@@ -229,6 +231,10 @@ struct IOLoop {
     let grace: Double
     /// Turns the command's progress output into events; what it does not take passes through.
     let adapter: (any OutputAdapter)?
+    /// Whether the adapter reads standard output too: when that output is shown on a terminal, or
+    /// the tool reports there (rsync). Otherwise output to a file or a pipe is data
+    /// (`curl -s URL > file`), passed on byte for byte whatever it looks like.
+    let adaptsStandardOutput: Bool
     /// On a pseudo-terminal: `output` is its master side, and this shows what arrives there.
     var terminal: TerminalPump?
     /// Whether keys typed on the real terminal are still read.
@@ -242,10 +248,11 @@ struct IOLoop {
     init(
         server: SocketServer, child: ChildProcess, display: any Display, tracker: ConnectionTracker,
         output: Int32, errors: Int32, grace: Double, adapter: (any OutputAdapter)? = nil,
-        terminal: TerminalPump? = nil, cancels: CancelRequests? = nil
+        adaptsStandardOutput: Bool = true, terminal: TerminalPump? = nil, cancels: CancelRequests? = nil
     ) {
         self.cancels = cancels
         self.adapter = adapter
+        self.adaptsStandardOutput = adaptsStandardOutput
         self.terminal = terminal
         self.keysOpen = terminal?.keys != nil
         self.server = server
@@ -449,7 +456,7 @@ struct IOLoop {
         let count = read(fd, buffer.baseAddress, buffer.count)
         if count > 0 {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-            if let adapter {
+            if let adapter = adapter(for: stream) {
                 show(
                     adapter.feed(bytes, from: stream == .standardOutput ? .standardOutput : .standardError), to: stream)
             } else {
@@ -463,10 +470,15 @@ struct IOLoop {
         return fd
     }
 
+    /// The adapter that reads `stream`, if any.
+    private func adapter(for stream: StandardStream) -> (any OutputAdapter)? {
+        stream == .standardOutput && !adaptsStandardOutput ? nil : adapter
+    }
+
     /// Closes the pipe (or master) and returns -1.
     private mutating func finishPipe(_ fd: Int32, _ stream: StandardStream) -> Int32 {
         guard fd >= 0 else { return -1 }
-        if let adapter {
+        if let adapter = adapter(for: stream) {
             show(adapter.finish(stream == .standardOutput ? .standardOutput : .standardError), to: stream)
         }
         let display = self.display

@@ -77,7 +77,7 @@ package struct TerminalOutputParser {
     private mutating func showRest() {
         let end = Self.characterBoundary(line, before: line.count)
         if end > shown {
-            out.append(.prompt(Self.sanitized(line[shown..<end])))
+            out.append(.prompt(Self.sanitized(line[shown..<end], expandingTabs: false)))
             shown = end
         }
     }
@@ -178,7 +178,9 @@ package struct TerminalOutputParser {
             line += sequence
         } else if final == UInt8(ascii: "h"), Self.isAlternateScreen(sequence) {
             let end = Self.characterBoundary(line, before: line.count)
-            if !rewritten && end > shown { out.append(.prompt(Self.sanitized(line[shown..<end]))) }
+            if !rewritten && end > shown {
+                out.append(.prompt(Self.sanitized(line[shown..<end], expandingTabs: false)))
+            }
             line.removeAll()
             previous.removeAll()
             shown = 0
@@ -219,7 +221,8 @@ package struct TerminalOutputParser {
 
     private mutating func endLine() {
         if shown > 0 && !rewritten {
-            out.append(.promptEnd(rest: Self.sanitized(line[shown...]), line: Self.sanitized(line[...])))
+            out.append(
+                .promptEnd(rest: Self.sanitized(line[shown...], expandingTabs: false), line: Self.sanitized(line[...])))
         } else if rewritten {
             let last = Self.visibleText(line).isEmpty ? previous : line
             if !Self.visibleText(last).isEmpty { out.append(.line(Self.sanitized(last[...]))) }
@@ -277,15 +280,17 @@ package struct TerminalOutputParser {
         return String(decoding: text, as: UTF8.self).trimmingSpaces()
     }
 
-    /// `bytes` with its text sanitized and its SGR sequences kept.
-    static func sanitized(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+    /// `bytes` with its text sanitized and its SGR sequences kept. A whole line's tabs become
+    /// spaces to the next multiple of 8 (it may be drawn over the live region, where a tab would
+    /// skip old text); a piece of a prompt, written at the cursor, keeps them for the terminal.
+    static func sanitized(_ bytes: ArraySlice<UInt8>, expandingTabs: Bool = true) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
         var text: [UInt8] = []
         var index = bytes.startIndex
         while index < bytes.endIndex {
             if bytes[index] == 0x1B, let end = bytes[index...].firstIndex(where: { $0 == UInt8(ascii: "m") }) {
-                result += TerminalSanitizer.display(bytes: text)
+                result += TerminalSanitizer.displayKeepingTabs(bytes: text)
                 text.removeAll(keepingCapacity: true)
                 result += bytes[index...end]
                 index = end + 1
@@ -294,7 +299,8 @@ package struct TerminalOutputParser {
                 index += 1
             }
         }
-        return result + TerminalSanitizer.display(bytes: text)
+        result += TerminalSanitizer.displayKeepingTabs(bytes: text)
+        return expandingTabs ? TerminalSanitizer.expandingTabs(result) : result
     }
 
     package static func withoutColours(_ bytes: ArraySlice<UInt8>) -> [UInt8] {

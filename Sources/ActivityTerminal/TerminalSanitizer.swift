@@ -41,7 +41,10 @@ package enum TerminalSanitizer {
     /// breaks turned into spaces: for a terminal. A whole sequence goes, not just its ESC:
     /// `ESC [ 31 m` (CSI, also as the C1 byte U+009B), `ESC ] … BEL` or `ESC ] … ESC \\` (OSC, DCS,
     /// APC, PM, SOS strings) and two-character `ESC X` sequences.
-    package static func display(_ text: String) -> String {
+    package static func display(_ text: String) -> String { display(text, keepingTabs: false) }
+
+    /// ``display(_:)``, with tabs kept when `keepingTabs` (a passed-through line's own columns).
+    static func display(_ text: String, keepingTabs: Bool) -> String {
         if isClean(text) { return text }
         var result = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
@@ -69,7 +72,7 @@ package enum TerminalSanitizer {
             default:
                 switch classify(scalar) {
                 case .keep: result.append(scalar)
-                case .space: result.append(" ")
+                case .space: result.append(keepingTabs && scalar == "\t" ? scalar : " ")
                 case .drop: continue
                 case .joiner:
                     guard let following = next() else { continue }
@@ -143,15 +146,48 @@ package enum TerminalSanitizer {
     }
 
     /// Raw bytes of a passed-through line made safe for a terminal: invalid UTF-8 becomes U+FFFD,
-    /// then ``display(_:)`` applies.
+    /// then ``display(_:)`` applies, except that a tab becomes the spaces to the next multiple of
+    /// 8 columns, as a terminal shows it, so that tab-separated columns stay aligned.
     package static func display(bytes: some Collection<UInt8>) -> [UInt8] {
+        expandingTabs(displayKeepingTabs(bytes: bytes))
+    }
+
+    /// ``display(bytes:)`` with the tabs left in: for a line sanitized in pieces, whose tabs are
+    /// expanded once it is whole.
+    package static func displayKeepingTabs(bytes: some Collection<UInt8>) -> [UInt8] {
         let printable = bytes.withContiguousStorageIfAvailable { buffer in
             !buffer.contains { $0 < 0x20 || $0 >= 0x7F }
         }
         if printable ?? !bytes.contains(where: { $0 < 0x20 || $0 >= 0x7F }) { return Array(bytes) }
         let array = Array(bytes)
         if let text = String(validating: array, as: UTF8.self), isClean(text) { return array }
-        return Array(display(String(decoding: array, as: UTF8.self)).utf8)
+        return Array(display(String(decoding: array, as: UTF8.self), keepingTabs: true).utf8)
+    }
+
+    /// A sanitized line (colour sequences allowed) with each tab replaced by spaces up to the next
+    /// multiple of 8 columns, counting display widths and not the colour sequences.
+    package static func expandingTabs(_ line: [UInt8]) -> [UInt8] {
+        guard line.contains(0x09) else { return line }
+        var result: [UInt8] = []
+        result.reserveCapacity(line.count + 16)
+        var column = 0
+        var inColourSequence = false
+        for character in String(decoding: line, as: UTF8.self) {
+            if inColourSequence {
+                inColourSequence = character != "m"
+            } else if character == "\u{1B}" {
+                inColourSequence = true
+            } else if character == "\t" {
+                let spaces = 8 - column % 8
+                result.append(contentsOf: repeatElement(UInt8(ascii: " "), count: spaces))
+                column += spaces
+                continue
+            } else {
+                column += DisplayWidth.of(character)
+            }
+            result.append(contentsOf: character.utf8)
+        }
+        return result
     }
 
     /// `text` with every character that is not printable ASCII replaced by `?`: for a terminal

@@ -75,6 +75,17 @@ struct PseudoTerminalRunTests {
         #expect(screen.contains("\u{1B}[1m\u{1B}[34ma-directory"), "\(screen.debugDescription)")
     }
 
+    @Test("tabs keep their columns on the terminal, under run and render", .enabled(if: available))
+    func tabs() throws {
+        let pane = try TmuxPane()
+        try pane.type(
+            #"activity run -- printf 'x\tcol2\tcol3\nlonger\tc2\tc3\n'; printf 'y\tz\n' | activity render"#)
+        #expect(try pane.waitFor("✔ printf"))
+        #expect(try pane.waitFor("y       z"))
+        let screen = try pane.screen()
+        #expect(screen.contains("x       col2    col3\nlonger  c2      c3"), "\(screen)")
+    }
+
     @Test(
         "a program that buffers on a pipe (Python without -u) shows each line before it sleeps", .enabled(if: available)
     )

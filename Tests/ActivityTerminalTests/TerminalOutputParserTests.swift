@@ -31,6 +31,12 @@ struct TerminalOutputParserTests {
         #expect(pieces == [.line(bytes("\u{1B}[1;34mblue\u{1B}[0m up done"))])
     }
 
+    @Test("a line's tabs become spaces to the next multiple of 8 columns, colours not counted")
+    func tabs() {
+        let pieces = parse(["\u{1B}[32mx\u{1B}[0m\tcol2\tcol3\n"])
+        #expect(pieces == [.line(bytes("\u{1B}[32mx\u{1B}[0m       col2    col3"))])
+    }
+
     @Test("text is sanitized: C1 controls and bidirectional overrides never reach the terminal")
     func sanitized() {
         let pieces = parse(["a\u{9B}31mb \u{202E}evil\u{7}\n"])

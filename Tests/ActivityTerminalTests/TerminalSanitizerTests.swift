@@ -95,6 +95,17 @@ struct TerminalSanitizerTests {
         #expect(TerminalSanitizer.display(bytes: Array("x\u{202E}y".utf8)) == Array("xy".utf8))
     }
 
+    @Test("a passed-through line's tabs become spaces to the next multiple of 8; a field's, one space")
+    func tabs() {
+        #expect(TerminalSanitizer.display(bytes: Array("x\tcol2\tc3".utf8)) == Array("x       col2    c3".utf8))
+        #expect(TerminalSanitizer.display(bytes: Array("12345678\tx".utf8)) == Array("12345678        x".utf8))
+        #expect(TerminalSanitizer.display(bytes: Array("日本\tx\u{1B}[2J".utf8)) == Array("日本    x".utf8))
+        #expect(
+            TerminalSanitizer.expandingTabs(Array("\u{1B}[31mab\u{1B}[0m\tc".utf8))
+                == Array("\u{1B}[31mab\u{1B}[0m      c".utf8))
+        #expect(TerminalSanitizer.display("a\tb") == "a b")
+    }
+
     @Test("ASCII terminals get question marks for everything else")
     func ascii() {
         #expect(TerminalSanitizer.ascii("Größe 📦") == "Gr??e ?")

@@ -32,6 +32,7 @@ struct CompletionTests {
         (["activity", "emit", "log", "--level", "w"], ["warning"]),
         (["activity", "completion", ""], ["bash", "zsh", "fish"]),
         (["activity", "run", "--mode", "plain", "tru"], ["true"]),
+        (["activity", "run", "--mo"], ["--mode"]),
     ]
 
     @Test("bash: the script loads and completes commands, options, their values and the command to run")

@@ -81,7 +81,13 @@ enum FishCompletion {
             "                break",
             "        end",
             "    end",
-            "    complete -C (string join ' ' -- $tokens (commandline -ct))",
+            "    set -l current (commandline -ct)",
+            "    # Before the command, a word with a dash is one of run's options, completed above.",
+            "    if not set -q tokens[1]; and string match -q -- '-*' $current",
+            "        return",
+            "    end",
+            "    # --do-complete=: a line that starts with a dash must not be read as complete's option.",
+            "    complete --do-complete=(string join ' ' -- $tokens $current)",
             "end",
         ]
     }

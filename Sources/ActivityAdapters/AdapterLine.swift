@@ -15,8 +15,27 @@ public struct AdapterLine: Sendable {
         self.terminator = terminator
     }
 
-    /// The line as text (invalid UTF-8 replaced).
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    /// The line as text (invalid UTF-8 replaced), without the control sequences (`ESC [ … X`) a
+    /// tool adds on a terminal: git ends each `remote:` line with `ESC [ K` (erase to the end).
+    public var text: String {
+        guard bytes.contains(0x1B) else { return String(decoding: bytes, as: UTF8.self) }
+        var visible: [UInt8] = []
+        visible.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let next = bytes.index(after: index)
+            guard bytes[index] == 0x1B, next < bytes.endIndex, bytes[next] == UInt8(ascii: "[") else {
+                visible.append(bytes[index])
+                index = next
+                continue
+            }
+            // Parameters and intermediates, then the final byte (0x40–0x7E).
+            index =
+                bytes[bytes.index(after: next)...].firstIndex { (0x40...0x7E).contains($0) }
+                .map { bytes.index(after: $0) } ?? bytes.endIndex
+        }
+        return String(decoding: visible, as: UTF8.self)
+    }
 
     /// Whether the line was ended by `\r`: a status line the tool is about to overwrite.
     public var isOverwritten: Bool { terminator == UInt8(ascii: "\r") }

@@ -11,6 +11,19 @@ struct PipelineTests {
         #expect(adapted.passthroughText == "a\r\nb\rc\r\r")
     }
 
+    @Test("control sequences a tool adds on a terminal do not hide its progress (git's remote: lines)")
+    func terminalSequences() {
+        let input =
+            "remote: Counting objects:  24% (73/302)\u{1B}[K\rremote: Counting objects: 100% (302/302), done.\u{1B}[K\n"
+            + "remote: Compressing objects:  50% (1/2)\u{1B}[K\rremote: Compressing objects: 100% (2/2), done.\u{1B}[K\n"
+        let adapted = Fixture.adapt(Array(input.utf8), with: "git", exitStatus: 0)
+        #expect(
+            adapted.activities.map(\.description) == [
+                "remote: Counting objects success 302.0/302.0 ", "remote: Compressing objects success 2.0/2.0 ",
+            ])
+        #expect(adapted.passthroughText == "")
+    }
+
     @Test("at most one progress per activity for each chunk")
     func coalescing() {
         let lines = (1...100).map { "[\($0)/100] step \($0)\n" }.joined()

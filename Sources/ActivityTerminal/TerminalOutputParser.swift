@@ -37,6 +37,9 @@ package struct TerminalOutputParser {
     private var carriageReturn = false
     private var fullScreen = false
     private var out: [CommandOutput] = []
+    /// The colours still set at the end of the last line: each line is shown with a reset after
+    /// it (the live region must not inherit them), so the next one starts with these again.
+    private var openColours: [UInt8] = []
 
     package init() {}
 
@@ -77,7 +80,8 @@ package struct TerminalOutputParser {
     private mutating func showRest() {
         let end = Self.characterBoundary(line, before: line.count)
         if end > shown {
-            out.append(.prompt(Self.sanitized(line[shown..<end], expandingTabs: false)))
+            out.append(
+                .prompt((shown == 0 ? openColours : []) + Self.sanitized(line[shown..<end], expandingTabs: false)))
             shown = end
         }
     }
@@ -179,7 +183,8 @@ package struct TerminalOutputParser {
         } else if final == UInt8(ascii: "h"), Self.isAlternateScreen(sequence) {
             let end = Self.characterBoundary(line, before: line.count)
             if !rewritten && end > shown {
-                out.append(.prompt(Self.sanitized(line[shown..<end], expandingTabs: false)))
+                out.append(
+                    .prompt((shown == 0 ? openColours : []) + Self.sanitized(line[shown..<end], expandingTabs: false)))
             }
             line.removeAll()
             previous.removeAll()
@@ -225,11 +230,12 @@ package struct TerminalOutputParser {
                 .promptEnd(rest: Self.sanitized(line[shown...], expandingTabs: false), line: Self.sanitized(line[...])))
         } else if rewritten {
             let last = Self.visibleText(line).isEmpty ? previous : line
-            if !Self.visibleText(last).isEmpty { out.append(.line(Self.sanitized(last[...]))) }
+            if !Self.visibleText(last).isEmpty { out.append(.line(openColours + Self.sanitized(last[...]))) }
             out.append(.status(""))
         } else {
-            out.append(.line(Self.sanitized(line[...])))
+            out.append(.line(openColours + Self.sanitized(line[...])))
         }
+        openColours = Self.colours(after: line, from: openColours)
         line.removeAll(keepingCapacity: true)
         previous.removeAll()
         shown = 0
@@ -278,6 +284,25 @@ package struct TerminalOutputParser {
     static func visibleText(_ bytes: [UInt8]) -> String {
         let text = TerminalSanitizer.display(bytes: withoutColours(bytes[...]))
         return String(decoding: text, as: UTF8.self).trimmingSpaces()
+    }
+
+    /// The SGR sequences in effect after `bytes`, starting from `colours`: those since the last
+    /// reset (`ESC [ m`, `ESC [ 0 m`), at most 256 bytes of them (then only the newest).
+    static func colours(after bytes: [UInt8], from colours: [UInt8]) -> [UInt8] {
+        var colours = colours
+        var index = 0
+        while let start = bytes[index...].firstIndex(of: 0x1B) {
+            guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "m")) else { break }
+            let parameters = bytes[(start + 2)..<end]
+            if parameters.isEmpty || parameters.elementsEqual([UInt8(ascii: "0")]) {
+                colours.removeAll()
+            } else {
+                if colours.count + (end + 1 - start) > 256 { colours.removeAll() }
+                colours += bytes[start...end]
+            }
+            index = end + 1
+        }
+        return colours
     }
 
     /// `bytes` with its text sanitized and its SGR sequences kept. A whole line's tabs become

@@ -31,6 +31,16 @@ struct TerminalOutputParserTests {
         #expect(pieces == [.line(bytes("\u{1B}[1;34mblue\u{1B}[0m up done"))])
     }
 
+    @Test("a colour left on at the end of a line is set again at the start of the next, until reset")
+    func coloursAcrossLines() {
+        let pieces = parse(["\u{1B}[31mred\nstill \u{1B}[1mred\u{1B}[0m normal\nplain\n"])
+        #expect(
+            pieces == [
+                .line(bytes("\u{1B}[31mred")), .line(bytes("\u{1B}[31mstill \u{1B}[1mred\u{1B}[0m normal")),
+                .line(bytes("plain")),
+            ])
+    }
+
     @Test("a line's tabs become spaces to the next multiple of 8 columns, colours not counted")
     func tabs() {
         let pieces = parse(["\u{1B}[32mx\u{1B}[0m\tcol2\tcol3\n"])

@@ -95,6 +95,8 @@ public final class TerminalRenderer: ActivityRenderer {
     var pendingSeparate: [(any ByteOutput, [UInt8])] = []
     var redrawNeeded = false
     var lineCache: [Int: ActivityLineCache] = [:]
+    /// The rows of the last frame, kept for their memory.
+    var liveRows: [LiveRow] = []
     /// The last elapsed time formatted, by its key (see `elapsedText`).
     var lastElapsed: (key: Int64, text: String?) = (0, nil)
 

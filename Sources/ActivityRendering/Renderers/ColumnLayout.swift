@@ -6,7 +6,8 @@
 /// an ellipsis when the terminal is too narrow for it. When the parts do not all fit, whole
 /// columns give way, in the order a single line always used: half the bar, the rate, the ETA,
 /// the counts, the elapsed time, the rest of the bar, the percentage. The title column keeps up
-/// to 40% of the line before any of them goes; a message takes the room left at the end.
+/// to 40% of the line before any of them goes, and grows past that only into room no message
+/// needs; a message takes the room left at the end.
 ///
 /// ```
 /// ⠹ Download toolchain  ██████░░░░   30%  3/10  ETA 4s  1.2s
@@ -47,7 +48,9 @@ struct ColumnLayout {
         var rate = 0
         var eta = 0
         var elapsed = 0
+        var message = 0
         for row in rows {
+            message = max(message, row.cache.text.messageWidth)
             wanted = max(wanted, row.titleEnd)
             if row.fraction != nil { bar = 20 }
             if let part = row.percent { percent = max(percent, part.width) }
@@ -74,7 +77,8 @@ struct ColumnLayout {
         narrowBar(to: 6)
         if overflow() > 0 { bar = 0 }
         if overflow() > 0 { percent = 0 }
-        titleEnd = min(wanted, max(floor, width - others()))
+        // Beyond its floor, the title column only takes room no message needs.
+        titleEnd = min(wanted, max(floor, width - others() - (message > 0 ? 2 + message : 0)))
         self.bar = bar
         self.percent = percent
         self.counts = counts

@@ -54,6 +54,8 @@ public struct RenderOptions: Sendable {
     /// Whether the live display shows the overall progress in the terminal's tab or taskbar
     /// (OSC 9;4): `nil` (the default) where the terminal is known to support it.
     public var taskbarProgress: Bool?
+    /// How much the terminal display's closing summary says; ``SummaryDetail/full`` by default.
+    public var summary: SummaryDetail = .full
 
     public init(
         mode: RenderMode = .auto, logFile: String? = nil, logFormat: LogFormat = .text, plugins: [String] = [],

@@ -56,6 +56,7 @@ enum DisplayFactory {
             mode: mode, logFile: options.logFile, logFormat: options.logFormat == .jsonl ? .jsonl : .text,
             plugins: options.plugins)
         renderOptions.verbosity = options.verbosity
+        renderOptions.summary = options.summary
         renderOptions.taskbarProgress = options.taskbarProgress
         do throws(RenderError) {
             return SessionDisplay(session: try RenderSession(options: renderOptions))

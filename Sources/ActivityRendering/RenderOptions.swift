@@ -57,6 +57,8 @@ public struct RenderOptions: Sendable {
     /// Whether the live display shows the overall progress in the terminal's tab or taskbar
     /// (OSC 9;4): `nil` (the default) where the terminal is known to support it.
     public var taskbarProgress: Bool?
+    /// How much the terminal display's closing summary says; ``SummaryDetail/full`` by default.
+    public var summary: SummaryDetail = .full
 
     /// Where ``RenderSession/requestCancel(_:)`` sends a cancel (``ActivityStore/onCancelRequest``).
     public var onCancelRequest: (@Sendable (ActivityID) -> Void)?

@@ -87,6 +87,7 @@ public final class RenderSession: Sendable {
                 size: TerminalSize(TerminalDevice.size(of: descriptor, environment: environment)),
                 displayIsTerminal: displayIsTerminal)
             configuration.verbosity = options.verbosity
+            configuration.summary = options.summary
             configuration.taskbarProgress =
                 mode == .tty && displayIsTerminal
                 && (options.taskbarProgress ?? TaskbarProgress.isSupported(environment: environment))

@@ -65,6 +65,7 @@ enum DisplayFactory {
             plugins: options.plugins)
         renderOptions.verbosity = options.verbosity
         renderOptions.handlesSignals = true
+        renderOptions.summary = options.summary
         renderOptions.taskbarProgress = options.taskbarProgress
         renderOptions.onCancelRequest = sendCancel
         do throws(RenderError) {

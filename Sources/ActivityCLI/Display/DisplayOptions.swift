@@ -17,6 +17,8 @@ struct DisplayOptions: Sendable {
     var plugins: [String] = []
     /// `-v` and `-q`: which finished activities leave a permanent line.
     var verbosity: Verbosity = .normal
+    /// `--summary`: how much the closing summary says.
+    var summary: SummaryDetail = .full
     /// `--osc-progress`: `nil` for auto.
     var taskbarProgress: Bool?
     /// `--otlp-endpoint`: the OpenTelemetry Collector to send spans to (``OTLPSettings``).
@@ -37,6 +39,10 @@ struct DisplayOptions: Sendable {
                 help: "also feed the events to activity-render-NAME from PATH (repeatable)"),
             .flag("verbose", short: "v", help: "a permanent line for every finished activity, not only top-level ones"),
             .flag("quiet", short: "q", help: "permanent lines only for failures, then the summary"),
+            .value(
+                "summary", "DETAIL", values: .choices(SummaryDetail.allCases.map(\.rawValue)),
+                help: "the closing summary: full (default: the tally, the slowest top-level steps with their "
+                    + "share of the time, every failure with its path), short (the tally) or off"),
             .value(
                 "osc-progress", "WHEN", values: .choices(["auto", "on", "off"]),
                 help: "the overall progress in the terminal's tab or taskbar (OSC 9;4): auto (where the "
@@ -65,6 +71,7 @@ struct DisplayOptions: Sendable {
             throw parser.usageError("--verbose and --quiet exclude each other")
         }
         verbosity = parsed.flag("verbose") ? .verbose : parsed.flag("quiet") ? .quiet : .normal
+        summary = try parser.choice(parsed, "summary", among: SummaryDetail.allCases) ?? .full
         switch parsed.value("osc-progress") {
         case nil, "auto": taskbarProgress = nil
         case "on": taskbarProgress = true

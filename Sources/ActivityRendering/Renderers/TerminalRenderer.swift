@@ -52,6 +52,8 @@ public final class TerminalRenderer: ActivityRenderer {
         public var verbosity: Verbosity = .normal
         /// Whether the overall progress goes to the terminal's tab or taskbar (OSC 9;4).
         public var taskbarProgress = false
+        /// How much the closing summary says.
+        public var summary: SummaryDetail = .full
 
         public init(
             mode: Mode, style: TerminalStyle = TerminalStyle(unicode: true, color: false),
@@ -95,6 +97,8 @@ public final class TerminalRenderer: ActivityRenderer {
     var pendingSeparate: [(any ByteOutput, [UInt8])] = []
     var redrawNeeded = false
     var lineCache: [Int: ActivityLineCache] = [:]
+    /// The rows of the last frame, kept for their memory.
+    var liveRows: [LiveRow] = []
     /// The last elapsed time formatted, by its key (see `elapsedText`).
     var lastElapsed: (key: Int64, text: String?) = (0, nil)
 
@@ -112,6 +116,8 @@ public final class TerminalRenderer: ActivityRenderer {
     package var isSuspended = false
     /// What the terminal's taskbar shows.
     var taskbar = TaskbarMemory()
+    /// The slowest steps and the failures, for the closing summary.
+    var summaryNotes = SummaryNotes()
 
     /// Creates a renderer writing to `output`.
     ///
@@ -152,6 +158,7 @@ public final class TerminalRenderer: ActivityRenderer {
     public func render(_ update: ActivityUpdate, in store: ActivityStore) {
         guard !isFinished else { return }
         if startTime == nil { startTime = update.timestamp }
+        if update.kind == .end { noteForSummary(update, in: store) }
         switch configuration.mode {
         case .tty: renderLive(update, in: store)
         case .plain: renderPlain(update, in: store)
@@ -230,16 +237,16 @@ public final class TerminalRenderer: ActivityRenderer {
     public func finish(_ store: ActivityStore, now: Double) {
         guard !isFinished else { return }
         finishPassthrough(store)
-        let summary = summaryLine(store.summary, now: now)
+        let summary = summaryLines(store.summary)
         switch configuration.mode {
         case .tty:
             finishCommandScreen()
             isSuspended = false
-            if let summary { appendAbove(summary) }
+            for line in summary { appendAbove(line) }
             isFinished = true
             drawFrame(store, now: now)
         case .plain:
-            if let summary { writePlain(summary, at: now) }
+            for line in summary { writePlain(line, at: now) }
             isFinished = true
         }
         lineCache.removeAll()
@@ -296,26 +303,6 @@ public final class TerminalRenderer: ActivityRenderer {
         // A log message comes straight from the event: the store keeps no copy to sanitize.
         line.append(TerminalSanitizer.display(log.message), log.level == .debug ? .dim : .none)
         return line
-    }
-
-    /// The closing summary, when there is something to sum up.
-    func summaryLine(_ summary: ActivitySummary, now: Double) -> StyledLine? {
-        let problems = summary.diagnosticCount
-        guard summary.begun > 1 || problems > 0 || summary.dropped > 0 else { return nil }
-        var parts: [String] = []
-        let order: [(ActivityEvent.Status, String)] = [
-            (.success, "succeeded"), (.failure, "failed"), (.cancelled, "cancelled"), (.skipped, "skipped"),
-            (.abandoned, "abandoned"),
-        ]
-        for (status, word) in order where summary.count(status) > 0 {
-            parts.append("\(summary.count(status)) \(word)")
-        }
-        let noun = summary.begun == 1 ? "activity" : "activities"
-        var text = "\(summary.begun) \(noun) in \(Formatting.duration(summary.duration))"
-        if !parts.isEmpty { text += ": " + parts.joined(separator: ", ") }
-        if summary.dropped > 0 { text += style.dot + "\(summary.dropped) not shown (too many at once)" }
-        if problems > 0 { text += style.dot + "\(problems) input problem\(problems == 1 ? "" : "s")" }
-        return StyledLine(text, .dim)
     }
 }
 

@@ -96,7 +96,10 @@ public struct RenderOptions: Sendable {
         guard mode == .auto else { return mode }
         let term = environment["TERM"] ?? ""
         let ci = environment["CI"].map { !$0.isEmpty && $0 != "0" && $0.lowercased() != "false" } ?? false
-        let terminal = TerminalDevice.isTerminal(displayFileDescriptor)
+        // In the background a live region would be redrawn over the shell's prompt and whatever
+        // the foreground job prints: plain lines only add lines.
+        let terminal =
+            TerminalDevice.isTerminal(displayFileDescriptor) && !TerminalDevice.isInBackground(displayFileDescriptor)
         return terminal && !term.isEmpty && term != "dumb" && !ci ? .tty : .plain
     }
 }

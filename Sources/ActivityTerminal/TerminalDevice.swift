@@ -17,6 +17,14 @@ package enum TerminalDevice {
     /// Whether `descriptor` is a terminal.
     package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
+    /// Whether `descriptor` is our controlling terminal and another process group has it: a job
+    /// started with `&` while the shell (or another job) is in the foreground. A terminal that is
+    /// not ours to ask about is not counted as one in the background.
+    package static func isInBackground(_ descriptor: Int32) -> Bool {
+        let foreground = tcgetpgrp(descriptor)
+        return foreground > 0 && foreground != getpgrp()
+    }
+
     /// The window size: the kernel's word for the terminal, else `COLUMNS` and `LINES` from
     /// `environment`, else `fallback`.
     package static func size(

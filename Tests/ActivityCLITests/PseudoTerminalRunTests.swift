@@ -87,6 +87,17 @@ struct PseudoTerminalRunTests {
     }
 
     @Test(
+        "a run started in the background prints plain lines, never a live region over the shell",
+        .enabled(if: available))
+    func background() throws {
+        let pane = try TmuxPane()
+        try pane.type("activity run -- echo hi & wait; echo FIN''ISHED")
+        #expect(try pane.waitFor("FINISHED"))
+        let screen = try pane.screen()
+        #expect(screen.contains("] ▶ echo hi") && screen.contains("] ✔ echo hi"), "\(screen)")
+    }
+
+    @Test(
         "a program that buffers on a pipe (Python without -u) shows each line before it sleeps", .enabled(if: available)
     )
     func lineBuffered() throws {

@@ -60,6 +60,9 @@ struct RunTests {
         let (missingInterpreter, _) = try run([interpreter.path])
         #expect(missingInterpreter.status == 126)
         #expect(missingInterpreter.standardError.contains("cannot execute: its #! interpreter was not found"))
+        let (directory, _) = try run([folder.url.path])
+        #expect(directory.status == 126)
+        #expect(directory.standardError.contains("\(folder.url.path): cannot execute: it is a directory"))
     }
 
     @Test("a script without a #! line runs with the shell, as a shell would run it")

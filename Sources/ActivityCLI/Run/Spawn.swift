@@ -22,10 +22,17 @@ enum Spawn {
         var exitStatus: Int32 {
             (errno == ENOENT || errno == ENOTDIR) && !found ? ExitCode.commandNotFound : ExitCode.cannotExecute
         }
+        static func isDirectory(_ path: String) -> Bool {
+            var status = stat()
+            return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        }
+
         func message(for command: String) -> String {
             switch errno {
             case ENOENT where found: "\(command): cannot execute: its #! interpreter was not found"
             case ENOENT, ENOTDIR: "\(command): command not found"
+            case EACCES where command.contains("/") && Self.isDirectory(command):
+                "\(command): cannot execute: it is a directory"
             default: "\(command): cannot execute: \(POSIX.describe(errno))"
             }
         }

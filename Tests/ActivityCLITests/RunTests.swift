@@ -197,19 +197,35 @@ struct RunTerminalTests {
     @Test("the command gets the keyboard; Ctrl-C reaches it; the display ends with the outcome, cursor shown")
     func keyboardAndInterrupt() throws {
         let pane = try TmuxPane(width: 100, height: 24)
+        let pidFile = pane.folder.url.appendingPathComponent("pid")
+        // `exec sleep`, and Ctrl-C only once the script's process is `sleep`: dash starts a
+        // command with vfork(2), and a SIGINT that reaches the child between the vfork and its
+        // exec is lost (the child ignores the parent's signals until it execs), while dash itself
+        // defers it until the command ends. Pressed right after "got bob", Ctrl-C then sometimes
+        // did nothing for 30 seconds, on a busy machine.
         let script = try pane.folder.file(
             "ask.sh",
             contents: """
+                echo $$ > \(pidFile.path)
                 id=$(activity emit begin Waiting --total 10)
                 activity emit progress "$id" --completed 3
                 read answer
                 echo "got $answer"
-                sleep 30
+                exec sleep 30
                 """)
         try pane.type("activity run -- sh \(script.path); echo EXIT=$?")
         #expect(try pane.waitFor("Waiting"))
         try pane.type("bob")
         #expect(try pane.waitFor("got bob"))
+        let pid = try #require(
+            Int((try String(contentsOf: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        var sleeping = false
+        let deadline = Date().addingTimeInterval(20)
+        while !sleeping && Date() < deadline {
+            sleeping = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) == "sleep\n"
+            if !sleeping { usleep(10_000) }
+        }
+        #expect(sleeping, "the script never ran sleep")
         try pane.press("C-c")
         #expect(try pane.waitFor("EXIT=130"))
         #expect(pane.cursorVisible)

@@ -78,7 +78,8 @@ package.targets += [
 package.targets += [
     .target(name: "ActivityRendering", dependencies: ["ActivityWire", "ActivityTerminal"]),
     .testTarget(
-        name: "ActivityRenderingTests", dependencies: ["ActivityRendering", "ActivityWire", "ActivityTerminal", "ActivityOverlay"],
+        name: "ActivityRenderingTests",
+        dependencies: ["ActivityRendering", "ActivityWire", "ActivityTerminal", "ActivityOverlay"],
         exclude: ["Golden", "Fixtures"]
     ),
     .target(name: "ActivityOverlay", dependencies: ["ActivityWire", "ActivityTerminal"]),

@@ -1,4 +1,5 @@
 import ActivityTerminal
+import ActivityWire
 
 /// Number, size, rate, duration and timestamp formats shared by the renderers. No Foundation:
 /// the module formats its own numbers, so output never depends on `LC_NUMERIC`.
@@ -207,23 +208,14 @@ package enum Formatting {
     /// An RFC 3339 UTC timestamp with milliseconds: `2026-11-29T12:03:27.123Z`.
     package static func timestamp(_ unixSeconds: Double) -> String {
         let millisecondsTotal = Int64((unixSeconds * 1000).rounded(.down))
-        var days =
+        let days =
             millisecondsTotal >= 0 ? millisecondsTotal / 86_400_000 : (millisecondsTotal - 86_399_999) / 86_400_000
         let millisecondsOfDay = millisecondsTotal - days * 86_400_000
-        // Civil from days (Howard Hinnant's algorithm).
-        days += 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let date = CivilDate(daysSinceEpoch: days).text
         let ms = millisecondsOfDay % 1000
         let secondOfDay = millisecondsOfDay / 1000
         let msText = ms < 10 ? "00\(ms)" : ms < 100 ? "0\(ms)" : "\(ms)"
-        return "\(year)-\(twoDigits(Int(month)))-\(twoDigits(Int(day)))T\(twoDigits(Int(secondOfDay / 3600))):"
+        return "\(date)T\(twoDigits(Int(secondOfDay / 3600))):"
             + "\(twoDigits(Int(secondOfDay % 3600 / 60))):\(twoDigits(Int(secondOfDay % 60))).\(msText)Z"
     }
 

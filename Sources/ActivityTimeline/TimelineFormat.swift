@@ -1,3 +1,5 @@
+import ActivityWire
+
 /// The number, duration and time formats of reports and exports. No Foundation: output never
 /// depends on the locale, so the same recording always gives the same bytes.
 enum TimelineFormat {
@@ -104,21 +106,12 @@ enum TimelineFormat {
             + "\(twoDigits(secondOfDay % 60)).\(fraction)Z"
     }
 
-    /// The date (`2023-11-14`) and the second of the day, by Howard Hinnant's civil-from-days.
+    /// The date (`2023-11-14`) and the second of the day.
     private static func civil(_ unixSeconds: Double) -> (String, Int) {
         let seconds = Int64(unixSeconds.isFinite ? unixSeconds.rounded(.down) : 0)
-        var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
-        days += 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return ("\(year)-\(twoDigits(Int(month)))-\(twoDigits(Int(day)))", secondOfDay)
+        return (CivilDate(daysSinceEpoch: days).text, secondOfDay)
     }
 
     static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -11,7 +11,7 @@ extension HTMLReportWriter {
             <p class="muted">The chain of activities that decided the total time: from the activity that ended \
             last, back through what it waited for (its last child to end, and the sibling that ended last before \
             it started). Making anything else faster would not have ended the run sooner.</p>
-            <table>
+            <div class="table-scroll"><table>
             <thead><tr><th>Activity</th><th>Status</th><th class="num">Started</th><th class="num">Duration</th>\
             <th>Share of the run</th></tr></thead>
             <tbody>
@@ -26,7 +26,7 @@ extension HTMLReportWriter {
                 + "<td class=\"num\">\(TimelineFormat.duration(activity.duration))</td>"
                 + "<td>\(shareBar(activity.duration, of: timeline.duration))</td></tr>\n"
         }
-        return html + "</tbody>\n</table>\n</section>\n"
+        return html + "</tbody>\n</table></div>\n</section>\n"
     }
 
     func failuresSection(_ timeline: Timeline) -> String {
@@ -70,7 +70,7 @@ extension HTMLReportWriter {
         var html = """
             <section id="slowest">
             <h2>Slowest activities</h2>
-            <table>
+            <div class="table-scroll"><table>
             <thead><tr><th>Activity</th><th>In</th><th>Status</th><th class="num">Duration</th>\
             <th>Share of the run</th></tr></thead>
             <tbody>
@@ -85,7 +85,7 @@ extension HTMLReportWriter {
                 + "<td class=\"num\">\(TimelineFormat.duration(activity.duration))</td>"
                 + "<td>\(shareBar(activity.duration, of: timeline.duration))</td></tr>\n"
         }
-        return html + "</tbody>\n</table>\n</section>\n"
+        return html + "</tbody>\n</table></div>\n</section>\n"
     }
 
     private func shareBar(_ part: Double, of whole: Double) -> String {

@@ -35,8 +35,10 @@ extension HTMLReportWriter {
             """
         let step = TimeAxis.step(for: duration, pixels: 1200)
         for tick in TimeAxis.ticks(for: duration, pixels: 1200) {
+            // A label near the right end is drawn left of its tick, inside the box (the script uses 80 px).
+            let end = duration - tick < duration * 0.05
             html +=
-                "<div class=\"tick\" style=\"left:\(percent(timeline.start + tick))%\"><span>"
+                "<div class=\"tick\(end ? " end" : "")\" style=\"left:\(percent(timeline.start + tick))%\"><span>"
                 + "\(TimeAxis.label(tick, step: step))</span></div>"
         }
         html += "</div>\n<div class=\"lanes\" style=\"height:\(max(1, layout.rowCount) * Self.rowHeight)px\">\n"

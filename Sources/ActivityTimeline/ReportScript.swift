@@ -22,7 +22,7 @@ enum ReportScript {
         for(var i=0;i<steps.length;i++){if(steps[i]>=want){step=steps[i];break;}}
         var from=sc.scrollLeft/width*total,to=(sc.scrollLeft+sc.clientWidth)/width*total,h="";
         for(var k=Math.max(0,Math.floor(from/step));k*step<=Math.min(total,to)+1e-9;k++){var t=k*step;
-        h+='<div class="tick" style="left:'+(t/total*100)+'%"><span>'+label(t,step)+"</span></div>";}ax.innerHTML=h;}
+        h+='<div class="tick'+((total-t)/total*width<80?" end":"")+'" style="left:'+(t/total*100)+'%"><span>'+label(t,step)+"</span></div>";}ax.innerHTML=h;}
         function render(e,full){var h='<h3 class="st-'+e.s+'">'+esc(e.t)+"</h3><dl>";
         e.d.forEach(function(p){h+="<dt>"+esc(p[0])+"</dt><dd>"+esc(p[1])+"</dd>";});h+="</dl>";
         if(full&&e.l&&e.l.length)h+='<pre class="log">'+e.l.map(esc).join("\n")+"</pre>";return h;}

@@ -2,6 +2,10 @@
 ///
 /// Bar colours keep white text at a contrast of at least 4.5:1 in both schemes; the outcome is
 /// also spelled by a symbol in every label, so colour is never the only sign of it.
+///
+/// The timeline clips what sticks out on the right (a 2 px bar at the very end, a tick line at
+/// 100 %), so its box scrolls only when zoomed; labels near the end are drawn left of their tick.
+/// Tables scroll in their own box on a narrow screen, so the page never scrolls sideways.
 enum ReportStylesheet {
     static let css = """
         :root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--panel:#f6f8fa;\
@@ -26,10 +30,11 @@ enum ReportStylesheet {
         margin-right:4px;vertical-align:-1px;background:var(--c)}
         .legend .lg-cp::before{background:none;outline:2px solid var(--cp);outline-offset:-2px}
         .tl-scroll{overflow-x:auto;border:1px solid var(--line);border-radius:6px;background:var(--bg)}
-        .tl{position:relative;width:100%;min-width:100%}
+        .tl{position:relative;width:100%;min-width:100%;overflow-x:clip}
         .axis{position:sticky;top:0;height:24px;border-bottom:1px solid var(--line);background:var(--panel);z-index:2}
         .tick{position:absolute;top:0;bottom:0;border-left:1px solid var(--line)}
-        .tick span{position:absolute;left:4px;top:3px;font-size:.8em;color:var(--muted);white-space:nowrap}
+        .tick span{position:absolute;left:4px;top:3px;font-size:.8em;color:var(--muted);white-space:nowrap}\
+        .tick.end span{left:auto;right:4px}
         .lanes{position:relative;margin:4px 0}
         .bar{position:absolute;height:calc(var(--row) - 4px);min-width:2px;border-radius:3px;overflow:hidden;\
         white-space:nowrap;text-overflow:ellipsis;color:#fff;font-size:12px;line-height:calc(var(--row) - 4px);\
@@ -51,7 +56,7 @@ enum ReportStylesheet {
         #details dt,#tip dt{color:var(--muted)}#details dd,#tip dd{margin:0;overflow-wrap:anywhere}
         #tip{position:fixed;z-index:10;max-width:420px;background:var(--bg);border:1px solid var(--line);\
         border-radius:6px;padding:8px 10px;box-shadow:0 4px 16px rgb(0 0 0/.25);pointer-events:none;font-size:.9em}
-        table{border-collapse:collapse;width:100%}
+        .table-scroll{overflow-x:auto}table{border-collapse:collapse;width:100%}
         th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--line);vertical-align:top}
         th{color:var(--muted);font-weight:600}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
         .share{display:inline-block;height:8px;background:var(--cp);border-radius:2px;vertical-align:0;margin-right:6px}

@@ -54,10 +54,15 @@ public struct SVGTimelineWriter: Sendable {
             """
         let step = TimeAxis.step(for: duration, pixels: Double(width))
         for tick in TimeAxis.ticks(for: duration, pixels: Double(width)) {
-            let at = number(x(timeline.start + tick))
+            let position = x(timeline.start + tick)
+            let at = number(position)
+            // A label near the right edge goes left of its tick, or the image would cut it.
+            let label =
+                position > Double(width) - 80
+                ? "x=\"\(number(position - 3))\" text-anchor=\"end\"" : "x=\"\(number(position + 3))\""
             svg +=
                 "<line class=\"grid\" x1=\"\(at)\" x2=\"\(at)\" y1=\"24\" y2=\"\(height)\"/>"
-                + "<text class=\"muted\" x=\"\(number(x(timeline.start + tick) + 3))\" y=\"40\">"
+                + "<text class=\"muted\" \(label) y=\"40\">"
                 + "\(TimeAxis.label(tick, step: step))</text>\n"
         }
         for index in bars.shown {

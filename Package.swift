@@ -106,11 +106,12 @@ package.targets += [
 // MARK: - Command line
 
 package.targets += [
+    .target(name: "CHTTPSPost", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
     .executableTarget(
         name: "ActivityCLI",
         dependencies: [
             "ActivityWire", "ActivityReporting", "ActivityRendering", "ActivityOverlay", "ActivityTerminal",
-            "ActivityTimeline", "ActivityAdapters", "ActivityPOSIX",
+            "ActivityTimeline", "ActivityAdapters", "ActivityPOSIX", "CHTTPSPost",
         ]
     ),
     .testTarget(

@@ -23,6 +23,8 @@ debian_packages=(
     "rsync rsync"
     "tar tar"
     "ffmpeg ffmpeg"
+    "libcurl4 glob:/usr/lib/*/libcurl.so.4"   # OTLP export over https (loaded at run time)
+    "openssl openssl"                         # its test makes a certificate
 )
 # PyPI packages, each with the module that shows it is there. wcwidth is pinned: it is the
 # reference of the width table (Sources/ActivityTerminal/UnicodeTables.swift names the version).

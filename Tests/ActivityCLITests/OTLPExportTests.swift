@@ -3,7 +3,7 @@ import Testing
 
 @testable import ActivityCLI
 
-@Suite("activity run --otlp-endpoint: live export to a local OTLP/HTTP server")
+@Suite("activity run --otlp-endpoint: live export to a local OTLP/HTTP server, over http and https")
 struct OTLPExportTests {
     static let script = """
         id=$(activity emit begin Compile --total 2 --unit files)
@@ -13,11 +13,15 @@ struct OTLPExportTests {
         """
 
     /// A server of `otlp_server.py` in `mode`; returns its pid and port.
-    static func server(_ mode: String, in folder: TemporaryFolder) throws -> (pid: pid_t, port: String) {
+    /// With a certificate and its key, the server speaks https.
+    static func server(
+        _ mode: String, in folder: TemporaryFolder, certificate: String? = nil, key: String? = nil
+    ) throws -> (pid: pid_t, port: String) {
         let portFile = folder.url.appendingPathComponent("port").path
         let bodies = folder.url.appendingPathComponent("bodies")
         try FileManager.default.createDirectory(at: bodies, withIntermediateDirectories: true)
-        let pid = try Python.start("otlp_server.py", [mode, portFile, bodies.path], in: folder)
+        let tls = [certificate, key].compactMap { $0 }
+        let pid = try Python.start("otlp_server.py", [mode, portFile, bodies.path] + tls, in: folder)
         let port = try #require(Python.waitForFile(portFile), "the test server did not start")
         return (pid, port)
     }
@@ -109,7 +113,7 @@ struct OTLPExportTests {
         #expect(result.standardError.contains("spans were not delivered"), "\(result.standardError)")
     }
 
-    @Test("endpoints: the option and OTEL_EXPORTER_OTLP_ENDPOINT get /v1/traces, https is refused")
+    @Test("endpoints: the option and OTEL_EXPORTER_OTLP_ENDPOINT get /v1/traces; https; bad URLs and files")
     func settings() throws {
         func resolve(_ option: String?, _ environment: [String: String]) throws -> OTLPSettings? {
             try OTLPSettings.resolve(option: option, environment: { environment[$0] })
@@ -135,10 +139,57 @@ struct OTLPExportTests {
         #expect(configured?.timeout == 2.5)
         #expect(configured?.serviceName == "from-resource")
         #expect(configured?.resourceAttributes["host.name"] == "ci-3")
-        #expect(throws: HTTPEndpoint.Invalid.self) { try resolve("https://collector:4318", [:]) }
-        let https = try CommandRunner.activity(["render", "--otlp-endpoint", "https://c:4318", "/dev/null"])
-        #expect(https.status == 64)
-        #expect(https.standardError.contains("https is not supported"))
+        let secure = try resolve("https://collector/base", [:])?.endpoint
+        #expect(secure?.description == "https://collector/base/v1/traces")
+        #expect(secure?.port == 443 && secure?.isSecure == true)
+        #expect(try resolve("HTTPS://c:8443", [:])?.endpoint.description == "https://c:8443/v1/traces")
+        #expect(throws: HTTPEndpoint.Invalid.self) { try resolve("ftp://collector:4318", [:]) }
+        #expect(throws: HTTPEndpoint.Invalid.self) { try resolve("http://c/a b", [:]) }
+        let missing = try CommandRunner.activity(
+            ["render", "--otlp-endpoint", "https://c:4318", "/dev/null"],
+            environment: ["OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE": "/nonexistent/ca.pem"])
+        #expect(missing.status == 64)
+        #expect(
+            missing.standardError
+                == "activity render: OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE '/nonexistent/ca.pem': No such file or directory\n"
+        )
+    }
+
+    @Test("https: spans arrive at a collector whose certificate OTEL_EXPORTER_OTLP_CERTIFICATE trusts, not otherwise")
+    func https() throws {
+        let folder = try TemporaryFolder()
+        let certificate = folder.url.appendingPathComponent("cert.pem").path
+        let key = folder.url.appendingPathComponent("key.pem").path
+        let made = try CommandRunner.run(
+            "/usr/bin/env",
+            [
+                "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+            ])
+        try #require(made.status == 0, "\(made.standardError)")
+        let (pid, port) = try Self.server("record", in: folder, certificate: certificate, key: key)
+        defer { Self.stop(pid) }
+        let recording = folder.url.appendingPathComponent("run.jsonl").path
+        let trusted = try CommandRunner.activity(
+            [
+                "run", "--mode", "plain", "--log-file", recording, "--log-format", "jsonl",
+                "--otlp-endpoint", "https://127.0.0.1:\(port)", "--", "sh", "-c", Self.script,
+            ], environment: ["OTEL_EXPORTER_OTLP_CERTIFICATE": certificate])
+        #expect(trusted.status == 0)
+        #expect(!trusted.standardError.contains("OpenTelemetry"), "\(trusted.standardError)")
+        let bodies = try Self.bodies(in: folder)
+        try #require(!bodies.isEmpty)
+        let check = try Python.run("check_otlp.py", [recording] + bodies)
+        #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
+        // The system's trust store does not know this certificate: the command goes on, one warning.
+        let untrusted = try CommandRunner.activity(
+            ["run", "--mode", "plain", "--otlp-endpoint", "https://127.0.0.1:\(port)", "--", "sh", "-c", "exit 4"])
+        #expect(untrusted.status == 4)
+        #expect(
+            untrusted.standardError.contains(
+                "cannot send spans to the OpenTelemetry collector at https://127.0.0.1:\(port)/v1/traces: "
+                    + "SSL certificate problem"), "\(untrusted.standardError)")
+        #expect(try Self.bodies(in: folder).count == bodies.count)
     }
 
     /// A port on 127.0.0.1 with nobody listening: bound, then closed.

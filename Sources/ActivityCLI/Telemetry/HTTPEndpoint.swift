@@ -1,7 +1,7 @@
-/// Where to post: an `http://` URL taken apart. `https` is refused with a message saying what to
-/// do instead (TLS is out of scope: point the exporter at a local Collector, which forwards over
-/// TLS).
+/// Where to post: an `http://` or `https://` URL taken apart.
 struct HTTPEndpoint: Sendable, Equatable, CustomStringConvertible {
+    /// `https`: posted through libcurl (``HTTPPoster``), with the certificate checked.
+    var isSecure = false
     var host: String
     var port: UInt16
     /// The path with any query: `/v1/traces`.
@@ -12,28 +12,33 @@ struct HTTPEndpoint: Sendable, Equatable, CustomStringConvertible {
         var message: String
     }
 
-    init(host: String, port: UInt16, path: String) {
+    init(host: String, port: UInt16, path: String, isSecure: Bool = false) {
         self.host = host
         self.port = port
         self.path = path
+        self.isSecure = isSecure
     }
 
     init(_ url: String) throws(Invalid) {
         let lowered = url.lowercased()
+        let scheme: String
         if lowered.hasPrefix("https://") {
-            throw Invalid(
-                message: "'\(url)': https is not supported; send to a local OpenTelemetry Collector over http "
-                    + "(http://localhost:4318) and let it forward over TLS")
+            scheme = "https://"
+            isSecure = true
+        } else if lowered.hasPrefix("http://") {
+            scheme = "http://"
+        } else {
+            throw Invalid(message: "'\(url)' is not an http:// or https:// URL (for example http://localhost:4318)")
         }
-        guard lowered.hasPrefix("http://") else {
-            throw Invalid(message: "'\(url)' is not an http:// URL (for example http://localhost:4318)")
-        }
-        let rest = url.dropFirst("http://".count)
+        let rest = url.dropFirst(scheme.count)
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         var path = String(rest.dropFirst(authority.count).prefix { $0 != "#" })
         if path.isEmpty || path.hasPrefix("?") { path = "/" + path }
         guard !authority.contains("@") else {
             throw Invalid(message: "'\(url)': user names in the URL are not supported; use OTEL_EXPORTER_OTLP_HEADERS")
+        }
+        guard !path.contains(where: { $0 == " " || $0.isNewline }) else {
+            throw Invalid(message: "'\(url)': spaces and line breaks must be percent-encoded in the path")
         }
         var host = Substring(authority)
         var portText: Substring?
@@ -53,7 +58,7 @@ struct HTTPEndpoint: Sendable, Equatable, CustomStringConvertible {
             host = host[..<colon]
         }
         guard !host.isEmpty else { throw Invalid(message: "'\(url)' has no host") }
-        var port: UInt16 = 80
+        var port: UInt16 = isSecure ? 443 : 80
         if let portText {
             guard let number = UInt16(portText), number > 0 else {
                 throw Invalid(message: "'\(url)': the port must be a number from 1 to 65535")
@@ -78,8 +83,8 @@ struct HTTPEndpoint: Sendable, Equatable, CustomStringConvertible {
     /// The `Host` header value.
     var authority: String {
         let name = host.contains(":") ? "[\(host)]" : host
-        return port == 80 ? name : "\(name):\(port)"
+        return port == (isSecure ? 443 : 80) ? name : "\(name):\(port)"
     }
 
-    var description: String { "http://\(authority)\(path)" }
+    var description: String { (isSecure ? "https://" : "http://") + authority + path }
 }

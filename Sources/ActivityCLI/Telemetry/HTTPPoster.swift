@@ -1,4 +1,5 @@
 import ActivityPOSIX
+import CHTTPSPost
 
 #if canImport(Glibc)
     import Glibc
@@ -9,6 +10,9 @@ import ActivityPOSIX
 /// One HTTP/1.1 POST on a socket of its own, every step bounded by a deadline: name lookup,
 /// connect, send, and reading the status line. Only the status matters; the connection is
 /// closed after it (`Connection: close`).
+///
+/// `https` goes through libcurl instead, loaded at run time (CHTTPSPost): TLS is not written
+/// here, and a build or an install without libcurl works for everything else.
 enum HTTPPoster {
     enum Outcome: Equatable {
         /// A 2xx answer.
@@ -27,9 +31,20 @@ enum HTTPPoster {
         }
     }
 
+    /// Files for `https`: the CA certificates to trust, a client certificate and its key.
+    struct TLSFiles: Sendable {
+        var certificateAuthority: String?
+        var clientCertificate: String?
+        var clientKey: String?
+    }
+
     static func post(
-        _ body: [UInt8], to endpoint: HTTPEndpoint, contentType: String, headers: [String], timeout: Double
+        _ body: [UInt8], to endpoint: HTTPEndpoint, contentType: String, headers: [String], timeout: Double,
+        tls: TLSFiles = TLSFiles()
     ) -> Outcome {
+        if endpoint.isSecure {
+            return postSecurely(body, to: endpoint, contentType: contentType, headers: headers, timeout: timeout, tls: tls)
+        }
         let deadline = POSIX.monotonicSeconds() + timeout
         let fd: Int32
         switch connect(endpoint, deadline: deadline) {
@@ -143,5 +158,44 @@ enum HTTPPoster {
             if ready > 0 { return true }
             if ready < 0 && errno != EINTR { return false }
         }
+    }
+
+    /// Why `https` cannot be used here, or `nil` when it can.
+    static func httpsUnavailable() -> String? {
+        var message = [CChar](repeating: 0, count: 256)
+        return https_post_available(&message, message.count) != 0 ? nil : text(of: message)
+    }
+
+    private static func postSecurely(
+        _ body: [UInt8], to endpoint: HTTPEndpoint, contentType: String, headers: [String], timeout: Double,
+        tls: TLSFiles
+    ) -> Outcome {
+        let lines = ["Content-Type: \(contentType)", "User-Agent: activity/\(Commands.version)"] + headers
+        var cLines = lines.map { strdup($0) }
+        defer { cLines.forEach { free($0) } }
+        var status = 0
+        var message = [CChar](repeating: 0, count: 512)
+        let result = cLines.withUnsafeMutableBufferPointer { pointers in
+            pointers.withMemoryRebound(to: UnsafePointer<CChar>?.self) { headerList in
+                body.withUnsafeBytes { bytes in
+                    https_post(
+                        endpoint.description, headerList.baseAddress, headerList.count, bytes.baseAddress,
+                        bytes.count, max(1, Int(timeout * 1000)), tls.certificateAuthority, tls.clientCertificate,
+                        tls.clientKey, &status, &message, message.count)
+                }
+            }
+        }
+        switch result {
+        case HTTPS_POST_ANSWERED:
+            if (200..<300).contains(status) { return .delivered }
+            return .rejected(status: status, retryable: [429, 502, 503, 504].contains(status))
+        default:
+            return .failed(text(of: message))
+        }
+    }
+
+    /// A NUL-terminated message the C side wrote into `buffer`.
+    private static func text(of buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

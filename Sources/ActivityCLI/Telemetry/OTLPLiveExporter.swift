@@ -176,7 +176,7 @@ final class OTLPLiveExporter: Sendable {
             if attempt > 0 { POSIX.sleep(seconds: 0.25 * Double(1 << (attempt - 1))) }
             outcome = HTTPPoster.post(
                 body, to: settings.endpoint, contentType: "application/json", headers: settings.headers,
-                timeout: settings.timeout)
+                timeout: settings.timeout, tls: settings.tls)
             guard outcome.isRetryable else { break }
         }
         let problem: String?

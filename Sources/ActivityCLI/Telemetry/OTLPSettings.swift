@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// How live OTLP export is configured: `--otlp-endpoint`, and the OpenTelemetry environment
 /// variables as the specification defines them.
 ///
@@ -14,10 +20,16 @@
 /// - `OTEL_BSP_MAX_QUEUE_SIZE` (2048), `OTEL_BSP_MAX_EXPORT_BATCH_SIZE` (512) and
 ///   `OTEL_BSP_SCHEDULE_DELAY` (milliseconds, here 1000) size the batches.
 ///
-/// Only OTLP/HTTP with JSON bodies over plain `http` is sent.
+/// - For `https`, `OTEL_EXPORTER_OTLP_[TRACES_]CERTIFICATE` names the CA certificates to trust
+///   (the system's by default), `…CLIENT_CERTIFICATE` and `…CLIENT_KEY` a client certificate;
+///   each must be a readable file. https needs libcurl at run time (``HTTPPoster``).
+///
+/// OTLP/HTTP with JSON bodies is sent; not gRPC, not protobuf.
 struct OTLPSettings: Sendable {
     var endpoint: HTTPEndpoint
     var headers: [String] = []
+    /// The files `https` uses; `nil` ones take libcurl's defaults.
+    var tls = HTTPPoster.TLSFiles()
     /// Seconds one request may take, connecting included.
     var timeout = 10.0
     var serviceName = "activity"
@@ -54,6 +66,9 @@ struct OTLPSettings: Sendable {
             }
         }
         var settings = OTLPSettings(endpoint: endpoint)
+        if endpoint.isSecure {
+            try settings.readTLSFiles(value)
+        }
         let headerList = value("OTEL_EXPORTER_OTLP_TRACES_HEADERS") ?? value("OTEL_EXPORTER_OTLP_HEADERS") ?? ""
         for (key, text) in pairs(headerList) where !key.contains(where: { $0 == "\r" || $0 == "\n" }) {
             settings.headers.append("\(key): \(text.filter { $0 != "\r" && $0 != "\n" })")
@@ -73,6 +88,28 @@ struct OTLPSettings: Sendable {
             settings.scheduleDelay = delay / 1000
         }
         return settings
+    }
+
+    /// The certificate files from the environment, each checked now so that a typo is an error at
+    /// start naming the variable, not a warning about the collector later; and libcurl, loaded now
+    /// for the same reason.
+    private mutating func readTLSFiles(_ value: (String) -> String?) throws(HTTPEndpoint.Invalid) {
+        func file(_ name: String) throws(HTTPEndpoint.Invalid) -> String? {
+            let traces = "OTEL_EXPORTER_OTLP_TRACES_" + name
+            let general = "OTEL_EXPORTER_OTLP_" + name
+            guard let (variable, path) = value(traces).map({ (traces, $0) }) ?? value(general).map({ (general, $0) })
+            else { return nil }
+            guard access(path, R_OK) == 0 else {
+                throw HTTPEndpoint.Invalid(message: "\(variable) '\(path)': \(POSIX.describe(errno))")
+            }
+            return path
+        }
+        tls.certificateAuthority = try file("CERTIFICATE")
+        tls.clientCertificate = try file("CLIENT_CERTIFICATE")
+        tls.clientKey = try file("CLIENT_KEY")
+        if let missing = HTTPPoster.httpsUnavailable() {
+            throw HTTPEndpoint.Invalid(message: "'\(endpoint)': \(missing)")
+        }
     }
 
     /// `service.name` and the other resource attributes from the environment.

@@ -3,6 +3,8 @@
 
     otlp_server.py record PORT_FILE OUT_DIR   answers 200 to POST /v1/traces, keeps each body
                                               as OUT_DIR/NNNN.json (written, then renamed)
+    otlp_server.py record PORT_FILE OUT_DIR CERT KEY
+                                              the same over https, with that certificate
     otlp_server.py slow PORT_FILE             accepts connections and never answers
 
 It listens on 127.0.0.1 on a free port and writes the port to PORT_FILE once it is ready.
@@ -10,6 +12,7 @@ It listens on 127.0.0.1 on a free port and writes the port to PORT_FILE once it 
 import http.server
 import os
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -21,7 +24,7 @@ def write_port(path, port):
     os.rename(path + ".tmp", path)
 
 
-def record(port_file, out_dir):
+def record(port_file, out_dir, certificate=None, key=None):
     counter = [0]
     lock = threading.Lock()
 
@@ -49,6 +52,10 @@ def record(port_file, out_dir):
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if certificate:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(certificate, key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     write_port(port_file, server.server_address[1])
     server.serve_forever()
 
@@ -66,6 +73,6 @@ def slow(port_file):
 
 if __name__ == "__main__":
     if sys.argv[1] == "record":
-        record(sys.argv[2], sys.argv[3])
+        record(*sys.argv[2:])
     else:
         slow(sys.argv[2])

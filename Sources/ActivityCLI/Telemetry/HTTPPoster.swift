@@ -43,7 +43,8 @@ enum HTTPPoster {
         tls: TLSFiles = TLSFiles()
     ) -> Outcome {
         if endpoint.isSecure {
-            return postSecurely(body, to: endpoint, contentType: contentType, headers: headers, timeout: timeout, tls: tls)
+            return postSecurely(
+                body, to: endpoint, contentType: contentType, headers: headers, timeout: timeout, tls: tls)
         }
         let deadline = POSIX.monotonicSeconds() + timeout
         let fd: Int32

@@ -50,7 +50,7 @@ struct DisplayOptions: Sendable {
             .value(
                 "otlp-endpoint", "URL",
                 help: "also send each activity, as it ends, as an OpenTelemetry span to the collector at URL "
-                    + "(http only; /v1/traces is appended). Without it, OTEL_EXPORTER_OTLP_ENDPOINT or "
+                    + "(http or https; /v1/traces is appended). Without it, OTEL_EXPORTER_OTLP_ENDPOINT or "
                     + "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT turn export on; OTEL_SERVICE_NAME names the service"),
         ], isShared: true)
 

@@ -34,9 +34,9 @@ struct DisplayOptions: Sendable {
                 "mode", "MODE", values: .choices(Mode.allCases.map(\.rawValue)),
                 help: "auto (default), tty, plain, log, jsonl, overlay or overlay-jsonl"),
             .value(
-                "control", "fd:N|unix:PATH",
-                help: "with --mode overlay-jsonl: read cancel requests from the presenting process there "
-                    + "(a pipe or socket on descriptor N, 3 or above, or a socket to connect to)"),
+                "control", "CHANNEL",
+                help: "with --mode overlay-jsonl: read the presenting process's cancel requests on CHANNEL: "
+                    + "fd:N (a pipe or socket, N of 3 or above) or unix:PATH (a socket to connect to)"),
             .value("log-file", "PATH", values: .file, help: "also append a log of the activities to PATH"),
             .value(
                 "log-format", "FORMAT", values: .choices(LogFormat.allCases.map(\.rawValue)),

@@ -14,8 +14,11 @@ import ActivityWire
 ///
 /// Any program can render: it reads protocol v1 lines (every event with `ts`, parents resolved,
 /// `abandoned` ends made up) from standard input until end of file, then exits. Its standard
-/// output and error are the session's own. Its standard input is a Unix stream socket rather
-/// than a pipe, so that a plugin that has gone away never raises SIGPIPE here.
+/// input is a Unix stream socket rather than a pipe, so that a plugin that has gone away never
+/// raises SIGPIPE here. Its standard error is the session's own. Its standard output is a pipe
+/// the host reads on a thread of its own: a whole line `{"v":1,"type":"cancel","id":…}` asks the
+/// producer to cancel that activity (``ActivityStore/requestCancel(_:)``, at the next event or
+/// tick), everything else goes on to the session's standard output byte for byte.
 ///
 /// The host never lets a plugin hurt the display: writes do not block for long (progress events
 /// are dropped while the plugin is slow, other events wait at most two seconds), and a plugin
@@ -45,6 +48,7 @@ public final class PluginHost: ActivityRenderer {
     private var notices: [String] = []
     private let encoder = ActivityEventEncoder()
     private var line: [UInt8] = []
+    private var relay: PluginOutputRelay?
 
     /// Finds `activity-render-NAME` on `environment["PATH"]` and starts it.
     ///
@@ -72,13 +76,24 @@ public final class PluginHost: ActivityRenderer {
         let flags = fcntl(pair[0], F_GETFL)
         _ = fcntl(pair[0], F_SETFL, flags | O_NONBLOCK)
 
+        var output: [Int32] = [-1, -1]
+        guard pipe(&output) == 0 else {
+            close(pair[0])
+            close(pair[1])
+            throw .pluginFailed(name: name, reason: "pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in output { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var child: pid_t = 0
-        let status = Self.spawn(path, stdin: pair[1], environment: environment, pid: &child)
+        let status = Self.spawn(path, stdin: pair[1], stdout: output[1], environment: environment, pid: &child)
         close(pair[1])
+        close(output[1])
         guard status == 0 else {
             close(pair[0])
+            close(output[0])
             throw .pluginFailed(name: name, reason: "\(path): \(String(cString: strerror(status)))")
         }
+        relay = PluginOutputRelay(input: output[0])
+        if relay == nil { close(output[0]) }
         self.name = name
         self.executablePath = path
         self.pid = child
@@ -98,6 +113,7 @@ public final class PluginHost: ActivityRenderer {
     public var preferredTickInterval: Double? { isRunning ? 0.5 : nil }
 
     public func render(_ update: ActivityUpdate, in store: ActivityStore) {
+        requestCancels(in: store)
         guard isRunning else { return }
         line.removeAll(keepingCapacity: true)
         encoder.encode(update.event(in: store), into: &line)
@@ -105,6 +121,7 @@ public final class PluginHost: ActivityRenderer {
     }
 
     public func tick(_ store: ActivityStore, now: Double) {
+        requestCancels(in: store)
         guard isRunning else { return }
         if reap(block: false) { died() }
     }
@@ -120,6 +137,13 @@ public final class PluginHost: ActivityRenderer {
         if wasRunning, let how = exitDescription, how != "exited with status 0" {
             notices.append("plugin \"\(name)\" \(how) at the end of the stream")
         }
+    }
+
+    /// Passes on the cancels the plugin has written. The store sends each only for an activity
+    /// that is running and cancellable, and where producers can be reached; the router sends one
+    /// cancel per activity however often the plugin asks.
+    private func requestCancels(in store: ActivityStore) {
+        for id in relay?.takeCancels() ?? [] { _ = store.requestCancel(id) }
     }
 
     // MARK: - Process
@@ -175,6 +199,9 @@ public final class PluginHost: ActivityRenderer {
             socket = -1
         }
         isRunning = false
+        // What the plugin wrote last still goes out, unless a process of its own escaped the
+        // group and holds the pipe.
+        defer { relay?.wait(seconds: 1) }
         guard pid > 0 else { return }
         // The plugin leads its own process group: what it started goes with it.
         let group = pid

@@ -29,25 +29,59 @@ public enum ControlMessage: Hashable, Sendable {
     }
 
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> ControlMessage? {
-        guard UTF8Validation.isValid(bytes) else { return nil }
+        guard case .success(let id?) = decodeRequest(bytes) else { return nil }
+        return .cancel(id)
+    }
+}
+
+/// Why a line on a consumer's own control channel is not a cancel request.
+package struct ControlLineProblem: Error, Hashable, Sendable {
+    package var message: String
+
+    package init(message: String) {
+        self.message = message
+    }
+}
+
+extension ControlMessage {
+    /// Reads a cancel request that a presenting process sends to a consumer (`activity
+    /// --mode overlay-jsonl --control …`): `{"v":1,"type":"cancel","id":…}` names an activity;
+    /// without `id` it is the presenter's Cancel control, whatever the overlay shows.
+    ///
+    /// - Returns: the id (`nil` for the Cancel control), or the problem, worded for a diagnostic.
+    package static func decodeRequest(_ line: some Collection<UInt8>) -> Result<ActivityID?, ControlLineProblem> {
+        Array(line).withUnsafeBufferPointer(decodeRequest)
+    }
+
+    private static func decodeRequest(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<ActivityID?, ControlLineProblem> {
+        func problem(_ message: String) -> Result<ActivityID?, ControlLineProblem> {
+            .failure(ControlLineProblem(message: message))
+        }
+        guard UTF8Validation.isValid(bytes) else { return problem("not UTF-8") }
         var scanner = JSONScanner(bytes)
         scanner.skipWhitespace()
-        guard !scanner.atEnd, bytes[scanner.index] == UInt8(ascii: "{") else { return nil }
+        guard !scanner.atEnd, bytes[scanner.index] == UInt8(ascii: "{") else { return problem("not a JSON object") }
         var fields = RawFields()
         var otherKeys: [[UInt8]] = []
         var duplicate: [UInt8]?
         do throws(JSONScanner.SyntaxError) {
             try fields.scanObject(&scanner, otherKeys: &otherKeys, duplicate: &duplicate)
         } catch {
-            return nil
+            return problem("not a JSON object")
         }
-        guard duplicate == nil, case .number(let version)? = fields[.v],
-            Array(bytes[version]) == [UInt8(ascii: "1")],
-            case .string(let typeRange, let typeEscaped)? = fields[.type],
-            scanner.decodeString(typeRange, escaped: typeEscaped) == "cancel",
-            case .string(let idRange, let idEscaped)? = fields[.id],
+        if let duplicate {
+            return problem("duplicate key \(Diagnostic.quoted(String(decoding: duplicate, as: UTF8.self)))")
+        }
+        guard case .number(let version)? = fields[.v], Array(bytes[version]) == [UInt8(ascii: "1")] else {
+            return problem(#""v" must be 1"#)
+        }
+        guard case .string(let typeRange, let typeEscaped)? = fields[.type] else { return problem(#"no "type""#) }
+        let type = scanner.decodeString(typeRange, escaped: typeEscaped)
+        guard type == "cancel" else { return problem("unknown type \(Diagnostic.quoted(type)), only \"cancel\"") }
+        guard let idField = fields[.id] else { return .success(nil) }
+        guard case .string(let idRange, let idEscaped) = idField,
             let id = ActivityID(scanner.decodeString(idRange, escaped: idEscaped))
-        else { return nil }
-        return .cancel(id)
+        else { return problem(#""id" is not an activity id"#) }
+        return .success(id)
     }
 }

@@ -47,7 +47,7 @@ struct HelpTests {
             ),
             (
                 ["replay", "--speed", "0", "x"],
-                "activity replay: --speed must be a positive number, not '0' (usage: activity replay [--speed X] [--max-gap S] [--mode auto|tty|plain|log|jsonl|overlay|overlay-jsonl] [--log-file PATH] [--log-format text|jsonl] [--plugin NAME]… [-v|--verbose] [-q|--quiet] [--summary off|short|full] [--osc-progress auto|on|off] [--otlp-endpoint URL] FILE)\n"
+                "activity replay: --speed must be a positive number, not '0' (usage: activity replay [--speed X] [--max-gap S] [--mode auto|tty|plain|log|jsonl|overlay|overlay-jsonl] [--control CHANNEL] [--log-file PATH] [--log-format text|jsonl] [--plugin NAME]… [-v|--verbose] [-q|--quiet] [--summary off|short|full] [--osc-progress auto|on|off] [--otlp-endpoint URL] FILE)\n"
             ),
             (["help", "frob"], "activity: no help for 'frob' (usage: activity help COMMAND)\n"),
         ])

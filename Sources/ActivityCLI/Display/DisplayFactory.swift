@@ -12,7 +12,8 @@ import ActivityWire
 /// A log file that cannot be created fails with exit status 73 and a plugin not on `PATH` with
 /// 69, before anything is drawn.
 enum DisplayFactory {
-    /// - Parameter onCancel: what Esc in the terminal overlay does with the activities it asks to
+    /// - Parameter onCancel: what Esc in the terminal overlay (or a request on `--control` under
+    ///   `--mode overlay-jsonl`) does with the activities it asks to
     ///   cancel: `run` sends each back to its reporter (or interrupts its command); the other
     ///   commands, which cannot reach the producers, interrupt themselves (the display finishes,
     ///   the command ends by SIGINT).
@@ -58,7 +59,12 @@ enum DisplayFactory {
                 throw DisplayError(message: "\(error)", exitStatus: ExitCode.unavailable)
             }
         case .overlayJSONL:
-            return OverlayJSONLinesPresenter(outputFD: 1)
+            guard let source = options.control else { return OverlayJSONLinesPresenter(outputFD: 1) }
+            do throws(ControlChannel.Failure) {
+                return OverlayJSONLinesPresenter(outputFD: 1, control: try ControlChannel(source), onCancel: onCancel)
+            } catch {
+                throw DisplayError(message: "--control \(error.message)", exitStatus: ExitCode.unavailable)
+            }
         }
         var renderOptions = RenderOptions(
             mode: mode, logFile: options.logFile, logFormat: options.logFormat == .jsonl ? .jsonl : .text,

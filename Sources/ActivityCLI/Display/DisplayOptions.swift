@@ -1,4 +1,5 @@
 import ActivityRendering
+import ActivityReporting
 
 /// The display options shared by `render`, `run`, `replay` and `demo`.
 struct DisplayOptions: Sendable {
@@ -23,6 +24,8 @@ struct DisplayOptions: Sendable {
     var taskbarProgress: Bool?
     /// `--otlp-endpoint`: the OpenTelemetry Collector to send spans to (``OTLPSettings``).
     var otlpEndpoint: String?
+    /// `--control`: where the process presenting `--mode overlay-jsonl` sends cancel requests.
+    var control: ActivitySinkDestination?
 
     static let group = OptionGroup(
         title: "display options",
@@ -30,6 +33,10 @@ struct DisplayOptions: Sendable {
             .value(
                 "mode", "MODE", values: .choices(Mode.allCases.map(\.rawValue)),
                 help: "auto (default), tty, plain, log, jsonl, overlay or overlay-jsonl"),
+            .value(
+                "control", "CHANNEL",
+                help: "with --mode overlay-jsonl: read the presenting process's cancel requests on CHANNEL: "
+                    + "fd:N (a pipe or socket, N of 3 or above) or unix:PATH (a socket to connect to)"),
             .value("log-file", "PATH", values: .file, help: "also append a log of the activities to PATH"),
             .value(
                 "log-format", "FORMAT", values: .choices(LogFormat.allCases.map(\.rawValue)),
@@ -78,6 +85,18 @@ struct DisplayOptions: Sendable {
         case "off": taskbarProgress = false
         case let other?: throw parser.usageError("--osc-progress must be one of auto|on|off, not '\(other)'")
         }
+        if let text = parsed.value("control") {
+            guard mode == .overlayJSONL else { throw parser.usageError("--control needs --mode overlay-jsonl") }
+            switch try? ActivitySinkDestination(parsing: text) {
+            case .fileDescriptor(let fd)? where fd <= 2:
+                throw parser.usageError(
+                    "--control fd:\(fd) is a standard stream; pass the channel on a descriptor of its own (3 or above)")
+            case let destination? where destination.isFileDescriptor || destination.isUnixSocket:
+                control = destination
+            default:
+                throw parser.usageError("--control takes fd:N or unix:PATH, not '\(text)'")
+            }
+        }
         otlpEndpoint = parsed.value("otlp-endpoint")
         if let url = otlpEndpoint {
             do throws(HTTPEndpoint.Invalid) {
@@ -95,4 +114,14 @@ struct DisplayOptions: Sendable {
 struct DisplayError: Error, Sendable {
     var message: String
     var exitStatus: Int32
+}
+
+extension ActivitySinkDestination {
+    fileprivate var isFileDescriptor: Bool {
+        if case .fileDescriptor = self { true } else { false }
+    }
+
+    fileprivate var isUnixSocket: Bool {
+        if case .unixSocket = self { true } else { false }
+    }
 }

@@ -42,6 +42,10 @@ extension Activity {
             id: id, parent: parentID, reporter: reporter, title: title, total: total, completed: 0, message: message,
             cancellable: cancellable
         )
+        // Registered before the begin is sent: a consumer may answer the begin with a cancel at
+        // once (from inside `send`, or from another thread before `send` returns), and a cancel
+        // for an id not yet registered would be lost.
+        Flusher.shared.register(core)
         if reporter.isEnabled {
             let begin = ActivityEvent.Begin(
                 id: id, title: title, parent: parentID, total: total, unit: unit, message: message,
@@ -50,7 +54,6 @@ extension Activity {
             )
             reporter.sink.send(.begin(begin))
         }
-        Flusher.shared.register(core)
         return Activity(core: core)
     }
 

@@ -105,9 +105,12 @@ static activity *begin(activity *parent, const char *title, double total, const 
     f.total = initial_total;
     f.unit = unit;
     f.cancellable = cancellable;
+    /* In the registry before its begin is written: the consumer may answer the begin with a
+       cancel at once, and the flusher, which reads that line, must find the activity. */
+    registry_add(a);
     a->enabled = write_event(&f, a->epoch, sink_timeout_ms(), true) == SINK_WRITTEN;
     /* A begin the reader never got would make every later line of it an error: stay silent. */
-    if (a->enabled) registry_add(a);
+    if (!a->enabled) registry_remove(a);
     return a;
 }
 

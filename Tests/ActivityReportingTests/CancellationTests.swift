@@ -1,6 +1,7 @@
 import ActivityWire
 import Foundation
 import InMemoryActivity
+import Synchronization
 import Testing
 
 @testable import ActivityReporting
@@ -49,6 +50,31 @@ struct CancellationTests {
             }
         }
         await #expect(throws: CancellationError.self) { try await work.value }
+        #expect(sink.events.ends.map(\.status) == [.cancelled])
+    }
+
+    @Test("A cancel sent while the begin is being delivered is not lost (a consumer that answers at once)")
+    func cancelDuringBegin() async throws {
+        /// Cancels an activity the moment its begin arrives, as an overlay tapped at once does.
+        final class CancelOnBeginSink: ActivityEventSink {
+            let events = InMemoryActivitySink()
+            let accepted = Mutex<[Bool]>([])
+            func send(_ event: ActivityEvent) {
+                events.send(event)
+                if case .begin(let begin) = event {
+                    let result = ActivitySystem.cancel(begin.id)
+                    accepted.withLock { $0.append(result) }
+                }
+            }
+        }
+        let sink = CancelOnBeginSink()
+        let work = Task {
+            try await ActivitySystem.$taskReporter.withValue(Reporter(sink: sink, parent: nil)) {
+                try await withActivity("Signing in", cancellable: true) { _ async throws in try Task.checkCancellation() }
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await work.value }
+        #expect(sink.accepted.withLock { $0 } == [true])
         #expect(sink.events.ends.map(\.status) == [.cancelled])
     }
 

@@ -70,7 +70,8 @@ struct CancellationTests {
         let sink = CancelOnBeginSink()
         let work = Task {
             try await ActivitySystem.$taskReporter.withValue(Reporter(sink: sink, parent: nil)) {
-                try await withActivity("Signing in", cancellable: true) { _ async throws in try Task.checkCancellation() }
+                try await withActivity("Signing in", cancellable: true) { _ async throws in try Task.checkCancellation()
+                }
             }
         }
         await #expect(throws: CancellationError.self) { try await work.value }

@@ -108,7 +108,7 @@ final class ExternalAdapter: OutputAdapter {
 
     func finish(_ stream: AdapterStream) -> [AdapterOutput] { [] }
 
-    func finish(exitStatus: Int32?) -> [AdapterOutput] {
+    func finish(exitStatus: Int32?, signal: String?) -> [AdapterOutput] {
         guard !dead else { return [] }
         close(input)
         input = -1

@@ -170,8 +170,9 @@ public struct AdapterPipeline {
         _ line: ArraySlice<UInt8>, terminator: UInt8?, _ stream: AdapterStream, _ state: inout StreamState
     ) {
         let consumed =
-            !line.isEmpty
-            && adapter.read(AdapterLine(bytes: line, stream: stream, terminator: terminator), &activities)
+            line.isEmpty
+            ? terminator == 0x0A && adapter.readEmptyLine(&activities)
+            : adapter.read(AdapterLine(bytes: line, stream: stream, terminator: terminator), &activities)
         if consumed {
             state.heldReturns = 0
             state.afterOverwrittenProgress = terminator == 0x0D

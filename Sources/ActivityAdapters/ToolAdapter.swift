@@ -39,10 +39,16 @@ public protocol ToolAdapter {
     /// line is read again by ``read(_:_:)`` once it ends. It may only update activities: the line
     /// is neither consumed nor passed through yet.
     mutating func readUnfinished(_ line: AdapterLine, _ activities: inout AdaptedActivities)
+
+    /// Reads an empty line (a `\n` alone) and returns whether it belongs to the progress: wget
+    /// ends its bar with a blank line of its own, which would otherwise stay as a gap.
+    mutating func readEmptyLine(_ activities: inout AdaptedActivities) -> Bool
 }
 
 extension ToolAdapter {
     public mutating func inputEnded(_ activities: inout AdaptedActivities) {}
 
     public mutating func readUnfinished(_ line: AdapterLine, _ activities: inout AdaptedActivities) {}
+
+    public mutating func readEmptyLine(_ activities: inout AdaptedActivities) -> Bool { false }
 }

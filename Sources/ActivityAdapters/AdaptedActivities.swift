@@ -156,11 +156,14 @@ public struct AdaptedActivities {
 
     /// Ends every open activity: a failure after an error, a success when the tool printed its
     /// completion or `exitStatus` is 0, a failure for another exit status, and without one a
-    /// success only when the known total was reached.
-    mutating func finish(exitStatus: Int32?) {
+    /// success only when the known total was reached. `signal` names the signal that killed the
+    /// tool (`SIGINT`), when it was killed: its failure says so rather than the status 128 + N.
+    mutating func finish(exitStatus: Int32?, signal: String? = nil) {
         while let entry = open.first {
             if entry.completionSeen || exitStatus == 0 {
                 end(at: 0, status: .success, error: nil)
+            } else if let signal {
+                end(at: 0, status: .failure, error: failureMessage ?? "\(toolName) killed by \(signal)")
             } else if let exitStatus {
                 end(at: 0, status: .failure, error: failureMessage ?? "\(toolName) exited with status \(exitStatus)")
             } else if let total = entry.total, entry.completed >= total {

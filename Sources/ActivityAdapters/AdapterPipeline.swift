@@ -68,6 +68,9 @@ public struct AdapterPipeline {
             start = index + 1
         }
         append(chunk[start...], stream, &state)
+        if !state.pending.isEmpty && !state.inOverlongLine {
+            adapter.readUnfinished(AdapterLine(bytes: state.pending[...], stream: stream, terminator: nil), &activities)
+        }
         if stream == .standardOutput { output = state } else { errors = state }
         activities.flush()
         return activities.takeOutputs()
@@ -76,15 +79,18 @@ public struct AdapterPipeline {
     /// Ends the input: an unfinished last line is read, then the open activities end (see
     /// ``AdaptedActivities``). Later calls return nothing.
     ///
-    /// - Parameter exitStatus: how the tool exited (0 success; 128 + N killed by signal N), when
-    ///   known.
-    public mutating func finish(exitStatus: Int32?) -> [AdapterOutput] {
+    /// - Parameters:
+    ///   - exitStatus: how the tool exited (0 success; 128 + N killed by signal N), when known.
+    ///   - signal: the name of the signal that killed the tool (`SIGINT`), when it was
+    ///     killed; the open activities then fail as "killed by SIGINT", the words `activity run`
+    ///     uses for the command.
+    public mutating func finish(exitStatus: Int32?, signal: String? = nil) -> [AdapterOutput] {
         guard !finished else { return [] }
         let streams = finish(.standardOutput) + finish(.standardError)
         finished = true
         adapter.inputEnded(&activities)
         activities.flush()
-        activities.finish(exitStatus: exitStatus)
+        activities.finish(exitStatus: exitStatus, signal: signal)
         return streams + activities.takeOutputs()
     }
 
@@ -164,8 +170,9 @@ public struct AdapterPipeline {
         _ line: ArraySlice<UInt8>, terminator: UInt8?, _ stream: AdapterStream, _ state: inout StreamState
     ) {
         let consumed =
-            !line.isEmpty
-            && adapter.read(AdapterLine(bytes: line, stream: stream, terminator: terminator), &activities)
+            line.isEmpty
+            ? terminator == 0x0A && adapter.readEmptyLine(&activities)
+            : adapter.read(AdapterLine(bytes: line, stream: stream, terminator: terminator), &activities)
         if consumed {
             state.heldReturns = 0
             state.afterOverwrittenProgress = terminator == 0x0D

@@ -32,8 +32,23 @@ public protocol ToolAdapter {
     /// The tool's output has ended; the adapter may mark activities complete (a tool whose last
     /// line is its completion) before the open ones are ended.
     mutating func inputEnded(_ activities: inout AdaptedActivities)
+
+    /// Reads the unfinished line at the end of a chunk, which may still grow. A tool that writes
+    /// `\r` before each update (curl) ends an update only when it writes the next one, so an
+    /// adapter that can tell an update is already whole takes it from here, on time; the same
+    /// line is read again by ``read(_:_:)`` once it ends. It may only update activities: the line
+    /// is neither consumed nor passed through yet.
+    mutating func readUnfinished(_ line: AdapterLine, _ activities: inout AdaptedActivities)
+
+    /// Reads an empty line (a `\n` alone) and returns whether it belongs to the progress: wget
+    /// ends its bar with a blank line of its own, which would otherwise stay as a gap.
+    mutating func readEmptyLine(_ activities: inout AdaptedActivities) -> Bool
 }
 
 extension ToolAdapter {
     public mutating func inputEnded(_ activities: inout AdaptedActivities) {}
+
+    public mutating func readUnfinished(_ line: AdapterLine, _ activities: inout AdaptedActivities) {}
+
+    public mutating func readEmptyLine(_ activities: inout AdaptedActivities) -> Bool { false }
 }

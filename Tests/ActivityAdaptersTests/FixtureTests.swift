@@ -99,6 +99,15 @@ struct FixtureTests {
         FixtureCase(
             file: "wget/wget-dotmega-C.txt", adapter: "wget", activities: ["Downloading success 4000000.0/4000000.0 "]),
         FixtureCase(
+            file: "wget/wget-dotgiga-C.txt", adapter: "wget",
+            activities: ["Downloading success 70000000.0/70000000.0 "], consumes: ["........"]),
+        FixtureCase(
+            file: "wget/wget-dotgiga-short-C.txt", adapter: "wget",
+            activities: ["Downloading success 3000000.0/3000000.0 "], consumes: ["0K .."]),
+        FixtureCase(
+            file: "wget/wget-dotbinary-C.txt", adapter: "wget",
+            activities: ["Downloading success 1000000.0/1000000.0 "], consumes: ["........"]),
+        FixtureCase(
             file: "wget/wget-404-C.txt", adapter: "wget",
             activities: ["Downloading failure 0.0/? ERROR 404: Not Found."],
             failure: "ERROR 404: Not Found.", passes: ["ERROR 404: Not Found.\n"]),

@@ -24,10 +24,27 @@ struct LiveToolTests {
         var activities: [Adapted.Activity]
         var root: Adapted.Activity?
         var output: String
+        /// The display: events, and the output that passed through on standard error.
+        var display: String
+
+        /// The lines of the display that are not events.
+        var passedThrough: [Substring] { display.split(separator: "\n").filter { !$0.hasPrefix("{") } }
     }
 
     /// `activity run --mode jsonl [extra] -- command` in `folder`; the display is on standard error.
     static func run(_ command: [String], in folder: URL, extra: [String] = [], path: String? = nil) throws -> Recorded {
+        let process = try start(command, in: folder, extra: extra, path: path)
+        process.waitUntilExit()
+        return try recorded(process, in: folder)
+    }
+
+    /// Starts `activity run --mode jsonl [extra] -- command` in `folder`, its display (standard
+    /// error) to `display.jsonl`, its standard output to `stdout.txt`.
+    static func start(
+        _ command: [String], in folder: URL, extra: [String] = [], path: String? = nil
+    ) throws
+        -> Process
+    {
         let process = Process()
         process.executableURL = bin.appendingPathComponent("activity")
         process.arguments = ["run", "--mode", "jsonl"] + extra + ["--"] + command
@@ -46,8 +63,12 @@ struct LiveToolTests {
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
-        let lines = try String(contentsOf: display, encoding: .utf8)
+        return process
+    }
+
+    /// What the finished `process` recorded in `folder`.
+    static func recorded(_ process: Process, in folder: URL) throws -> Recorded {
+        let lines = try String(contentsOf: folder.appendingPathComponent("display.jsonl"), encoding: .utf8)
         let decoder = ActivityEventDecoder()
         var outputs: [AdapterOutput] = []
         for line in lines.split(separator: "\n") {
@@ -56,7 +77,19 @@ struct LiveToolTests {
         let all = Adapted(outputs: outputs).activities
         return Recorded(
             status: process.terminationStatus, activities: Array(all.dropFirst()), root: all.first,
-            output: try String(contentsOf: output, encoding: .utf8))
+            output: try String(contentsOf: folder.appendingPathComponent("stdout.txt"), encoding: .utf8),
+            display: lines)
+    }
+
+    /// Waits until the display of a run started in `folder` contains `text` (a minute at most).
+    static func waitForDisplay(_ text: String, in folder: URL) throws -> Bool {
+        let display = folder.appendingPathComponent("display.jsonl")
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if try String(contentsOf: display, encoding: .utf8).contains(text) { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
     }
 
     static func temporaryFolder() throws -> URL {

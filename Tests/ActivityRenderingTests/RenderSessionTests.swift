@@ -37,6 +37,7 @@ struct RenderSessionTests {
                 options: options(display, environment: ["TERM": "xterm", "LANG": "C.UTF-8"]))
             #expect(session.mode == .plain)
             session.handle(E.begin("a", "Fetch", total: 2, at: 100))
+            session.handle(E.begin("one", "Resolving deltas", total: 1, at: 100))
             session.handle(.progress(.init(id: E.id("a"), completed: 1)))
             session.report(Diagnostic(line: 3, code: .invalidJSON, message: "not JSON"))
             session.report(Diagnostic(line: 4, code: .invalidJSON, message: "not JSON"))
@@ -46,6 +47,7 @@ struct RenderSessionTests {
             session.handle(E.begin("late", "Late", at: 102))
             let text = display.text
             #expect(text.contains("▶ Fetch (2 items)"))
+            #expect(text.contains("▶ Resolving deltas (1 item)"), "one item, not 1 items")
             #expect(text.contains("✔ Fetch  1.0s"))
             #expect(text.components("warning: input line").count == 2)
             #expect(!text.contains("Late"))

@@ -1,14 +1,23 @@
 /// wget's progress: the bar (`--progress=bar`, `bar:force`) and the dot styles (`dot`, the
-/// default without a terminal, `dot:binary`, `dot:mega`). One activity per URL, begun at the
+/// default without a terminal, `dot:binary`, `dot:mega`, `dot:giga`). One activity per URL, begun at the
 /// `--DATE TIME--  URL` line, in bytes, its total from the `Length:` line (read by its shape, so
 /// `Länge:` too), exact at the end from `saved [N/M]`. `ERROR N: …` and `failed: …` end it as a
-/// failure. Those lines still pass through; only the bar and dot lines are consumed.
+/// failure. Those lines still pass through; only the bar and dot lines are consumed, and the
+/// blank line wget writes after the last of them.
 struct WgetAdapter: ToolAdapter {
     private static let key = "download"
-    /// Bytes per dot, learnt from the dot lines' clusters.
+    /// Bytes per dot, learnt from the dot lines' layout.
     private var dotBytes: Double?
+    /// The last line was the end of a bar or of the dots: wget follows it with a blank line.
+    private var progressEnded = false
+
+    mutating func readEmptyLine(_ activities: inout AdaptedActivities) -> Bool {
+        defer { progressEnded = false }
+        return progressEnded
+    }
 
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
+        progressEnded = false
         let text = Substring(line.text)
         if text.hasPrefix("--"), let url = Self.startedURL(text) {
             if activities.isOpen(Self.key) { activities.succeed(Self.key) }
@@ -39,6 +48,7 @@ struct WgetAdapter: ToolAdapter {
             if !line.isOverwritten {
                 if let total { activities.update(Self.key, title: "Downloading", completed: total) }
                 activities.markComplete(Self.key)
+                progressEnded = true
             }
             return true
         }
@@ -47,6 +57,7 @@ struct WgetAdapter: ToolAdapter {
             if percent == 100, let total = activities.total(Self.key) {
                 activities.update(Self.key, title: "Downloading", completed: total)
                 activities.markComplete(Self.key)
+                progressEnded = true
             }
             return true
         }
@@ -120,17 +131,34 @@ struct WgetAdapter: ToolAdapter {
             guard first.hasSuffix("%"), let value = NumberText.integer(first.dropLast()) else { return nil }
             percent = value
         }
-        if clusters.count > 1 || dotBytes == nil {
-            // Full clusters tell the style: 10 dots of 1 KiB, 16 of 8 KiB (binary), 8 of 64 KiB (mega).
-            switch clusters.first?.count {
-            case 10: dotBytes = 1024
-            case 16: dotBytes = 8192
-            case 8: dotBytes = 65536
-            default: break
-            }
-        }
+        if let style = dotStyle(text, clusters: clusters, percentShown: percent != nil) { dotBytes = style }
         guard let dotBytes else { return nil }
         let dots = Double(clusters.reduce(0) { $0 + $1.count })
         return (offset * 1024 + dots * dotBytes, percent)
+    }
+
+    /// Bytes per dot of the style a dot line shows: 1 KiB (`dot`, 10 dots a cluster, 50 a line),
+    /// 8 KiB (`binary`, 16 and 48), 64 KiB (`mega`, 8 and 48), 1 MiB (`giga`, 8 and 32). wget
+    /// pads a short last line to the full width when a percent follows, so the width from the
+    /// first dot to the `%` tells the style on any such line, even a download shorter than one
+    /// cluster. Without a percent (no total) a full first cluster tells `dot` and `binary`, and
+    /// more than four clusters of 8 tell `mega`; four of 8 may be `giga` or a short `mega` line.
+    func dotStyle(_ text: Substring, clusters: some Collection<Substring>, percentShown: Bool) -> Double? {
+        if percentShown, let firstDot = text.firstIndex(of: "."), let percent = text.firstIndex(of: "%") {
+            switch text.distance(from: firstDot, to: percent) {
+            case 57: return 1024
+            case 53: return 8192
+            case 56: return 65536
+            case 38: return 1_048_576
+            default: break
+            }
+        }
+        guard dotBytes == nil else { return nil }
+        switch (clusters.first?.count, clusters.count) {
+        case (10, _): return 1024
+        case (16, _): return 8192
+        case (8, 5...): return 65536
+        default: return nil
+        }
     }
 }

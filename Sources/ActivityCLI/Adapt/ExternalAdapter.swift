@@ -15,7 +15,8 @@ import ActivityWire
 /// it started), bounded buffers, never blocking for long. Lines it writes that are events become
 /// events (top-level ones nest under the run's command); every other byte passes through as it
 /// wrote it. When it dies or stops reading, the tool's output from then on passes through raw,
-/// so it is never lost, and the person is told once.
+/// and so do the lines it was given but had not yet echoed (see ``Unechoed``), so the output is
+/// never lost; the person is told once.
 final class ExternalAdapter: OutputAdapter {
     /// It reads standard error, where tools print progress (Docs/adapters.md).
     let reportsOnStandardOutput = false
@@ -29,6 +30,7 @@ final class ExternalAdapter: OutputAdapter {
     private var output: Int32
     private let parent: ActivityID?
     private var pending: [UInt8] = []
+    private var unechoed = Unechoed()
     private var dead = false
     private(set) var failureMessage: String?
     private let decoder = ActivityEventDecoder()
@@ -83,6 +85,7 @@ final class ExternalAdapter: OutputAdapter {
         while offset < bytes.count {
             let count = write(input, bytes.baseAddress! + offset, bytes.count - offset)
             if count > 0 {
+                unechoed.sent(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]), stream)
                 offset += count
                 continue
             }
@@ -108,7 +111,7 @@ final class ExternalAdapter: OutputAdapter {
 
     func finish(_ stream: AdapterStream) -> [AdapterOutput] { [] }
 
-    func finish(exitStatus: Int32?) -> [AdapterOutput] {
+    func finish(exitStatus: Int32?, signal: String?) -> [AdapterOutput] {
         guard !dead else { return [] }
         close(input)
         input = -1
@@ -122,7 +125,14 @@ final class ExternalAdapter: OutputAdapter {
         }
         if !pending.isEmpty { results += line(pending) }
         pending = []
-        stop()
+        // Lines it never echoed were its progress if it ended well; if it crashed, they may be
+        // output it had read and not yet written.
+        if !stop() {
+            dead = true
+            let message = "adapter \(name) failed; the output it had not passed on follows unadapted"
+            results.append(.event(.log(.init(message: message, level: .warning))))
+            results += unechoed.takeAll()
+        }
         return results
     }
 
@@ -155,7 +165,10 @@ final class ExternalAdapter: OutputAdapter {
 
     private func line(_ bytes: [UInt8]) -> [AdapterOutput] {
         let content = bytes.last == 0x0A ? bytes.dropLast() : bytes[...]
-        guard case .event(var event) = decoder.decode(content) else { return [.passthrough(bytes, .standardOutput)] }
+        guard case .event(var event) = decoder.decode(content) else {
+            unechoed.echoed(bytes)
+            return [.passthrough(bytes, .standardOutput)]
+        }
         if case .begin(var begin) = event, begin.parent == nil {
             begin.parent = parent
             event = .begin(begin)
@@ -169,26 +182,36 @@ final class ExternalAdapter: OutputAdapter {
     private func died(_ how: String) -> [AdapterOutput] {
         guard !dead else { return [] }
         dead = true
-        stop()
+        _ = stop()
         let message = "adapter \(name) \(how); the output passes through unadapted"
-        return [.event(.log(.init(message: message, level: .warning)))]
+        return [.event(.log(.init(message: message, level: .warning)))] + unechoed.takeAll()
     }
 
     /// Closes its pipes and ends its process group: at once when it is done, else after a moment.
-    private func stop() {
+    /// Returns whether it had exited with status 0 by itself.
+    @discardableResult
+    private func stop() -> Bool {
         if input >= 0 { close(input) }
         if output >= 0 { close(output) }
         input = -1
         output = -1
-        guard pid > 0 else { return }
+        guard pid > 0 else { return true }
         var status: Int32 = 0
         var waited = 0
-        while waitpid(pid, &status, WNOHANG) == 0 && waited < 100 {
+        var exited = false
+        while waited < 100 {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid {
+                exited = true
+                break
+            }
+            if result < 0 && errno != EINTR { break }
             usleep(10_000)
             waited += 1
         }
         kill(-pid, SIGKILL)
-        _ = waitpid(pid, &status, 0)
+        if !exited { _ = waitpid(pid, &status, 0) }
         pid = -1
+        return exited && ChildProcess.exitCode(status) == 0
     }
 }

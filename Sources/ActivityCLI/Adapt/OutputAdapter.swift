@@ -10,8 +10,9 @@ protocol OutputAdapter: AnyObject {
     func feed(_ bytes: UnsafeRawBufferPointer, from stream: AdapterStream) -> [AdapterOutput]
     /// The tool's `stream` closed.
     func finish(_ stream: AdapterStream) -> [AdapterOutput]
-    /// The tool's output has ended: open activities end, by `exitStatus` when it is known.
-    func finish(exitStatus: Int32?) -> [AdapterOutput]
+    /// The tool's output has ended: open activities end, by `exitStatus` when it is known;
+    /// `signal` names the signal that killed the tool, when one did.
+    func finish(exitStatus: Int32?, signal: String?) -> [AdapterOutput]
     /// The error the tool printed, for the command's own failure.
     var failureMessage: String? { get }
     /// Whether the tool reports on standard output, which is then read even when it is data.
@@ -34,7 +35,9 @@ final class BuiltInOutputAdapter: OutputAdapter {
 
     func finish(_ stream: AdapterStream) -> [AdapterOutput] { pipeline.finish(stream) }
 
-    func finish(exitStatus: Int32?) -> [AdapterOutput] { pipeline.finish(exitStatus: exitStatus) }
+    func finish(exitStatus: Int32?, signal: String?) -> [AdapterOutput] {
+        pipeline.finish(exitStatus: exitStatus, signal: signal)
+    }
 
     var failureMessage: String? { pipeline.failureMessage }
 }

@@ -86,7 +86,7 @@ enum AdaptCommand {
             do {
                 count = try source.read(into: buffer)
             } catch {
-                _ = writer.write(adapter.finish(exitStatus: exitStatus), final: true)
+                _ = writer.write(adapter.finish(exitStatus: exitStatus, signal: nil), final: true)
                 Console.error("\(name == "-" ? "standard input" : name): \(error)", command: "adapt")
                 return ExitCode.ioError
             }
@@ -94,7 +94,7 @@ enum AdaptCommand {
             let outputs = adapter.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: .standardOutput)
             guard writer.write(outputs) else { return ExitCode.success }
         }
-        _ = writer.write(adapter.finish(exitStatus: exitStatus), final: true)
+        _ = writer.write(adapter.finish(exitStatus: exitStatus, signal: nil), final: true)
         return ExitCode.success
     }
 

@@ -102,6 +102,7 @@ final class Supervisor {
 
         let status = child.status ?? 0
         let exitStatus: Int32
+        var killedBy: String?
         var end = ActivityEvent.End(id: root, timestamp: POSIX.unixSeconds())
         if let code = ChildProcess.exitCode(status) {
             exitStatus = code
@@ -113,10 +114,11 @@ final class Supervisor {
             let signal = ChildProcess.termSignal(status) ?? SIGKILL
             exitStatus = ExitCode.killed(by: signal)
             end.status = .failure
+            killedBy = POSIX.signalName(signal)
             end.error = "killed by \(POSIX.signalName(signal))"
         }
         if let adapter {
-            loop.showFinal(adapter.finish(exitStatus: exitStatus))
+            loop.showFinal(adapter.finish(exitStatus: exitStatus, signal: killedBy))
             // The tool's own message says more than its exit status.
             if let message = adapter.failureMessage, end.status == .failure {
                 end.error = "\(message) (\(end.error ?? ""))"

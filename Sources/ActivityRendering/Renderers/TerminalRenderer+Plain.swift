@@ -48,11 +48,13 @@ extension TerminalRenderer {
         activity.fraction.map { Int(($0 * 10).rounded(.down)) } ?? -1
     }
 
-    /// `12 files`, `3.00 MiB`: the size of the work, for a begin line.
+    /// `12 files`, `3.00 MiB`, `1 item`: the size of the work, for a begin line. Without a unit
+    /// the work is counted in items, the default word, which is singular for one (git's
+    /// `Resolving deltas (1 item)`); a unit the producer chose is shown as it wrote it.
     private func plainDetails(_ activity: ActivityState) -> String? {
         guard let total = activity.total else { return nil }
         if activity.unit == "bytes" { return Formatting.bytes(total) }
-        return Formatting.count(total) + " " + (activity.unit ?? "items")
+        return Formatting.count(total) + " " + (activity.unit ?? (total == 1 ? "item" : "items"))
     }
 
     /// `  Title  45%  45/100 files  3.60 files/s  ETA 15s  message`

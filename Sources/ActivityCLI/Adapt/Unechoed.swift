@@ -1,0 +1,74 @@
+import ActivityAdapters
+
+/// The lines an external adapter was given and has not echoed yet: what passes through raw if it
+/// dies, so that a dead adapter never loses the tool's output.
+///
+/// An adapter echoes the lines it does not adapt unchanged, in order, and consumes the others
+/// (its progress). So when it echoes a line, every line given before that one has been dealt
+/// with: echoed or consumed. The lines after the last echoed one are uncertain: it may have
+/// consumed them, or read them and died before writing them. They are kept, at most
+/// ``maxBytes``, and passed on raw if it dies; a few progress lines may then show twice (as
+/// events and raw), but no output is lost. Beyond the bound the oldest are dropped, as most
+/// likely consumed long ago (an adapter that consumes more than a mebibyte without echoing).
+struct Unechoed {
+    static let maxBytes = 1 << 20
+    static let maxLines = 4096
+
+    private var lines: [(bytes: [UInt8], stream: AdapterStream)] = []
+    private var count = 0
+    private var first = 0
+
+    /// `bytes` were written to the adapter's input.
+    mutating func sent(_ bytes: UnsafeRawBufferPointer, _ stream: AdapterStream) {
+        var start = 0
+        for index in 0..<bytes.count where bytes[index] == 0x0A {
+            append(bytes[start...index], stream)
+            start = index + 1
+        }
+        if start < bytes.count { append(bytes[start...], stream) }
+        while count > Self.maxBytes || lines.count - first > Self.maxLines { dropFirst() }
+        if first > 1024 {
+            lines.removeFirst(first)
+            first = 0
+        }
+    }
+
+    /// The adapter wrote `line`, which is not an event: that line, and every one before it, is
+    /// dealt with. A line it wrote of its own (not one it was given) matches nothing.
+    mutating func echoed(_ line: [UInt8]) {
+        guard let index = lines[first...].firstIndex(where: { $0.bytes == line }) else { return }
+        while first <= index { dropFirst() }
+    }
+
+    /// The lines not echoed, in order, as passthrough; none are kept.
+    mutating func takeAll() -> [AdapterOutput] {
+        var outputs: [AdapterOutput] = []
+        for line in lines[first...] {
+            if case .passthrough(let previous, let stream) = outputs.last, stream == line.stream {
+                outputs[outputs.count - 1] = .passthrough(previous + line.bytes, stream)
+            } else {
+                outputs.append(.passthrough(line.bytes, line.stream))
+            }
+        }
+        lines = []
+        first = 0
+        count = 0
+        return outputs
+    }
+
+    /// Adds a piece: to the last line if that one has no end yet and came from the same stream.
+    private mutating func append(_ piece: Slice<UnsafeRawBufferPointer>, _ stream: AdapterStream) {
+        count += piece.count
+        if first < lines.count, let last = lines.last, last.bytes.last != 0x0A, last.stream == stream {
+            lines[lines.count - 1].bytes.append(contentsOf: piece)
+        } else {
+            lines.append((Array(piece), stream))
+        }
+    }
+
+    private mutating func dropFirst() {
+        count -= lines[first].bytes.count
+        lines[first].bytes = []
+        first += 1
+    }
+}

@@ -1,0 +1,85 @@
+import ActivityAdapters
+import ActivityWire
+import Foundation
+import Testing
+
+/// `activity run` with an adapter and stand-in tools the test drives: when updates are shown,
+/// how a killed tool is worded, what a dying external adapter leaves.
+@Suite("Adapters under activity run: timing, signals, dead external adapters")
+struct RunAdapterTests {
+    static let curlHeader = """
+        printf '  %% Total    %% Received %% Xferd  Average Speed   Time    Time     Time  Current\\n' >&2
+        printf '                                 Dload  Upload   Total   Spent    Left  Speed\\n' >&2
+
+        """
+
+    static func script(_ name: String, _ text: String, in folder: URL) throws {
+        try ("#!/bin/sh\n" + text).write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        try LiveToolTests.shell("chmod +x \(name)", in: folder)
+    }
+
+    @Test("each of curl's updates is shown before the next one is written")
+    func curlUpdatesOnTime() throws {
+        let folder = try LiveToolTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A curl that writes each update the test sends it, `\r` first as curl does.
+        try Self.script(
+            "curl",
+            Self.curlHeader + """
+                while IFS= read -r line; do
+                    [ "$line" = end ] && break
+                    printf '\\r%s' "$line" >&2
+                done < updates
+                printf '\\n' >&2
+                """, in: folder)
+        try LiveToolTests.shell("mkfifo updates", in: folder)
+        let process = try LiveToolTests.start(["curl", "-o", "x", "http://x"], in: folder, path: folder.path)
+        let updates = try #require(FileHandle(forWritingAtPath: folder.appendingPathComponent("updates").path))
+        for (received, bytes) in [("320k", 327_680), ("1216k", 1_245_184), ("2048k", 2_097_152)] {
+            let line = "  41 2929k   41 \(received)    0     0   922k      0  0:00:03  0:00:01  0:00:02  921k\n"
+            try updates.write(contentsOf: Data(line.utf8))
+            #expect(try LiveToolTests.waitForDisplay("\"completed\":\(bytes)", in: folder), "\(received) shown")
+        }
+        try updates.write(contentsOf: Data("end\n".utf8))
+        try updates.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test("a tool killed by SIGINT: its activity and the command say killed by SIGINT")
+    func killedBySignal() throws {
+        let folder = try LiveToolTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.script(
+            "curl",
+            Self.curlHeader + """
+                printf '\\r 10 2929k   10  320k    0     0   992k      0  0:00:02 --:--:--  0:00:02  990k' >&2
+                kill -INT $$
+                """, in: folder)
+        let result = try LiveToolTests.run(["curl", "-o", "x", "http://x"], in: folder, path: folder.path)
+        #expect(result.status == 130)
+        #expect(
+            result.activities.map(\.description) == ["Downloading failure 327680.0/2999296.0 curl killed by SIGINT"])
+        #expect(result.root?.error == "killed by SIGINT")
+    }
+
+    @Test(
+        "an external adapter that dies after some lines loses none of the tool's output",
+        arguments: [
+            // Reads line by line, echoes five, exits.
+            "n=0\nwhile IFS= read -r line; do printf '%s\\n' \"$line\"; n=$((n+1)); [ $n = 5 ] && exit 3; done\n",
+            // Reads a block, echoes its first three lines, crashes.
+            "exec python3 -c 'import os,sys; d=os.read(0,8192); sys.stdout.buffer.write(b\"\\n\".join(d.split(b\"\\n\")[:3])+b\"\\n\"); sys.stdout.flush(); os.abort()'\n",
+            // Echoes everything, then fails at the end.
+            "cat\nexit 1\n",
+        ])
+    func deadExternalAdapter(adapter: String) throws {
+        let folder = try LiveToolTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.script("activity-adapt-dies", adapter, in: folder)
+        let result = try LiveToolTests.run(
+            ["sh", "-c", "seq 1 3000 >&2"], in: folder, extra: ["--adapter", "dies"], path: folder.path)
+        #expect(result.status == 0)
+        #expect(result.passedThrough == (1...3000).map { Substring(String($0)) })
+    }
+}

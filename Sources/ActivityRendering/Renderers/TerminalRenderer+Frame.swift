@@ -67,7 +67,7 @@ extension TerminalRenderer {
         let failed = summary.count(.failure)
         if failed > 0 { line.append(style.dot + "\(failed) failed", .red) }
         let problems = summary.diagnosticCount
-        if problems > 0 { line.append(style.dot + "\(problems) input problem\(problems == 1 ? "" : "s")", .yellow) }
+        if problems > 0 { line.append(style.dot + "\(problems) input problem\(problems == 1 ? "" : "s")", .magenta) }
         let elapsed = now - (startTime ?? summary.firstTime ?? now)
         line.append(style.dot + Formatting.duration(elapsed), .dim)
         return line

@@ -232,7 +232,7 @@ public final class TerminalRenderer: ActivityRenderer {
     }
 
     public func notice(_ message: String, in store: ActivityStore) {
-        let line = StyledLine("warning: " + TerminalSanitizer.display(message), .yellow)
+        let line = StyledLine("warning: " + TerminalSanitizer.display(message), .magenta)
         switch configuration.mode {
         case .tty: appendAbove(line)
         case .plain: writePlain(line, at: store.summary.lastTime)
@@ -306,7 +306,7 @@ public final class TerminalRenderer: ActivityRenderer {
         var line = StyledLine()
         switch log.level {
         case .error: line.append("error: ", .boldRed)
-        case .warning: line.append("warning: ", .yellow)
+        case .warning: line.append("warning: ", .magenta)
         case .info, .debug: break
         }
         if let activity { line.append(pathTitle(of: activity, in: store) + ": ", .dim) }

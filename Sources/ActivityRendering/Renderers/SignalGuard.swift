@@ -30,7 +30,8 @@ enum SignalRelay {
     }()
 
     nonisolated(unsafe) static let restoreBytes: UnsafeMutableBufferPointer<UInt8> = {
-        let bytes = Array("\u{1B}[?2026l\u{1B}[0m\u{1B}[?25h".utf8)
+        // Autowrap is off only inside a frame; a signal may come in the middle of one.
+        let bytes = Array("\u{1B}[?2026l\u{1B}[0m\u{1B}[?7h\u{1B}[?25h".utf8)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = buffer.initialize(from: bytes)
         return buffer

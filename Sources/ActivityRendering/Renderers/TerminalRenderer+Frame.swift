@@ -7,8 +7,9 @@ extension TerminalRenderer {
     /// the pending-wrap state where `CSI K` would erase the last character.
     var lineWidth: Int { max(1, configuration.size.columns - 1) }
 
-    /// Encodes the live region at `now` into `body`, at most rows − 1 lines, each followed by
-    /// `CSI K` and a newline; `widths` receives each line's display width.
+    /// Encodes the live region at `now` into `body`, at most rows − 1 lines, each an erased row
+    /// (`CSI K` at its first column), the text and a newline; `widths` receives each line's
+    /// display width.
     func encodeFrame(_ store: ActivityStore, now: Double, into body: ByteBuffer, widths: inout [Int]) {
         widths.removeAll(keepingCapacity: true)
         // Rows − 1 lines at most; a one-row terminal gets no live region, only permanent lines.
@@ -48,11 +49,12 @@ extension TerminalRenderer {
         }
     }
 
-    /// Writes `line`, cut to `width`, and the end of a live line into `body`; returns its width.
+    /// Writes `line`, cut to `width`, as a live line into `body`; returns its width.
     private func encode(_ line: StyledLine, width: Int, into body: ByteBuffer) -> Int {
         let shown = line.width > width ? line.truncated(to: width, ellipsis: style.ellipsis) : line
+        body.append(Self.clearLine)
         shown.encoded(color: style.color, into: body)
-        body.append(Self.clearLineAndNewline)
+        body.append(Self.newline)
         return shown.width
     }
 
@@ -65,7 +67,7 @@ extension TerminalRenderer {
         let failed = summary.count(.failure)
         if failed > 0 { line.append(style.dot + "\(failed) failed", .red) }
         let problems = summary.diagnosticCount
-        if problems > 0 { line.append(style.dot + "\(problems) input problem\(problems == 1 ? "" : "s")", .yellow) }
+        if problems > 0 { line.append(style.dot + "\(problems) input problem\(problems == 1 ? "" : "s")", .magenta) }
         let elapsed = now - (startTime ?? summary.firstTime ?? now)
         line.append(style.dot + Formatting.duration(elapsed), .dim)
         return line
@@ -77,7 +79,7 @@ extension TerminalRenderer {
     /// does not have leaves its column blank, so the parts after it still line up. The message
     /// takes what room is left after the last column.
     ///
-    /// The line is written into `body` with the end of a live line; returns its width. A line
+    /// The line is written into `body` as a live line (see `encodeFrame`); returns its width. A line
     /// that fits, as nearly all do, goes straight into the bytes; one that does not (a title
     /// indented past the title column) is cut as a ``StyledLine``.
     func writeRow(
@@ -166,6 +168,7 @@ extension TerminalRenderer {
             indentWidth + 2 + shownTitleWidth <= layout.titleEnd
             && layout.lineWidth + (message.map { 2 + $0.width } ?? 0) <= width
         if fits {
+            body.append(Self.clearLine)
             var writer = LineWriter(buffer: body, color: style.color)
             emitHead(&writer)
             // The middle piece's bytes are kept while what it shows, and where, stays the same.
@@ -193,7 +196,7 @@ extension TerminalRenderer {
                 cache.middlePad = pad
             }
             emitTail(&writer)
-            body.append(Self.clearLineAndNewline)
+            body.append(Self.newline)
             return writer.width
         }
         var line = StyledLine(capacity: 20)

@@ -6,10 +6,20 @@ extension TerminalRenderer {
     static let syncEnd: [UInt8] = Array("\u{1B}[?2026l".utf8)
     static let hideCursor: [UInt8] = Array("\u{1B}[?25l".utf8)
     static let showCursor: [UInt8] = Array("\u{1B}[?25h".utf8)
+    /// Starts every line, permanent or live, at the first column of its row: the whole row is
+    /// erased before the text. Erasing the whole row, not only what is right of the text, also
+    /// drops the mark a reflowing terminal keeps on a row that once wrapped (tmux keeps it
+    /// through later text and newlines): a stale mark makes the next resize join the row with
+    /// the one below it, and the live region no longer has the rows the redraw counts on.
     static let clearLine: [UInt8] = Array("\u{1B}[K".utf8)
     static let clearBelow: [UInt8] = Array("\u{1B}[J".utf8)
+    /// Autowrap (DECAWM) off and on around the live lines. A reflowing terminal (tmux) narrows its
+    /// screen at once and tells the program later, so a frame or two may still be drawn at the
+    /// old width: without autowrap each of their lines stays on one row, cut at the edge, where a
+    /// wrapped one would push the region down by a row each time and leave rows behind.
+    static let autowrapOff: [UInt8] = Array("\u{1B}[?7l".utf8)
+    static let autowrapOn: [UInt8] = Array("\u{1B}[?7h".utf8)
     static let newline: [UInt8] = [0x0D, 0x0A]
-    static let clearLineAndNewline: [UInt8] = clearLine + newline
     /// The bound on text waiting for the next frame; past it, a frame is drawn at once.
     static let pendingLimit = 1 << 20
 
@@ -50,7 +60,9 @@ extension TerminalRenderer {
     }
 
     /// Queues raw (already sanitized) bytes as a permanent line for the top of the next frame.
+    /// A line longer than the terminal wraps; the second `CSI K` clears the rest of its last row.
     func appendAbove(_ bytes: [UInt8]) {
+        pendingAbove.append(contentsOf: Self.clearLine)
         pendingAbove.append(contentsOf: bytes)
         pendingAbove.append(contentsOf: Self.clearLine)
         pendingAbove.append(contentsOf: Self.newline)
@@ -126,7 +138,11 @@ extension TerminalRenderer {
         frame.append(contentsOf: pendingAbove)
         // Every line ends in a newline: the cursor rests at the start of the row below the
         // region, where keys the person types (an echoed ^C) cannot push the region around.
-        frame.append(contentsOf: body.bytes)
+        if !lines.isEmpty {
+            frame.append(contentsOf: Self.autowrapOff)
+            frame.append(contentsOf: body.bytes)
+            frame.append(contentsOf: Self.autowrapOn)
+        }
         frame.append(contentsOf: Self.clearBelow)
         if lines.isEmpty && cursorHidden {
             frame.append(contentsOf: Self.showCursor)

@@ -146,8 +146,18 @@ public final class TerminalRenderer: ActivityRenderer {
         configuration.size = size
         guard configuration.mode == .tty, liveHeight > 0 else { return }
         if size.columns < old.columns {
-            // Terminals that reflow (tmux, VTE, kitty, iTerm2) now show each old line on as many
-            // rows as it needs at the new width; the cursor is on the row below them.
+            // Terminals that reflow (tmux, VTE, kitty, iTerm2, Windows Terminal) now show each old
+            // line on as many rows as it needs at the new width; the cursor is on the row below
+            // them. Terminals that do not (xterm, the Linux console) cut each line and keep it on
+            // its row. The program cannot tell which it has, so the redraw goes up by the rows
+            // of the reflow, erases from there to the end of the screen and draws the frame.
+            // BuildKit and indicatif go up by the rows they drew, at the width they drew them:
+            // right for xterm, but on the reflowing terminals most people use each shrink leaves
+            // the tops of the old lines on the screen. Going up too far costs less here: on a
+            // terminal that does not reflow, as many permanent lines as the region gained rows
+            // (those just above it) are drawn over. A frame drawn at the old width after the
+            // terminal shrank (tmux reflows at once and tells the program later) has its lines
+            // on one row each (autowrap is off for them), so the count holds for it too.
             liveRowsOnScreen = lastLineWidths.reduce(0) { $0 + max(1, ($1 + size.columns - 1) / size.columns) }
         }
         redrawNeeded = true
@@ -222,7 +232,7 @@ public final class TerminalRenderer: ActivityRenderer {
     }
 
     public func notice(_ message: String, in store: ActivityStore) {
-        let line = StyledLine("warning: " + TerminalSanitizer.display(message), .yellow)
+        let line = StyledLine("warning: " + TerminalSanitizer.display(message), .magenta)
         switch configuration.mode {
         case .tty: appendAbove(line)
         case .plain: writePlain(line, at: store.summary.lastTime)
@@ -296,7 +306,7 @@ public final class TerminalRenderer: ActivityRenderer {
         var line = StyledLine()
         switch log.level {
         case .error: line.append("error: ", .boldRed)
-        case .warning: line.append("warning: ", .yellow)
+        case .warning: line.append("warning: ", .magenta)
         case .info, .debug: break
         }
         if let activity { line.append(pathTitle(of: activity, in: store) + ": ", .dim) }

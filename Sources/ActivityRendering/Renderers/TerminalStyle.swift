@@ -102,14 +102,16 @@ public struct TerminalStyle: Sendable, Hashable {
 
     // MARK: - Colours
 
-    /// SGR parameters for each part of the display.
-    enum Paint: String {
+    /// SGR parameters for each part of the display. Only red, green, magenta and cyan are
+    /// used as foregrounds: each reads at 3:1 or better on the dark and light palettes the
+    /// contrast test checks. Yellow is not: GNOME's Tango yellow on white is 2.5:1, so warnings
+    /// and cancelled marks are magenta, as GCC's warnings are.
+    enum Paint: String, CaseIterable {
         case none = ""
         case dim = "2"
         case bold = "1"
         case red = "31"
         case green = "32"
-        case yellow = "33"
         case magenta = "35"
         case cyan = "36"
         case boldRed = "1;31"
@@ -122,7 +124,6 @@ public struct TerminalStyle: Sendable, Hashable {
             case .bold: "\u{1B}[1m"
             case .red: "\u{1B}[31m"
             case .green: "\u{1B}[32m"
-            case .yellow: "\u{1B}[33m"
             case .magenta: "\u{1B}[35m"
             case .cyan: "\u{1B}[36m"
             case .boldRed: "\u{1B}[1;31m"
@@ -137,7 +138,6 @@ public struct TerminalStyle: Sendable, Hashable {
             case .bold: Self.sgrBold
             case .red: Self.sgrRed
             case .green: Self.sgrGreen
-            case .yellow: Self.sgrYellow
             case .magenta: Self.sgrMagenta
             case .cyan: Self.sgrCyan
             case .boldRed: Self.sgrBoldRed
@@ -150,7 +150,6 @@ public struct TerminalStyle: Sendable, Hashable {
         private static let sgrBold = sequence(.bold)
         private static let sgrRed = sequence(.red)
         private static let sgrGreen = sequence(.green)
-        private static let sgrYellow = sequence(.yellow)
         private static let sgrMagenta = sequence(.magenta)
         private static let sgrCyan = sequence(.cyan)
         private static let sgrBoldRed = sequence(.boldRed)
@@ -160,7 +159,7 @@ public struct TerminalStyle: Sendable, Hashable {
         switch status {
         case .success: .green
         case .failure: .red
-        case .cancelled: .yellow
+        case .cancelled: .magenta
         case .skipped: .dim
         case .abandoned: .magenta
         case .started: .cyan

@@ -39,6 +39,11 @@ final class TmuxPane {
         try tmux(["capture-pane", "-p"]).standardOutput
     }
 
+    /// The scrollback and the visible screen, lines without trailing blanks.
+    func transcript() throws -> String {
+        try tmux(["capture-pane", "-p", "-S", "-"]).standardOutput
+    }
+
     /// The visible screen with its colours and attributes as escape sequences.
     func screenWithAttributes() throws -> String {
         try tmux(["capture-pane", "-p", "-e"]).standardOutput

@@ -3,7 +3,7 @@ import ActivityTerminal
 
 /// A small VT100 subset, enough to replay the terminal renderer's output into a grid of cells
 /// and check what a person would see: text, `\r`, `\n`, `CSI n A`, `CSI K`, `CSI J`, SGR
-/// (ignored), `CSI ? 25 h/l` and `CSI ? 2026 h/l`. Anything else is recorded as unexpected.
+/// (ignored), `CSI ? 25 h/l`, `CSI ? 7 h/l` (autowrap) and `CSI ? 2026 h/l`. Anything else is recorded as unexpected.
 struct ScreenEmulator {
     var columns: Int
     var rows: Int
@@ -15,6 +15,7 @@ struct ScreenEmulator {
     var column = 0
     var cursorVisible = true
     var synchronized = false
+    var autowrap = true
     /// Set when text ran past the right edge (a line wrapped).
     var wrapped = false
     var unexpected: [String] = []
@@ -73,9 +74,14 @@ struct ScreenEmulator {
             return
         }
         if column + width > columns {
-            wrapped = true
-            column = 0
-            lineFeed()
+            if autowrap {
+                wrapped = true
+                column = 0
+                lineFeed()
+            } else {
+                // The last cell is written over, as a VT100 does with autowrap off.
+                column = max(0, columns - width)
+            }
         }
         grid[row][column] = String(scalar)
         if width == 2, column + 1 < columns { grid[row][column + 1] = "" }
@@ -87,6 +93,8 @@ struct ScreenEmulator {
         switch (parameters, final) {
         case ("?25", "l"): cursorVisible = false
         case ("?25", "h"): cursorVisible = true
+        case ("?7", "l"): autowrap = false
+        case ("?7", "h"): autowrap = true
         case ("?2026", "h"):
             if synchronized { unexpected.append("nested synchronized update") }
             synchronized = true

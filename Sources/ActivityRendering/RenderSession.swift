@@ -220,6 +220,13 @@ public final class RenderSession: Sendable {
         }
     }
 
+    /// The producer's own output from now on belongs to the activity `id` (`activity run`: the
+    /// command's activity, or the innermost one its adapter reports); `nil`: to none. The
+    /// terminal display keeps its last lines to show under the activity and with its failure.
+    package func attributeOutput(to id: ActivityID?) {
+        state.core.withLock { core in core.terminal?.outputOwner = id }
+    }
+
     /// The process is about to stop (Ctrl-Z): the live region leaves the screen and nothing is
     /// drawn until ``resumeDrawing()``.
     package func suspendDrawing() {

@@ -15,6 +15,8 @@ struct SummaryNotes {
     struct Failure {
         var path: String
         var error: String?
+        /// The newest lines of its output.
+        var tail: [String] = []
     }
 
     /// How many slowest steps and failures are kept.

@@ -27,12 +27,16 @@ extension TerminalRenderer {
             writePlain(progressLine(activity, at: time, in: store), at: time)
         case .log:
             guard let log = update.log else { return }
-            writePlain(logLine(log, activity: update.handle.flatMap { store[$0] }, in: store), at: time)
+            let activity = update.handle.flatMap { store[$0] }
+            writePlain(logLine(log, activity: activity, in: store), at: time)
+            keepLog(log, of: activity, shownAs: permanentLines)
         case .end:
             guard let handle = update.handle, let activity = store[handle] else { return }
             if handle.index < plainProgress.count { plainProgress[handle.index] = nil }
             guard configuration.verbosity != .quiet || activity.status == .failure else { return }
+            let tail = failureTail(of: activity)
             writePlain(endLine(activity, title: pathTitle(of: activity, in: store)), at: time)
+            for line in tail { writePlain(line, at: time) }
         }
     }
 
@@ -77,5 +81,6 @@ extension TerminalRenderer {
         line.encoded(color: false, into: &bytes)
         bytes.append(0x0A)
         output.write(bytes)
+        notePermanentLine()
     }
 }

@@ -23,7 +23,10 @@ extension TerminalRenderer {
                 step: .init(title: activity.title, duration: activity.duration(at: update.timestamp), status: status))
         }
         if status == .failure {
-            summaryNotes.note(failure: .init(path: pathTitle(of: activity, in: store), error: activity.error))
+            summaryNotes.note(
+                failure: .init(
+                    path: pathTitle(of: activity, in: store), error: activity.error,
+                    tail: tails.last(Self.summaryTailLines, of: activity.sequence)))
         }
     }
 
@@ -64,6 +67,7 @@ extension TerminalRenderer {
                 line.append(" " + failure.path, .bold)
                 if let error = failure.error, !error.isEmpty { line.append("  " + error, .red) }
                 lines.append(line)
+                for text in failure.tail { lines.append(StyledLine("    " + tailGutter + text, .dim)) }
             }
             if notes.moreFailures > 0 {
                 lines.append(StyledLine("  " + style.ellipsis + " and \(notes.moreFailures) more", .dim))

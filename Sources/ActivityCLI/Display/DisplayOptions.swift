@@ -23,6 +23,8 @@ struct DisplayOptions: Sendable {
     var taskbarProgress: Bool?
     /// `--otlp-endpoint`: the OpenTelemetry Collector to send spans to (``OTLPSettings``).
     var otlpEndpoint: String?
+    /// `--history` of `render` and `run` (``HistoryOption``): the history file, `nil` for none.
+    var history: String?
 
     static let group = OptionGroup(
         title: "display options",

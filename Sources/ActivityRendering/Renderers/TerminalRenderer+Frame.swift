@@ -29,6 +29,9 @@ extension TerminalRenderer {
             if shown < budget {
                 var row = liveRow(for: activity, now: now)
                 row.sequence = activity.sequence
+                if configuration.history != nil && activity.total == nil {
+                    row.eta = LiveRow.Part(usualText(activity, in: store, now: now, cache: row.cache))
+                }
                 rows.append(row)
             }
             shown += 1

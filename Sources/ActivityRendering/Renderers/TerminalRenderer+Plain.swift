@@ -11,6 +11,7 @@ extension TerminalRenderer {
             }
             var line = StyledLine(style.symbol(for: .started) + " " + pathTitle(of: activity, in: store))
             if let details = plainDetails(activity) { line.append(" (\(details))") }
+            if let usual = usualSuffix(activity, in: store) { line.append(" (\(usual))") }
             if let message = activity.message, !message.isEmpty {
                 line.append(" " + style.dash + " " + message)
             }

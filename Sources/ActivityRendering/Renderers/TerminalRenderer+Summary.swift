@@ -22,6 +22,15 @@ extension TerminalRenderer {
             summaryNotes.note(
                 step: .init(title: activity.title, duration: activity.duration(at: update.timestamp), status: status))
         }
+        if status == .success, let history = configuration.history, !history.isEmpty,
+            let usual = history.entry(for: store.path(of: handle))?.usualDuration
+        {
+            let duration = activity.duration(at: update.timestamp)
+            if ActivityHistory.isSlower(duration, thanUsual: usual) {
+                summaryNotes.note(
+                    slower: .init(path: pathTitle(of: activity, in: store), duration: duration, usual: usual))
+            }
+        }
         if status == .failure {
             summaryNotes.note(
                 failure: .init(
@@ -57,6 +66,19 @@ extension TerminalRenderer {
                     line.append("  " + percent, .dim)
                 }
                 lines.append(line)
+            }
+        }
+        if !notes.slower.isEmpty && configuration.verbosity != .quiet {
+            lines.append(StyledLine("slower than usual:", .dim))
+            for step in notes.slower {
+                var line = StyledLine("  " + step.path + "  ")
+                line.append(Formatting.duration(step.duration), .yellow)
+                line.append(", usually " + Formatting.duration(step.usual), .dim)
+                lines.append(line)
+            }
+            if notes.slowerCount > notes.slower.count {
+                lines.append(
+                    StyledLine("  " + style.ellipsis + " and \(notes.slowerCount - notes.slower.count) more", .dim))
             }
         }
         if !notes.failures.isEmpty {

@@ -54,6 +54,9 @@ public final class TerminalRenderer: ActivityRenderer {
         public var taskbarProgress = false
         /// How much the closing summary says.
         public var summary: SummaryDetail = .full
+        /// How long activities took before: "usually 2m10s" and an ETA for indeterminate ones, and
+        /// the summary's steps that were slower than usual.
+        public var history: ActivityHistory?
 
         public init(
             mode: Mode, style: TerminalStyle = TerminalStyle(unicode: true, color: false),

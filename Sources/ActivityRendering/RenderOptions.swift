@@ -60,6 +60,11 @@ public struct RenderOptions: Sendable {
     /// How much the terminal display's closing summary says; ``SummaryDetail/full`` by default.
     public var summary: SummaryDetail = .full
 
+    /// A history file (``ActivityHistory``): how long activities took before, read for
+    /// "usually 2m10s" estimates and the summary's "slower than usual", written at the end with
+    /// this run's. `nil` (the default): none.
+    public var historyFile: String?
+
     /// Where ``RenderSession/requestCancel(_:)`` sends a cancel (``ActivityStore/onCancelRequest``).
     public var onCancelRequest: (@Sendable (ActivityID) -> Void)?
 

@@ -78,6 +78,8 @@ public final class RenderSession: Sendable {
         }
         var renderers: [any ActivityRenderer] = []
         var terminal: TerminalRenderer?
+        // Read before anything is drawn: a small file, and its warning goes above the display.
+        let history = options.historyFile.map(HistoryRecorder.init(path:))
 
         switch mode {
         case .tty, .plain, .auto:
@@ -88,6 +90,7 @@ public final class RenderSession: Sendable {
                 displayIsTerminal: displayIsTerminal)
             configuration.verbosity = options.verbosity
             configuration.summary = options.summary
+            configuration.history = history?.known
             configuration.taskbarProgress =
                 mode == .tty && displayIsTerminal
                 && (options.taskbarProgress ?? TaskbarProgress.isSupported(environment: environment))
@@ -110,6 +113,7 @@ public final class RenderSession: Sendable {
         if let path = options.logFile {
             renderers.append(try LogFileRenderer(path: path, format: options.logFormat, clock: clock))
         }
+        if let history { renderers.append(history) }
         var plugins: [PluginHost] = []
         for name in options.plugins {
             plugins.append(try PluginHost(name: name, environment: environment))
@@ -118,9 +122,14 @@ public final class RenderSession: Sendable {
         self.clock = clock
         let watched = mode == .tty && displayIsTerminal ? (descriptor, environment) : nil
         let state = SessionState(
-            SessionCore(renderers: renderers, plugins: plugins, terminal: terminal, standardOutputs: standardOutputs),
+            SessionCore(
+                renderers: renderers, plugins: plugins, terminal: terminal, standardOutputs: standardOutputs,
+                history: history),
             watchedTerminal: watched)
         self.state = state
+        state.core.withLock { core in
+            if let warning = core.history?.loadWarning { core.renderer.notice(warning, in: core.store) }
+        }
         let onCancelRequest = options.onCancelRequest
         state.core.withLock { $0.store.onCancelRequest = onCancelRequest }
         let interval = state.core.withLock { $0.renderer.preferredTickInterval }
@@ -220,6 +229,13 @@ public final class RenderSession: Sendable {
         }
     }
 
+    /// The producer's own output from now on belongs to the activity `id` (`activity run`: the
+    /// command's activity, or the innermost one its adapter reports); `nil`: to none. The
+    /// terminal display keeps its last lines to show under the activity and with its failure.
+    package func attributeOutput(to id: ActivityID?) {
+        state.core.withLock { core in core.terminal?.outputOwner = id }
+    }
+
     /// The process is about to stop (Ctrl-Z): the live region leaves the screen and nothing is
     /// drawn until ``resumeDrawing()``.
     package func suspendDrawing() {
@@ -313,6 +329,8 @@ final class SessionCore {
     let plugins: [PluginHost]
     let others: [any ActivityRenderer]
     let terminal: TerminalRenderer?
+    /// Notes the runs for the history file, and writes it at the end.
+    let history: HistoryRecorder?
     /// The outputs of the standard streams that the session's own renderers write to.
     let standardOutputs: [OutputStream: FileDescriptorOutput]
     private var updates: [ActivityUpdate] = []
@@ -334,8 +352,9 @@ final class SessionCore {
 
     init(
         renderers: [any ActivityRenderer], plugins: [PluginHost], terminal: TerminalRenderer?,
-        standardOutputs: [OutputStream: FileDescriptorOutput] = [:]
+        standardOutputs: [OutputStream: FileDescriptorOutput] = [:], history: HistoryRecorder? = nil
     ) {
+        self.history = history
         self.standardOutputs = standardOutputs
         self.others = renderers
         self.plugins = plugins
@@ -387,6 +406,7 @@ final class SessionCore {
         for update in updates { renderer.render(update, in: store) }
         for plugin in plugins { plugin.finish(store, now: now) }
         deliverNotices()
+        if let warning = history?.save() { renderer.notice(warning, in: store) }
         for other in others { other.finish(store, now: now) }
     }
 }

@@ -11,7 +11,7 @@ import ActivityWire
 enum RenderCommand {
     static let spec = CommandSpec(
         name: "render", summary: "draw the events a tool writes (tool | activity render)", arguments: "[FILE]",
-        positionals: .file, optionGroups: [DisplayOptions.group],
+        positionals: .file, optionGroups: [DisplayOptions.group, HistoryOption.group],
         description: """
             Reads activity events from FILE (or standard input, or '-') and draws them on standard
             error. Everything that is not an event passes through to standard output byte for byte, so
@@ -22,7 +22,8 @@ enum RenderCommand {
 
     static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
         let parsed = try parser.parse(arguments)
-        let options = try DisplayOptions(parsed, parser: parser)
+        var options = try DisplayOptions(parsed, parser: parser)
+        options.history = try HistoryOption.resolve(parsed, parser: parser)
         try parser.expectPositionals(parsed, 0...1, names: "FILE")
         let file = parsed.positionals.first ?? "-"
         let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)

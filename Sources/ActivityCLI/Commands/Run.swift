@@ -14,6 +14,7 @@ enum RunCommand {
         positionals: .command,
         optionGroups: [
             DisplayOptions.group,
+            HistoryOption.group,
             OptionGroup(
                 title: "options",
                 options: [
@@ -51,7 +52,8 @@ enum RunCommand {
 
     static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
         let parsed = try parser.parse(arguments)
-        let options = try DisplayOptions(parsed, parser: parser)
+        var options = try DisplayOptions(parsed, parser: parser)
+        options.history = try HistoryOption.resolve(parsed, parser: parser)
         var grace = 0.5
         if let text = parsed.value("grace") {
             guard let value = Double(text), value.isFinite, value >= 0, value <= 3600 else {

@@ -25,6 +25,9 @@ protocol Display: Sendable {
     func isClosed(_ stream: StandardStream) -> Bool
     /// Shows a piece of a command's output read from its pseudo-terminal (`activity run`).
     func commandOutput(_ piece: CommandOutput)
+    /// The command's output from now on belongs to the activity `id` (`nil`: to none): its last
+    /// lines are shown with it.
+    func attributeOutput(to id: ActivityID?)
     /// The process is about to stop (Ctrl-Z): leave the screen to the shell.
     func suspend()
     /// The process continued after a stop.
@@ -57,6 +60,9 @@ extension Display {
             break
         }
     }
+
+    /// Displays without output tails ignore who owns the output.
+    func attributeOutput(to id: ActivityID?) {}
 
     func suspend() {}
     func resume() {}

@@ -74,6 +74,7 @@ enum DisplayFactory {
         renderOptions.summary = options.summary
         renderOptions.taskbarProgress = options.taskbarProgress
         renderOptions.onCancelRequest = sendCancel
+        renderOptions.historyFile = options.history
         do throws(RenderError) {
             return SessionDisplay(session: try RenderSession(options: renderOptions))
         } catch {

@@ -26,6 +26,8 @@ struct DisplayOptions: Sendable {
     var otlpEndpoint: String?
     /// `--control`: where the process presenting `--mode overlay-jsonl` sends cancel requests.
     var control: ActivitySinkDestination?
+    /// `--history` of `render` and `run` (``HistoryOption``): the history file, `nil` for none.
+    var history: String?
 
     static let group = OptionGroup(
         title: "display options",

@@ -29,6 +29,8 @@ final class SessionDisplay: Display {
 
     func commandOutput(_ piece: CommandOutput) { session.commandOutput(piece) }
 
+    func attributeOutput(to id: ActivityID?) { session.attributeOutput(to: id) }
+
     func suspend() { session.suspendDrawing() }
 
     func resume() { session.resumeDrawing() }

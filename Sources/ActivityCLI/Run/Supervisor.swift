@@ -55,6 +55,7 @@ final class Supervisor {
                 .init(
                     id: root, title: Spawn.title(command), cancellable: !mayTakeTerminal,
                     blocking: mayTakeTerminal ? .none : .block, attrs: frame, timestamp: POSIX.unixSeconds())))
+        display.attributeOutput(to: root)
         func fail(_ message: String, status: Int32) -> Int32 {
             display.handle(.end(.init(id: root, status: .failure, error: message, timestamp: POSIX.unixSeconds())))
             display.finish()
@@ -243,6 +244,8 @@ struct IOLoop {
     private var keysOpen: Bool
     /// The cancels the display asks for; `nil` where nothing can be cancelled (tests).
     let cancels: CancelRequests?
+    /// The adapter's activities still open, oldest first: the newest owns the command's output.
+    private var adapted: [ActivityID] = []
     /// Set while no file descriptor is free for a new connection.
     private var acceptPausedUntil: Double?
     private var warnedOutOfDescriptors = false
@@ -506,10 +509,26 @@ struct IOLoop {
             case .event(var event):
                 event.timestamp = POSIX.unixSeconds()
                 display.handle(event)
+                noteOwner(of: event)
             case .passthrough(let bytes, _):
                 pass(bytes, to: stream)
             }
         }
+    }
+
+    /// Follows the adapter's activities: the command's output belongs to the innermost one open,
+    /// else to the command's own.
+    private mutating func noteOwner(of event: ActivityEvent) {
+        switch event {
+        case .begin(let begin):
+            adapted.append(begin.id)
+        case .end(let end):
+            guard let index = adapted.lastIndex(of: end.id) else { return }
+            adapted.remove(at: index)
+        default:
+            return
+        }
+        display.attributeOutput(to: adapted.last ?? tracker.root)
     }
 
     /// Shows what the adapter has at the very end, after both pipes are closed.

@@ -57,6 +57,8 @@ final class OTLPExportingDisplay: Display {
 
     func commandOutput(_ piece: CommandOutput) { inner.commandOutput(piece) }
 
+    func attributeOutput(to id: ActivityID?) { inner.attributeOutput(to: id) }
+
     func suspend() { inner.suspend() }
 
     func resume() { inner.resume() }

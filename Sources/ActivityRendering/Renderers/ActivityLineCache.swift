@@ -4,6 +4,9 @@ final class ActivityLineCache {
     let handle: ActivityHandle
     var text: DisplayText
     var eta: (text: String, time: Double)?
+    /// The usual duration from the history, looked up at the first frame.
+    var usual: Double?
+    var usualKnown = false
     var rateSuffix: String?
     var elapsedKey: Int64 = 0
     var elapsed: String?

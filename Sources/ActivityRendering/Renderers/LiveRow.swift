@@ -29,6 +29,8 @@ struct LiveRow {
     var rate: Part?
     var eta: Part?
     var elapsed: Part?
+    /// The activity's ``ActivityState/sequence``: whose output tail follows the row.
+    var sequence = 0
 
     /// The column where the title would end, uncut: after the indentation, the spinner and its
     /// space.

@@ -15,6 +15,29 @@ struct SummaryNotes {
     struct Failure {
         var path: String
         var error: String?
+        /// The newest lines of its output.
+        var tail: [String] = []
+    }
+
+    /// A step that took longer than it usually does (``ActivityHistory/isSlower(_:thanUsual:)``).
+    struct Slower {
+        var path: String
+        var duration: Double
+        var usual: Double
+    }
+
+    /// The steps that were slower than usual, the most time lost first.
+    private(set) var slower: [Slower] = []
+    /// How many were, in all.
+    private(set) var slowerCount = 0
+
+    mutating func note(slower step: Slower) {
+        slowerCount += 1
+        let lost = step.duration - step.usual
+        let position = slower.firstIndex { $0.duration - $0.usual < lost } ?? slower.count
+        guard position < Self.slowestKept else { return }
+        slower.insert(step, at: position)
+        if slower.count > Self.slowestKept { slower.removeLast() }
     }
 
     /// How many slowest steps and failures are kept.

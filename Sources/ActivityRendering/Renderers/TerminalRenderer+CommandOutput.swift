@@ -22,11 +22,14 @@ extension TerminalRenderer {
         guard configuration.mode == .tty, !isFinished else {
             if case .line(let bytes) = piece { output.write(bytes + Self.resetColours + [0x0A]) }
             if case .promptEnd(let rest, _) = piece { output.write(rest + Self.resetColours + [0x0A]) }
+            if case .line(let bytes) = piece { keepOwnedOutput(bytes, shownAs: notePermanentLine(), in: store) }
+            if case .promptEnd(_, let line) = piece { keepOwnedOutput(line, shownAs: notePermanentLine(), in: store) }
             return
         }
         switch piece {
         case .line(let bytes):
             appendAbove(bytes + Self.resetColours)
+            keepOwnedOutput(bytes, shownAs: permanentLines, in: store)
             if pendingAbove.count > Self.pendingLimit && commandScreen == .lines { flushNow(store) }
         case .prompt(let bytes):
             if commandScreen == .lines {
@@ -34,13 +37,15 @@ extension TerminalRenderer {
                 commandScreen = .prompt
             }
             output.write(bytes)
-        case .promptEnd(let rest, _):
+        case .promptEnd(let rest, let line):
             if commandScreen == .prompt {
                 output.write(rest + Self.resetColours + Self.newline)
                 commandScreen = .lines
                 redrawNeeded = true
+                keepOwnedOutput(line, shownAs: notePermanentLine(), in: store)
             } else {
                 appendAbove(rest + Self.resetColours)
+                keepOwnedOutput(line, shownAs: permanentLines, in: store)
             }
         case .promptCancelled:
             guard commandScreen == .prompt else { return }

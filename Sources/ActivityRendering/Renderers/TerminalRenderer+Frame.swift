@@ -27,15 +27,29 @@ extension TerminalRenderer {
         rows.removeAll(keepingCapacity: true)
         var shown = 0
         store.forEachOpen { activity in
-            if shown < budget { rows.append(liveRow(for: activity, now: now)) }
+            if shown < budget {
+                var row = liveRow(for: activity, now: now)
+                row.sequence = activity.sequence
+                if configuration.history != nil && activity.total == nil {
+                    row.eta = LiveRow.Part(usualText(activity, in: store, now: now, cache: row.cache))
+                }
+                rows.append(row)
+            }
             shown += 1
             return shown <= budget
         }
         if shown > budget, !rows.isEmpty { rows.removeLast() }
         let layout = ColumnLayout(fitting: rows, width: width)
         let spinner = style.spinner(at: now)
+        // The rows left over go to the newest lines of output under their activities.
+        var tailRoom = shown > budget ? 0 : budget - rows.count
         for index in rows.indices {
             widths.append(writeRow(rows[index], layout: layout, spinner: spinner, width: width, into: body))
+            guard tailRoom > 0 else { continue }
+            for text in liveTail(of: rows[index].sequence, limit: tailRoom) {
+                widths.append(encode(liveTailLine(text, indent: rows[index].indentWidth), width: width, into: body))
+                tailRoom -= 1
+            }
         }
         if shown > budget {
             let more = StyledLine(style.ellipsis + " +" + String(store.openCount - rows.count) + " more", .dim)

@@ -29,11 +29,17 @@ extension TerminalRenderer {
             break
         case .log:
             guard let log = update.log else { return }
-            appendAbove(logLine(log, activity: update.handle.flatMap { store[$0] }, in: store))
+            let activity = update.handle.flatMap { store[$0] }
+            appendAbove(logLine(log, activity: activity, in: store))
+            keepLog(log, of: activity, shownAs: permanentLines)
         case .end:
             guard let handle = update.handle, let activity = store[handle] else { return }
             lineCache[activity.sequence] = nil
-            if let title = permanentTitle(of: activity, in: store) { appendAbove(endLine(activity, title: title)) }
+            if let title = permanentTitle(of: activity, in: store) {
+                let tail = failureTail(of: activity)
+                appendAbove(endLine(activity, title: title))
+                for line in tail { appendAbove(line) }
+            }
         }
         if pendingAbove.count > Self.pendingLimit { flushNow(store) }
     }
@@ -62,6 +68,7 @@ extension TerminalRenderer {
     /// Queues raw (already sanitized) bytes as a permanent line for the top of the next frame.
     /// A line longer than the terminal wraps; the second `CSI K` clears the rest of its last row.
     func appendAbove(_ bytes: [UInt8]) {
+        notePermanentLine()
         pendingAbove.append(contentsOf: Self.clearLine)
         pendingAbove.append(contentsOf: bytes)
         pendingAbove.append(contentsOf: Self.clearLine)

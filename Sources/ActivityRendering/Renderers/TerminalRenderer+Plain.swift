@@ -11,6 +11,7 @@ extension TerminalRenderer {
             }
             var line = StyledLine(style.symbol(for: .started) + " " + pathTitle(of: activity, in: store))
             if let details = plainDetails(activity) { line.append(" (\(details))") }
+            if let usual = usualSuffix(activity, in: store) { line.append(" (\(usual))") }
             if let message = activity.message, !message.isEmpty {
                 line.append(" " + style.dash + " " + message)
             }
@@ -27,12 +28,16 @@ extension TerminalRenderer {
             writePlain(progressLine(activity, at: time, in: store), at: time)
         case .log:
             guard let log = update.log else { return }
-            writePlain(logLine(log, activity: update.handle.flatMap { store[$0] }, in: store), at: time)
+            let activity = update.handle.flatMap { store[$0] }
+            writePlain(logLine(log, activity: activity, in: store), at: time)
+            keepLog(log, of: activity, shownAs: permanentLines)
         case .end:
             guard let handle = update.handle, let activity = store[handle] else { return }
             if handle.index < plainProgress.count { plainProgress[handle.index] = nil }
             guard configuration.verbosity != .quiet || activity.status == .failure else { return }
+            let tail = failureTail(of: activity)
             writePlain(endLine(activity, title: pathTitle(of: activity, in: store)), at: time)
+            for line in tail { writePlain(line, at: time) }
         }
     }
 
@@ -79,5 +84,6 @@ extension TerminalRenderer {
         line.encoded(color: false, into: &bytes)
         bytes.append(0x0A)
         output.write(bytes)
+        notePermanentLine()
     }
 }

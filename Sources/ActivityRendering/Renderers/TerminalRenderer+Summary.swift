@@ -22,8 +22,20 @@ extension TerminalRenderer {
             summaryNotes.note(
                 step: .init(title: activity.title, duration: activity.duration(at: update.timestamp), status: status))
         }
+        if status == .success, let history = configuration.history, !history.isEmpty,
+            let usual = history.entry(for: store.path(of: handle))?.usualDuration
+        {
+            let duration = activity.duration(at: update.timestamp)
+            if ActivityHistory.isSlower(duration, thanUsual: usual) {
+                summaryNotes.note(
+                    slower: .init(path: pathTitle(of: activity, in: store), duration: duration, usual: usual))
+            }
+        }
         if status == .failure {
-            summaryNotes.note(failure: .init(path: pathTitle(of: activity, in: store), error: activity.error))
+            summaryNotes.note(
+                failure: .init(
+                    path: pathTitle(of: activity, in: store), error: activity.error,
+                    tail: tails.last(Self.summaryTailLines, of: activity.sequence)))
         }
     }
 
@@ -56,6 +68,19 @@ extension TerminalRenderer {
                 lines.append(line)
             }
         }
+        if !notes.slower.isEmpty && configuration.verbosity != .quiet {
+            lines.append(StyledLine("slower than usual:", .dim))
+            for step in notes.slower {
+                var line = StyledLine("  " + step.path + "  ")
+                line.append(Formatting.duration(step.duration), .magenta)
+                line.append(", usually " + Formatting.duration(step.usual), .dim)
+                lines.append(line)
+            }
+            if notes.slowerCount > notes.slower.count {
+                lines.append(
+                    StyledLine("  " + style.ellipsis + " and \(notes.slowerCount - notes.slower.count) more", .dim))
+            }
+        }
         if !notes.failures.isEmpty {
             lines.append(StyledLine("failures:", .dim))
             for failure in notes.failures {
@@ -64,6 +89,7 @@ extension TerminalRenderer {
                 line.append(" " + failure.path, .bold)
                 if let error = failure.error, !error.isEmpty { line.append("  " + error, .red) }
                 lines.append(line)
+                for text in failure.tail { lines.append(StyledLine("    " + tailGutter + text, .dim)) }
             }
             if notes.moreFailures > 0 {
                 lines.append(StyledLine("  " + style.ellipsis + " and \(notes.moreFailures) more", .dim))

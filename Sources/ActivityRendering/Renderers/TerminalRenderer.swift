@@ -54,6 +54,9 @@ public final class TerminalRenderer: ActivityRenderer {
         public var taskbarProgress = false
         /// How much the closing summary says.
         public var summary: SummaryDetail = .full
+        /// How long activities took before: "usually 2m10s" and an ETA for indeterminate ones, and
+        /// the summary's steps that were slower than usual.
+        public var history: ActivityHistory?
 
         public init(
             mode: Mode, style: TerminalStyle = TerminalStyle(unicode: true, color: false),
@@ -118,6 +121,15 @@ public final class TerminalRenderer: ActivityRenderer {
     var taskbar = TaskbarMemory()
     /// The slowest steps and the failures, for the closing summary.
     var summaryNotes = SummaryNotes()
+    /// The last lines of output of each activity (see `TerminalRenderer+OutputTail`).
+    var tails = OutputTails()
+    /// How many permanent lines the display has written: where a kept line of output stands.
+    var permanentLines = 0
+    /// The command's unfinished line on each stream the display does not show, for the tails.
+    var tailSplitters: [OutputStream: LineSplitter] = [:]
+    /// The activity the command's own output belongs to (`activity run`: the command's activity,
+    /// or the innermost one its adapter reports); `nil` when output belongs to none.
+    package var outputOwner: ActivityID?
 
     /// Creates a renderer writing to `output`.
     ///
@@ -173,12 +185,16 @@ public final class TerminalRenderer: ActivityRenderer {
         case .tty: renderLive(update, in: store)
         case .plain: renderPlain(update, in: store)
         }
+        if update.kind == .end, !tails.isEmpty, let activity = update.handle.flatMap({ store[$0] }) {
+            tails.remove(activity.sequence)
+        }
     }
 
     public func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore) {
         if case .output(let target, sanitize: false, _) = passthroughTargets[stream] ?? .display {
             // A file or a pipe of its own: byte for byte, as it came.
             target.write(bytes)
+            keepUnshownOutput(bytes, from: stream, in: store)
             return
         }
         var lines = passthroughLines[stream] ?? LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
@@ -199,8 +215,11 @@ public final class TerminalRenderer: ActivityRenderer {
                 // Plain lines of ours and the stream's share the display: each keeps its own line;
                 // on a file the stream's bytes stay as they came, a missing final newline too.
                 output.write(text + (piece.endsWithNewline || configuration.displayIsTerminal ? [0x0A] : []))
+                notePermanentLine()
             }
+            if outputOwner != nil { keepOwnedOutput(line, shownAs: permanentLines, in: store) }
         case .output(let target, _, let sharesTerminal):
+            if outputOwner != nil { keepOwnedOutput(piece.bytes, shownAs: nil, in: store) }
             let text = TerminalSanitizer.display(bytes: Array(piece.bytes)) + [0x0A]
             if configuration.mode == .tty && sharesTerminal && !isFinished && liveHeight > 0 {
                 pendingSeparate.append((target, text))

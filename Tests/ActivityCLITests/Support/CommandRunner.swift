@@ -29,7 +29,7 @@ enum CommandRunner {
     }
 
     /// The environment tests start from: no inherited sink or parent, the build folder on `PATH`,
-    /// no terminal colour settings.
+    /// no terminal colour settings, no history (a test that wants one names its file).
     static func baseEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         for key in ["ACTIVITY_SINK", "ACTIVITY_PARENT", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
@@ -37,6 +37,7 @@ enum CommandRunner {
         }
         environment["PATH"] = path
         environment["TERM"] = "dumb"
+        environment["ACTIVITY_HISTORY"] = "off"
         return environment.merging(extra) { $1 }
     }
 

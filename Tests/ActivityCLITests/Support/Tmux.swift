@@ -10,7 +10,8 @@ final class TmuxPane {
     init(width: Int = 100, height: Int = 24) throws {
         folder = try TemporaryFolder()
         let shell = [
-            "env", "-i", "PATH=\(CommandRunner.path)", "HOME=\(folder.url.path)", "LANG=C.UTF-8", "TERM=tmux-256color",
+            "env", "-i", "PATH=\(CommandRunner.path)", "HOME=\(folder.url.path)", "ACTIVITY_HISTORY=off",
+            "LANG=C.UTF-8", "TERM=tmux-256color",
             "PS1=$ ", "sh",
         ]
         let result = try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)"] + shell)

@@ -1,0 +1,129 @@
+import ActivityWire
+import Foundation
+import Testing
+
+@testable import ActivityRendering
+
+@Suite("History: estimates from past runs")
+struct HistoryTests {
+    @Test("the usual duration is the median of the last five runs")
+    func estimate() {
+        var history = ActivityHistory()
+        let path = ["Build", "Compile"]
+        for (index, duration) in [100.0, 400, 110, 90, 105, 120].enumerated() {
+            history.record(path: path, duration: duration, completed: 0, total: nil, endedAt: Double(index))
+        }
+        let entry = try! #require(history.entry(for: path))
+        #expect(entry.durations == [400, 110, 90, 105, 120])
+        #expect(entry.usualDuration == 110)
+        #expect(history.remaining(for: path, elapsed: 30) == 80)
+        #expect(history.remaining(for: path, elapsed: 200) == nil)
+        #expect(history.remaining(for: ["Build"], elapsed: 1) == nil)
+        var two = ActivityHistory()
+        two.record(path: ["x"], duration: 10, completed: 0, total: nil, endedAt: 0)
+        two.record(path: ["x"], duration: 100, completed: 0, total: nil, endedAt: 1)
+        #expect(two.entry(for: ["x"])?.usualDuration == 10)
+    }
+
+    @Test(
+        "slower than usual: at least 1.5 times as long and at least 2 s longer",
+        arguments: [
+            (10.0, 15.0, true), (10, 14.9, false), (2, 3.9, false), (2, 4, true), (0.2, 0.9, false), (60, 89, false),
+            (60, 90, true), (0, 2, true),
+        ])
+    func slower(_ usual: Double, _ duration: Double, _ expected: Bool) {
+        #expect(ActivityHistory.isSlower(duration, thanUsual: usual) == expected)
+    }
+
+    @Test("merging keeps both sides' runs, the newer last, and evicts the paths that ran longest ago")
+    func mergeAndEvict() {
+        var old = ActivityHistory()
+        old.record(path: ["a"], duration: 1, completed: 1, total: 3, endedAt: 10)
+        old.record(path: ["b"], duration: 2, completed: 0, total: nil, endedAt: 5)
+        var new = ActivityHistory()
+        new.record(path: ["a"], duration: 3, completed: 3, total: 3, endedAt: 20)
+        new.record(path: ["c"], duration: 4, completed: 0, total: nil, endedAt: 30)
+        old.merge(new)
+        #expect(old.entry(for: ["a"])?.durations == [1, 3])
+        #expect(old.entry(for: ["a"])?.completed == 3)
+        #expect(old.entries.count == 3)
+        old.evict(keeping: 2)
+        #expect(old.entry(for: ["b"]) == nil)
+        #expect(old.entry(for: ["c"]) != nil)
+    }
+
+    @Test("the text format reads back what it wrote, escapes included; bad lines are dropped with one problem")
+    func textFormat() throws {
+        var history = ActivityHistory()
+        history.record(path: ["Tab\there", "Back\\slash", "›"], duration: 1.2345, completed: 7, total: 9, endedAt: 1)
+        history.record(path: ["plain"], duration: 130, completed: 0, total: nil, endedAt: 2)
+        let text = history.encoded()
+        #expect(String(decoding: text, as: UTF8.self).hasPrefix("activity-history 1\n"))
+        let decoded = try ActivityHistory.decode(text)
+        #expect(decoded.problem == nil)
+        #expect(decoded.history.entry(for: ["Tab\there", "Back\\slash", "›"])?.durations == [1.235])
+        #expect(decoded.history.entry(for: ["plain"])?.total == nil)
+        let broken = Array("activity-history 1\n1\t0\t-\t5\tok\ngarbage\n1\t0\t-\tx\tbad\n".utf8)
+        let partial = try ActivityHistory.decode(broken)
+        #expect(partial.history.entries.count == 1)
+        #expect(partial.problem == "line 3 is not a history entry")
+        #expect(throws: ActivityHistory.TextProblem.notHistory) { try ActivityHistory.decode(Array("hello\n".utf8)) }
+        #expect(throws: ActivityHistory.TextProblem.newerVersion("2")) {
+            try ActivityHistory.decode(Array("activity-history 2\n".utf8))
+        }
+    }
+
+    @Test("files: a corrupt one warns once and is cleaned; another kind of file is never written over")
+    func files() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.path + "/deep/er/history"
+        var runs = ActivityHistory()
+        runs.record(path: ["a"], duration: 3, completed: 0, total: nil, endedAt: 1)
+        #expect(HistoryFile.load(path).warning == nil)
+        #expect(HistoryFile.save(runs, to: path) == nil)
+        #expect(HistoryFile.load(path).history.entry(for: ["a"])?.durations == [3])
+
+        try Data("activity-history 1\n\u{0}\u{1}binary junk\n".utf8).write(to: URL(fileURLWithPath: path))
+        let corrupt = HistoryFile.load(path)
+        #expect(corrupt.warning?.contains("line 2 is not a history entry") == true)
+        #expect(corrupt.writable)
+        #expect(HistoryFile.save(runs, to: path) == nil)
+        #expect(HistoryFile.load(path).warning == nil)
+
+        let other = folder.path + "/notes.txt"
+        try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: other))
+        let foreign = HistoryFile.load(other)
+        #expect(foreign.warning?.contains("not a history file") == true)
+        #expect(!foreign.writable)
+        #expect(HistoryFile.save(runs, to: other)?.contains("not written") == true)
+        #expect(try String(contentsOfFile: other, encoding: .utf8) == "my notes\n")
+
+        // A directory that cannot be made: a file stands where it would go.
+        let blocked = other + "/sub/history"
+        #expect(HistoryFile.save(runs, to: blocked)?.contains("cannot create") == true)
+    }
+
+    @Test("an indeterminate activity that ran before shows 'usually' and an ETA; the summary names slower steps")
+    func frames() {
+        var history = ActivityHistory()
+        history.record(path: ["Build", "Compile"], duration: 130, completed: 0, total: nil, endedAt: 0)
+        history.record(path: ["Build", "Link"], duration: 4, completed: 0, total: nil, endedAt: 0)
+        history.record(path: ["Build"], duration: 140, completed: 0, total: nil, endedAt: 0)
+        var configuration = TerminalRenderer.Configuration(
+            mode: .tty, size: TerminalSize(columns: 80, rows: 10), displayIsTerminal: true, startTime: 0)
+        configuration.history = history
+        let h = TerminalHarness(configuration: configuration)
+        h.send(E.begin("b", "Build", at: 0), E.begin("c", "Compile", parent: "b", at: 0))
+        h.frame(at: 10, "ten seconds in")
+        h.frame(at: 135, "past the usual time")
+        h.send(E.end("c", at: 136), E.begin("l", "Link", parent: "b", at: 136), E.end("l", at: 145))
+        h.send(E.end("b", at: 146))
+        h.finish(at: 146)
+        let screen = h.screen.grid.map { $0.joined() }.joined(separator: "\n")
+        #expect(screen.contains("slower than usual:"))
+        #expect(screen.contains("Build › Link  9.0s, usually 4.0s"))
+        #expect(!screen.contains("Build  146"))
+        Golden.check(h.transcript, named: "history-usually.txt")
+    }
+}

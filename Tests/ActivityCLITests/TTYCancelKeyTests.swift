@@ -74,9 +74,9 @@ struct TTYCancelKeyTmuxTests {
             ? "stty -icanon -echo min 1; echo rea\"\"dy; key=$(dd bs=1 count=1 2>/dev/null | od -An -c); "
                 + "stty icanon echo; echo \"key:$key\"" : ""
         try """
-        id=$(activity emit begin "Waiting for Cancel" --cancel-signal USR1)
         cancels=0
         trap 'cancels=$((cancels+1))' USR1
+        id=$(activity emit begin "Waiting for Cancel" --cancel-signal USR1)
         \(read)
         i=0
         while [ "$cancels" = 0 ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done

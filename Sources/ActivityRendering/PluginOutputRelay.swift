@@ -26,10 +26,6 @@ final class PluginOutputRelay: Sendable {
         }
 
         func run() {
-            var block = sigset_t()
-            sigemptyset(&block)
-            for signal in [SIGINT, SIGTERM, SIGWINCH, SIGPIPE] { sigaddset(&block, signal) }
-            pthread_sigmask(SIG_BLOCK, &block, nil)
             let destination = FileDescriptorOutput(fileDescriptor: output)
             var filter = PluginOutput()
             var buffer = [UInt8](repeating: 0, count: 16_384)
@@ -56,19 +52,7 @@ final class PluginOutputRelay: Sendable {
     /// relay and closed at its end) and writing to `output`.
     init?(input: Int32, output: Int32 = 1) {
         let context = Context(input: input, output: output)
-        let unmanaged = Unmanaged.passRetained(context)
-        var thread = pthread_t()
-        let status = pthread_create(
-            &thread, nil,
-            { raw in
-                let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-                context.run()
-                return nil
-            }, unmanaged.toOpaque())
-        guard status == 0 else {
-            unmanaged.release()
-            return nil
-        }
+        guard let thread = DisplayThread.start({ context.run() }) else { return nil }
         self.context = context
         self.thread = thread
     }

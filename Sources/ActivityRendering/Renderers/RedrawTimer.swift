@@ -23,10 +23,6 @@ final class RedrawTimer: Sendable {
         }
 
         func run() {
-            var block = sigset_t()
-            sigemptyset(&block)
-            for signal in [SIGINT, SIGTERM, SIGWINCH, SIGPIPE] { sigaddset(&block, signal) }
-            pthread_sigmask(SIG_BLOCK, &block, nil)
             var drain = [UInt8](repeating: 0, count: 64)
             while !stopped.load(ordering: .acquiring) {
                 var poller = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
@@ -52,17 +48,7 @@ final class RedrawTimer: Sendable {
             _ = fcntl(end, F_SETFL, O_NONBLOCK)
         }
         let context = Context(interval: interval, wakeRead: ends[0], tick: tick)
-        let unmanaged = Unmanaged.passRetained(context)
-        var thread = pthread_t()
-        let status = pthread_create(
-            &thread, nil,
-            { raw in
-                let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-                context.run()
-                return nil
-            }, unmanaged.toOpaque())
-        guard status == 0 else {
-            unmanaged.release()
+        guard let thread = DisplayThread.start({ context.run() }) else {
             close(ends[0])
             close(ends[1])
             return nil

@@ -48,3 +48,55 @@ struct ColorThemeFrameTests {
         Golden.check(Self.transcript(style: TerminalStyle(unicode: true, color: true)), named: "colors-default.txt")
     }
 }
+
+extension ColorThemeFrameTests {
+    @Test("a theme of the user's changes the colour sequences and nothing else")
+    func customTheme() throws {
+        let (theme, problems) = ColorTheme.parse(
+            "bar=34:bar-track=90:spinner=1;35:title=4:detail=:message=3:failure=1;91:log-error=7;31:tail=90:usual=36")
+        #expect(problems.isEmpty)
+        let custom = Self.transcript(style: TerminalStyle(unicode: true, color: true, colors: theme))
+        Golden.check(custom, named: "colors-custom.txt")
+        #expect(custom.contains("\\e[34m███"))
+        #expect(custom.contains("\\e[90m━"))
+        #expect(custom.contains("\\e[7;31merror: \\e[0m"))
+        #expect(custom.contains("\\e[36mETA 8s · usually 10.0s\\e[0m"))
+        #expect(custom.contains("\\e[KBuild › Compile: \\e[2mdetails\\e[0m"), "detail has no colour, log-debug its own")
+        // Without the sequences, the text is the same as with the default theme.
+        func text(_ transcript: String) -> String {
+            transcript.replacingOccurrences(of: #"\\e\[[0-9;]*m"#, with: "", options: .regularExpression)
+        }
+        #expect(text(custom) == text(Self.transcript(style: TerminalStyle(unicode: true, color: true))))
+    }
+
+    @Test("without colour a theme changes nothing")
+    func themeWithoutColour() {
+        let theme = ColorTheme.parse("bar=34:detail=1").theme
+        #expect(
+            Self.transcript(style: TerminalStyle(unicode: true, color: false, colors: theme))
+                == Self.transcript(style: TerminalStyle(unicode: true, color: false)))
+    }
+
+    @Test("a session shows ACTIVITY_COLORS's colours, and one warning above the display for its bad entries")
+    func session() throws {
+        try withTemporaryDirectory { directory in
+            let display = DisplayFile(directory: directory)
+            let session = try RenderSession(
+                options: RenderOptions(
+                    mode: .tty, displayFileDescriptor: display.descriptor,
+                    environment: [
+                        "TERM": "xterm", "LANG": "C.UTF-8", "CLICOLOR_FORCE": "1",
+                        "ACTIVITY_COLORS": "success=34:baz=1:bar=9;x:bar=1;34",
+                    ]))
+            session.handle(E.begin("a", "Fetch", total: 2, at: 100))
+            session.handle(E.end("a", at: 101))
+            session.finish()
+            let text = display.text
+            #expect(text.contains("\u{1B}[34m✔\u{1B}[0m"))
+            #expect(text.components(separatedBy: "ACTIVITY_COLORS").count == 2)
+            #expect(
+                text.contains(
+                    "\u{1B}[35mwarning: ACTIVITY_COLORS: unknown role 'baz', 'bar=9;x': not SGR parameters"))
+        }
+    }
+}

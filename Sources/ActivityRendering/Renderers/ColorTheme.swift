@@ -58,7 +58,7 @@ public struct ColorTheme: Sendable, Hashable {
     }
 
     /// Checks that `parameters` can go into `CSI … m` as they are: empty, or 1 to
-    /// ``maxParameters`` numbers from 0 to 255 separated by `;`. Nothing else ever reaches the
+    /// ``maxParameters`` numbers from 0 to 255 (of at most 3 digits) separated by `;`. Nothing else ever reaches the
     /// terminal.
     public static func validate(_ parameters: String) throws(InvalidParameters) {
         guard !parameters.isEmpty else { return }
@@ -67,10 +67,8 @@ public struct ColorTheme: Sendable, Hashable {
         else { throw InvalidParameters(parameters: parameters, tooMany: false) }
         let numbers = utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
         for number in numbers {
-            // Leading zeros are harmless; more than three digits after them is over 255.
-            let digits = number.drop { $0 == UInt8(ascii: "0") }
-            guard !number.isEmpty, digits.count <= 3,
-                digits.reduce(0, { $0 * 10 + Int($1 - UInt8(ascii: "0")) }) <= 255
+            guard (1...3).contains(number.count),
+                number.reduce(0, { $0 * 10 + Int($1 - UInt8(ascii: "0")) }) <= 255
             else { throw InvalidParameters(parameters: parameters, tooMany: false) }
         }
         guard numbers.count <= maxParameters else { throw InvalidParameters(parameters: parameters, tooMany: true) }

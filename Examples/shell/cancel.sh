@@ -8,9 +8,9 @@
 # command goes on and exits 0. Outside `activity run`, nothing is ever sent.
 set -eu
 
-id=$(activity emit begin "Waiting for Cancel" --total 300 --unit steps --cancel-signal USR1)
 cancelled=no
-trap 'cancelled=yes' USR1
+trap 'cancelled=yes' USR1   # before the begin: a cancel may come as soon as it is shown
+id=$(activity emit begin "Waiting for Cancel" --total 300 --unit steps --cancel-signal USR1)
 
 step=0
 while [ "$step" -lt 300 ] && [ "$cancelled" = no ]; do

@@ -205,6 +205,25 @@ public final class RenderSession: Sendable {
         state.core.withLock { $0.store.requestCancel(id) }
     }
 
+    /// Whether the TTY display offers its cancel key (Esc) now: said by whoever owns the keyboard
+    /// (`activity run`, while its command's terminal is in line mode). The live region then shows
+    /// the key's hint while something is cancellable.
+    package func offerCancelKey(_ offered: Bool) {
+        state.core.withLock { core in core.terminal?.cancelKey.isOffered = offered }
+    }
+
+    /// The cancel key was pressed: asks each activity it cancels once (``CancelKey``), through
+    /// ``ActivityStore/requestCancel(_:)``. Returns whether the display took the key; when it did
+    /// not (not offered, nothing to cancel), the key belongs to whoever else reads the keyboard.
+    package func pressCancelKey() -> Bool {
+        state.core.withLock { core in
+            guard let terminal = core.terminal else { return false }
+            let (taken, ids) = terminal.cancelKey.press(in: core.store)
+            for id in ids { core.store.requestCancel(id) }
+            return taken
+        }
+    }
+
     /// Passes on output of the producer's own that is not an event, as it came (lines with their
     /// `\n`, or part of one): byte for byte to a file or a pipe, sanitized line by line on a
     /// terminal, above the live region when it shares the display.

@@ -249,10 +249,16 @@ int activity_end(activity *a, activity_status status, const char *message)
     if (!a) return 0;
     if ((unsigned)status > ACTIVITY_STATUS_SKIPPED) return -EINVAL;
     if (a == &disabled_handle) return 0;
-    if (!a->enabled || a->pid != getpid()) {
-        /* Never in the stream, or inherited from the parent process (whose registry and locks
-           this process does not share): only the memory is left to free. */
+    if (a->pid != getpid()) {
+        /* Inherited from the parent process (whose registry and locks this process does not
+           share): only the memory is left to free. */
         destroy(a);
+        return 0;
+    }
+    if (!a->enabled) {
+        /* Never in the stream. It was in the registry while its begin was being written, so the
+           flusher may still hold it for a moment: the last reference frees it. */
+        activity_release(a);
         return 0;
     }
     /* From here on no cancel handler runs for a: its context may go once this returns. */

@@ -23,9 +23,9 @@ struct PluginCancelTests {
                 done
                 """, executable: true)
         let script = """
-            id=$(activity emit begin "Waiting for Cancel" --cancel-signal USR1)
             n=0
             trap 'n=$((n + 1))' USR1
+            id=$(activity emit begin "Waiting for Cancel" --cancel-signal USR1)
             i=0
             while [ $i -lt 300 ] && [ $n = 0 ]; do sleep 0.1; i=$((i + 1)); done
             sleep 0.5  # a second signal, if one came, would be counted meanwhile

@@ -63,6 +63,38 @@ struct PseudoTerminalRunTests {
         #expect(screen.components(separatedBy: "yes").count == 3, "the answer is shown more than once:\n\(screen)")
     }
 
+    @Test(
+        "the command is in the foreground from its first instruction (wget would write to wget-log)",
+        .enabled(if: available))
+    func foregroundFromTheStart() throws {
+        let pane = try TmuxPane()
+        // A program that asks at once, as wget does, whether its process group owns the terminal.
+        let source = try pane.folder.file(
+            "check.c",
+            contents: """
+                #include <stdio.h>
+                #include <unistd.h>
+                int main(int argc, char **argv) {
+                    FILE *log = fopen(argv[1], "a");
+                    fputs(tcgetpgrp(2) == getpgrp() ? "foreground\\n" : "background\\n", log);
+                    return fclose(log);
+                }
+
+                """)
+        let check = pane.folder.url.appendingPathComponent("check").path
+        let compiled = try CommandRunner.run("/usr/bin/env", ["gcc", "-o", check, source.path])
+        try #require(compiled.status == 0, "\(compiled.standardError)")
+        let log = pane.folder.url.appendingPathComponent("log").path
+        // The window it could fall into was about a millisecond wide: 40 starts found it.
+        try pane.type("i=0; while [ $i -lt 40 ]; do activity run -- '\(check)' '\(log)'; i=$((i+1)); done; echo DO''NE")
+        #expect(try pane.waitFor("DONE", timeout: 120))
+        let answers = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(answers.count == 40)
+        #expect(
+            answers.allSatisfy { $0 == "foreground" },
+            "\(answers.filter { $0 != "foreground" }.count) of 40 in the background")
+    }
+
     @Test("ls --color=auto keeps its colours", .enabled(if: available))
     func colours() throws {
         let pane = try TmuxPane()

@@ -36,7 +36,9 @@ enum RunCommand {
             Unix socket) and ACTIVITY_PARENT (the activity of the command itself), so everything it
             reports nests under one activity titled with the command line. Its standard output and
             error are printed above the live display. Signals that would end activity (SIGINT,
-            SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, …) are passed on to it.
+            SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, …) are passed on to it. On a terminal its keys are
+            copied to it, but for Esc while the live display offers it: when something is
+            cancellable and CMD's terminal is in line mode, Esc cancels (see Docs/cli.md).
 
             When CMD is a tool whose own progress output an adapter reads (git, curl, wget, pv, dd,
             rsync, tar, ffmpeg, pip, ninja, swift build, apt-get, apt, dpkg: see 'activity adapt

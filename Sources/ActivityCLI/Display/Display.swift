@@ -32,6 +32,12 @@ protocol Display: Sendable {
     func suspend()
     /// The process continued after a stop.
     func resume()
+    /// Whether the cancel key (Esc) is offered now: the caller owns the keyboard and may give
+    /// the display a key (see ``pressCancelKey()``).
+    func offerCancelKey(_ offered: Bool)
+    /// Esc was pressed where the display may take it. Returns whether it did (it cancels
+    /// something, or a cancel is pending); when not, the key goes where it would have gone.
+    func pressCancelKey() -> Bool
     /// Whether it draws a live display on a terminal: `activity run` then gives the command a
     /// pseudo-terminal of its own.
     var drawsOnTerminal: Bool { get }
@@ -66,5 +72,8 @@ extension Display {
 
     func suspend() {}
     func resume() {}
+    /// Displays without a cancel key (the overlay has its own keyboard) never take one.
+    func offerCancelKey(_ offered: Bool) {}
+    func pressCancelKey() -> Bool { false }
     var drawsOnTerminal: Bool { false }
 }

@@ -35,6 +35,10 @@ final class SessionDisplay: Display {
 
     func resume() { session.resumeDrawing() }
 
+    func offerCancelKey(_ offered: Bool) { session.offerCancelKey(offered) }
+
+    func pressCancelKey() -> Bool { session.pressCancelKey() }
+
     /// Whether the live display draws on a terminal: `activity run` then gives the command a
     /// pseudo-terminal of its own.
     var drawsOnTerminal: Bool { session.mode == .tty }

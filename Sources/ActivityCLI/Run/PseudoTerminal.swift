@@ -69,6 +69,14 @@ struct PseudoTerminal {
         return ioctl(master, UInt(TIOCSWINSZ), &real) == 0
     }
 
+    /// Whether the command's terminal is in line mode (canonical input): no program reads it key
+    /// by key, as an editor, a pager, a shell's line editor or `ssh` do, each turning line mode
+    /// off. On Linux a master's settings are its slave's.
+    var isInLineMode: Bool {
+        var settings = termios()
+        return tcgetattr(master, &settings) == 0 && settings.c_lflag & tcflag_t(ICANON) != 0
+    }
+
     func close() {
         SystemCall.close(master)
     }

@@ -26,13 +26,14 @@ enum SessionLeader {
         guard !command.isEmpty else { return ExitCode.usage }
         let pid: pid_t
         do throws(Spawn.Failure) {
-            pid = try Spawn.spawn(command, environment: POSIX.environment(), streams: .inherited)
+            pid = try Spawn.spawn(
+                command, environment: POSIX.environment(), streams: .inheritedInForeground(terminal: 2))
         } catch {
             Console.error(error.message(for: command[0]), command: "run")
             return error.exitStatus
         }
         sessionCommand = pid
-        setForeground(pid)
+        setForeground(pid)  // done already where the C library could (Spawn.Streams.inheritedInForeground)
         // What `activity run` forwards to the leader's group goes on to the command's.
         for signal in SignalPipe.handled {
             var action = sigaction()

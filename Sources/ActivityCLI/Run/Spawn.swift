@@ -50,7 +50,24 @@ enum Spawn {
         case terminal(path: String, input: Bool)
         /// The caller's own.
         case inherited
+        /// The caller's own, with the child's process group made the foreground of the terminal
+        /// on `terminal` before the command starts, as a shell's child does before its exec: a
+        /// program that checks at once whether it is in the foreground (wget, which otherwise
+        /// writes to `wget-log`) must never see itself in the background.
+        case inheritedInForeground(terminal: Int32)
     }
+
+    /// glibc's `posix_spawn_file_actions_addtcsetpgrp_np` (since 2.35), looked up at run time
+    /// because the Glibc module does not import it and older C libraries lack it; without it the
+    /// caller makes the child the foreground right after the spawn, a moment late.
+    private static let addForegroundAction:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addtcsetpgrp_np")
+            else { return nil }
+            return unsafeBitCast(
+                symbol,
+                to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }()
 
     /// Spawns `arguments[0]` (looked up in `PATH`) with its output and error on pipes.
     static func spawn(
@@ -80,6 +97,8 @@ enum Spawn {
             if input { posix_spawn_file_actions_adddup2(&actions, 1, 0) }
         case .inherited:
             break
+        case .inheritedInForeground(let terminal):
+            _ = addForegroundAction?(&actions, terminal)
         }
 
         var attributes = posix_spawnattr_t()

@@ -318,7 +318,7 @@ struct IOLoop {
             }
             if fds[3].revents & readable != 0 { output = pump(output, to: .standardOutput, buffer) }
             if fds[4].revents & readable != 0 { errors = pump(errors, to: .standardError, buffer) }
-            if fds[5].revents & readable != 0 { keysOpen = terminal?.readKeys() ?? false }
+            if fds[5].revents & readable != 0 { keysOpen = terminal?.readKeys(on: display) ?? false }
             if fds[6].revents != 0 { terminal?.writeKeys() }
             if fds[7].revents & readable != 0, let cancels { sendBack(cancels.take()) }
             for index in 8..<fds.count where fds[index].revents & readable != 0 {

@@ -66,6 +66,8 @@ struct TerminalPump {
         if now >= nextSizeCheck {
             pty.copySize(from: terminal)
             nextSizeCheck = now + Self.sizeInterval
+            // Esc is offered only while keys reach the command and it does not read them one by one.
+            display.offerCancelKey(keys != nil && pty.isInLineMode)
         }
         if parser.hasUnfinishedLine {
             let due = lastOutput + Self.promptDelay
@@ -82,16 +84,28 @@ struct TerminalPump {
         return Int32((max(0, wait) * 1000).rounded(.up))
     }
 
-    /// Reads the keys typed on the real terminal and copies them to the command. Returns false
-    /// when the real terminal's input has ended.
-    mutating func readKeys() -> Bool {
+    /// Reads the keys typed on the real terminal and copies them to the command, but for the
+    /// display's cancel key (``takesCancelKey(_:lineMode:display:)``). Returns false when the real
+    /// terminal's input has ended.
+    mutating func readKeys(on display: any Display) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = read(0, &buffer, buffer.count)
         if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { return false }
         guard count > 0 else { return true }
+        if Self.takesCancelKey(buffer[..<count], lineMode: { pty.isInLineMode }, display: display) { return true }
         if pendingKeys.count + count <= Self.pendingKeysLimit { pendingKeys += buffer[..<count] }
         writeKeys()
         return true
+    }
+
+    /// Whether the display takes `keys` as its cancel key: Esc alone in one read (an arrow key, Alt
+    /// with a key or a paste arrives as Esc and more in one read, and goes to the command), while
+    /// the command's terminal is in line mode (no editor, pager or line editor reads it key by
+    /// key; there, Esc would be a stray `^[` in a line) and the display has something to cancel.
+    static func takesCancelKey(
+        _ keys: ArraySlice<UInt8>, lineMode: () -> Bool, display: any Display
+    ) -> Bool {
+        keys.count == 1 && keys.first == 0x1B && lineMode() && display.pressCancelKey()
     }
 
     /// Writes what the pty takes of the waiting keys.

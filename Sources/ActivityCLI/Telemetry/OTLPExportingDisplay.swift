@@ -63,6 +63,10 @@ final class OTLPExportingDisplay: Display {
 
     func resume() { inner.resume() }
 
+    func offerCancelKey(_ offered: Bool) { inner.offerCancelKey(offered) }
+
+    func pressCancelKey() -> Bool { inner.pressCancelKey() }
+
     var drawsOnTerminal: Bool { inner.drawsOnTerminal }
 
     func report(_ diagnostic: Diagnostic) { inner.report(diagnostic) }

@@ -18,7 +18,8 @@ extension TerminalRenderer {
         let width = lineWidth
         let showHeader = store.summary.begun > 1 && maxLines > 1
         if showHeader { widths.append(encode(headerLine(store, now: now), width: width, into: body)) }
-        let budget = maxLines - widths.count
+        let hint = maxLines > widths.count + 1 ? cancelKey.hint(in: store).map(cancelHintLine) : nil
+        let budget = maxLines - widths.count - (hint == nil ? 0 : 1)
         // Every row is measured before any is written, so each part can start at the same column
         // in all of them. One activity past the budget means "+N more", in place of the last row
         // that would have fitted.
@@ -56,6 +57,7 @@ extension TerminalRenderer {
             let more = StyledLine(style.ellipsis + " +" + String(store.openCount - rows.count) + " more", .detail)
             widths.append(encode(more, width: width, into: body))
         }
+        if let hint { widths.append(encode(hint, width: width, into: body)) }
         liveRows = rows
         if lineCache.count > 2 * max(16, store.openCount) {
             lineCache = lineCache.filter { entry in
@@ -71,6 +73,19 @@ extension TerminalRenderer {
         shown.encoded(colors: style.activeColors, into: body)
         body.append(Self.newline)
         return shown.width
+    }
+
+    /// `Esc cancels Waiting for approval` under the activities, or `cancelling Waiting for approval…`
+    /// once asked.
+    func cancelHintLine(_ hint: CancelKey.Hint) -> StyledLine {
+        switch hint {
+        case .available(let title, let others):
+            var line = StyledLine("Esc", .bold)
+            line.append(" cancels " + title + (others > 0 ? " and \(others) more" : ""), .dim)
+            return line
+        case .cancelling(let title):
+            return StyledLine("cancelling " + title + style.ellipsis, .dim)
+        }
     }
 
     /// `⠋ 3 running · 11/15 done · 1 failed · 12.3s`

@@ -117,6 +117,8 @@ public final class TerminalRenderer: ActivityRenderer {
     var commandScreen = CommandScreen.lines
     /// While the process is stopped (Ctrl-Z), nothing is drawn.
     package var isSuspended = false
+    /// The cancel key, where the owner of the keyboard offers it: its hint is the region's last line.
+    package var cancelKey = CancelKey()
     /// What the terminal's taskbar shows.
     var taskbar = TaskbarMemory()
     /// The slowest steps and the failures, for the closing summary.

@@ -100,3 +100,21 @@ extension ColorThemeFrameTests {
         }
     }
 }
+
+extension ColorThemeFrameTests {
+    @Test("the cancel hint: Esc in the key role, the rest in the hint role")
+    func cancelHint() {
+        func frame(_ colors: ColorTheme) -> String {
+            let h = TerminalHarness(
+                configuration: TerminalRenderer.Configuration(
+                    mode: .tty, style: TerminalStyle(unicode: true, color: true, colors: colors),
+                    size: TerminalSize(columns: 60, rows: 8), displayIsTerminal: true, startTime: 0))
+            h.renderer.cancelKey.isOffered = true
+            h.send(.begin(.init(id: E.id("w"), title: "Deploy", cancellable: true, timestamp: 0)))
+            h.frame(at: 0.1, "offered")
+            return h.buffer.text
+        }
+        #expect(frame(ColorTheme()).contains("\u{1B}[1mEsc\u{1B}[0m\u{1B}[2m cancels Deploy\u{1B}[0m"))
+        #expect(frame(ColorTheme.parse("key=4:hint=").theme).contains("\u{1B}[4mEsc\u{1B}[0m cancels Deploy\r"))
+    }
+}

@@ -49,6 +49,10 @@ public enum ColorRole: Int, CaseIterable, Sendable, Hashable {
     case logDebug
     /// The lines of a command's output shown under its activity and with its failure.
     case tail
+    /// The key named in the live region's hint: the `Esc` of `Esc cancels Deploy`.
+    case key
+    /// The rest of that hint: ` cancels Deploy`, `cancelling Deploy…`.
+    case hint
 
     /// The role's name in `ACTIVITY_COLORS`: `spinner`, `bar-track`, `log-error`, ….
     public var name: String {
@@ -71,6 +75,8 @@ public enum ColorRole: Int, CaseIterable, Sendable, Hashable {
         case .logWarning: "log-warning"
         case .logDebug: "log-debug"
         case .tail: "tail"
+        case .key: "key"
+        case .hint: "hint"
         }
     }
 
@@ -89,8 +95,8 @@ public enum ColorRole: Int, CaseIterable, Sendable, Hashable {
     public var defaultParameters: String {
         switch self {
         case .spinner, .bar: "36"
-        case .title: "1"
-        case .barTrack, .detail, .message, .usual, .skipped, .logDebug, .tail: "2"
+        case .title, .key: "1"
+        case .barTrack, .detail, .message, .usual, .skipped, .logDebug, .tail, .hint: "2"
         case .percent, .counts: ""
         case .success: "32"
         case .failure: "31"

@@ -80,11 +80,11 @@ extension TerminalRenderer {
     func cancelHintLine(_ hint: CancelKey.Hint) -> StyledLine {
         switch hint {
         case .available(let title, let others):
-            var line = StyledLine("Esc", .bold)
-            line.append(" cancels " + title + (others > 0 ? " and \(others) more" : ""), .dim)
+            var line = StyledLine("Esc", .key)
+            line.append(" cancels " + title + (others > 0 ? " and \(others) more" : ""), .hint)
             return line
         case .cancelling(let title):
-            return StyledLine("cancelling " + title + style.ellipsis, .dim)
+            return StyledLine("cancelling " + title + style.ellipsis, .hint)
         }
     }
 

@@ -64,7 +64,8 @@ public final class TerminalRenderer: ActivityRenderer {
             refreshInterval: Double = 0.05, plainProgressInterval: Double = 5, startTime: Double? = nil
         ) {
             self.mode = mode
-            self.style = mode == .plain ? TerminalStyle(unicode: style.unicode, color: false) : style
+            self.style =
+                mode == .plain ? TerminalStyle(unicode: style.unicode, color: false, colors: style.colors) : style
             self.size = size
             self.displayIsTerminal = displayIsTerminal ?? (mode == .tty)
             self.refreshInterval = max(0.05, refreshInterval)

@@ -44,8 +44,9 @@ public struct RenderOptions: Sendable {
     /// The descriptor the display is drawn on; 2 (standard error) by default.
     public var displayFileDescriptor: Int32
     /// The environment consulted: `TERM`, `CI`, `NO_COLOR`, `CLICOLOR`, `CLICOLOR_FORCE`,
-    /// `LC_ALL`/`LC_CTYPE`/`LANG`, `COLUMNS`/`LINES`, and `PATH` (for plugins, which also get it
-    /// as their environment). The process's environment by default.
+    /// `ACTIVITY_COLORS` (``ColorTheme/parse(_:over:)``), `LC_ALL`/`LC_CTYPE`/`LANG`,
+    /// `COLUMNS`/`LINES`, and `PATH` (for plugins, which also get it as their environment). The
+    /// process's environment by default.
     public var environment: [String: String]
     /// Whether the session installs its SIGINT, SIGTERM and SIGWINCH handlers in TTY mode (see
     /// ``RenderSession``): only when asked (`false` by default), since signal dispositions belong

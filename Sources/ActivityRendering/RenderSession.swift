@@ -78,12 +78,14 @@ public final class RenderSession: Sendable {
         }
         var renderers: [any ActivityRenderer] = []
         var terminal: TerminalRenderer?
+        var colorWarning: String?
         // Read before anything is drawn: a small file, and its warning goes above the display.
         let history = options.historyFile.map(HistoryRecorder.init(path:))
 
         switch mode {
         case .tty, .plain, .auto:
-            let style = TerminalStyle.detect(environment: environment, isTerminal: displayIsTerminal)
+            let style: TerminalStyle
+            (style, colorWarning) = TerminalStyle.detect(environment: environment, isTerminal: displayIsTerminal)
             var configuration = TerminalRenderer.Configuration(
                 mode: mode == .tty ? .tty : .plain, style: style,
                 size: TerminalSize(TerminalDevice.size(of: descriptor, environment: environment)),
@@ -129,6 +131,7 @@ public final class RenderSession: Sendable {
         self.state = state
         state.core.withLock { core in
             if let warning = core.history?.loadWarning { core.renderer.notice(warning, in: core.store) }
+            if let colorWarning { core.renderer.notice(colorWarning, in: core.store) }
         }
         let onCancelRequest = options.onCancelRequest
         state.core.withLock { $0.store.onCancelRequest = onCancelRequest }

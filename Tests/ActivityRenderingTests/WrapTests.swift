@@ -12,9 +12,9 @@ struct WrapTests {
     @Test("at 50 columns a failure's path and error break between words, with a hanging indent")
     func words() {
         var line = StyledLine("✖ ")
-        line.append("Build › Download assets", .bold)
-        line.append("  3.2s", .dim)
-        line.append("  assets.tar.zst: connection reset, see https://ci.example/build/12345/log for more", .dim)
+        line.append("Build › Download assets", .title)
+        line.append("  3.2s", .detail)
+        line.append("  assets.tar.zst: connection reset, see https://ci.example/build/12345/log for more", .message)
         let wrapped = rows(line, 50)
         #expect(wrapped.count > 1)
         let words = Set(line.spans.map(\.text).joined().split(separator: " ").map(String.init))

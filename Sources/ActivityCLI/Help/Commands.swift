@@ -34,6 +34,7 @@ enum Commands {
         ("NO_COLOR", "when set and not empty: no colours"),
         ("CLICOLOR", "0: no colours"),
         ("CLICOLOR_FORCE", "set and not 0: colours even when the display is not a terminal"),
+        ("ACTIVITY_COLORS", "the display's colours, role=SGR:role=SGR... (bar=34:failure=1;31; see Docs/rendering.md)"),
         ("TERM", "dumb: plain lines, no escape sequences"),
         ("CI", "when set: plain lines"),
         ("TMPDIR", "where activity run makes its private socket directory (default /tmp)"),

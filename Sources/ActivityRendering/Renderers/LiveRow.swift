@@ -28,6 +28,8 @@ struct LiveRow {
     var counts: Part?
     var rate: Part?
     var eta: Part?
+    /// Whether ``eta`` is an estimate from the history (`usually 2m10s`), coloured as such.
+    var etaIsUsual = false
     var elapsed: Part?
     /// The activity's ``ActivityState/sequence``: whose output tail follows the row.
     var sequence = 0

@@ -2,31 +2,31 @@ import ActivityTerminal
 
 /// Where a line's spans go: a ``StyledLine``, or straight into a frame's bytes.
 protocol LineSink {
-    /// Appends text whose display width the caller already knows; empty text is skipped.
-    mutating func append(_ text: String, _ paint: TerminalStyle.Paint, width: Int)
+    /// Appends text whose display width the caller already knows, coloured as `role` (`nil`:
+    /// never coloured); empty text is skipped.
+    mutating func append(_ text: String, _ role: ColorRole?, width: Int)
 }
 
-/// Writes spans straight into a frame's bytes, with SGR sequences when `color` is on: the bytes
-/// ``StyledLine/encoded(color:into:)`` would give for the same spans.
+/// Writes spans straight into a frame's bytes, in `colors` when there are any: the bytes
+/// ``StyledLine/encoded(colors:into:)`` would give for the same spans.
 struct LineWriter: LineSink {
     let buffer: ByteBuffer
-    let color: Bool
+    let colors: ColorTheme?
     /// The display width written so far.
     private(set) var width = 0
 
-    init(buffer: ByteBuffer, color: Bool) {
+    init(buffer: ByteBuffer, colors: ColorTheme?) {
         self.buffer = buffer
-        self.color = color
+        self.colors = colors
     }
 
     /// Counts `width` columns whose bytes the caller wrote into the buffer itself.
     mutating func skip(width: Int) { self.width += width }
 
     @inline(__always)
-    mutating func append(_ text: String, _ paint: TerminalStyle.Paint, width: Int) {
+    mutating func append(_ text: String, _ role: ColorRole?, width: Int) {
         guard !text.isEmpty else { return }
-        if color && paint != .none {
-            buffer.append(paint.sgrText)
+        if let role, let colors, colors.appendSequence(for: role, to: buffer) {
             buffer.append(text)
             buffer.append("\u{1B}[0m" as StaticString)
         } else {
@@ -36,11 +36,13 @@ struct LineWriter: LineSink {
     }
 }
 
-/// A line of the display as spans of text with a paint each; measured and cut by display width.
+/// A line of the display as spans of text with a colour role each; measured and cut by display
+/// width.
 struct StyledLine: Sendable, LineSink {
     struct Span: Sendable {
         var text: String
-        var paint: TerminalStyle.Paint
+        /// What the span is, for its colour; `nil`: never coloured.
+        var role: ColorRole?
         /// The display width, measured once.
         var width: Int
     }
@@ -55,23 +57,23 @@ struct StyledLine: Sendable, LineSink {
         spans.reserveCapacity(capacity)
     }
 
-    init(_ text: String, _ paint: TerminalStyle.Paint = .none) {
-        append(text, paint)
+    init(_ text: String, _ role: ColorRole? = nil) {
+        append(text, role)
     }
 
-    mutating func append(_ text: String, _ paint: TerminalStyle.Paint = .none) {
+    mutating func append(_ text: String, _ role: ColorRole? = nil) {
         guard !text.isEmpty else { return }
-        append(text, paint, width: DisplayWidth.of(text))
+        append(text, role, width: DisplayWidth.of(text))
     }
 
     /// Appends text whose display width the caller already knows.
-    mutating func append(_ text: String, _ paint: TerminalStyle.Paint, width: Int) {
+    mutating func append(_ text: String, _ role: ColorRole?, width: Int) {
         guard !text.isEmpty else { return }
-        spans.append(Span(text: text, paint: paint, width: width))
+        spans.append(Span(text: text, role: role, width: width))
         self.width += width
     }
 
-    /// The text without paint.
+    /// The text without colour.
     var plain: String { spans.map(\.text).joined() }
 
     /// The line cut to `width` columns, the cut marked by `ellipsis`.
@@ -82,13 +84,13 @@ struct StyledLine: Sendable, LineSink {
         let ellipsisWidth = DisplayWidth.of(ellipsis)
         for span in spans {
             if used + span.width <= width - ellipsisWidth {
-                result.append(span.text, span.paint, width: span.width)
+                result.append(span.text, span.role, width: span.width)
                 used += span.width
                 continue
             }
             let room = width - used
             let cut = DisplayWidth.truncate(span.text, to: room, ellipsis: ellipsis)
-            result.append(cut, span.paint)
+            result.append(cut, span.role)
             break
         }
         return result
@@ -98,13 +100,15 @@ struct StyledLine: Sendable, LineSink {
     /// `indent` spaces, so a long error message is shown whole without the terminal wrapping it.
     /// Rows break at the last space that fits, or before a wide (East Asian) character, where
     /// lines may break without a space (across spans: a title and the message after it wrap as
-    /// one text); only a word longer than a whole row is cut inside.
-    func wrapped(to width: Int, indent: Int) -> [StyledLine] {
+    /// one text); only a word longer than a whole row is cut inside. Neighbouring text drawn
+    /// alike in `colors` becomes one span, so it takes one colour sequence.
+    func wrapped(to width: Int, indent: Int, colors: ColorTheme? = nil) -> [StyledLine] {
         guard self.width > width, width > indent + 4 else { return [self] }
-        var cells: [(character: Character, paint: TerminalStyle.Paint, width: Int)] = []
+        var cells: [(character: Character, role: ColorRole?, width: Int)] = []
         for span in spans {
-            for character in span.text { cells.append((character, span.paint, DisplayWidth.of(character))) }
+            for character in span.text { cells.append((character, span.role, DisplayWidth.of(character))) }
         }
+        let alike: (ColorRole?, ColorRole?) -> Bool = { a, b in colors?.drawsAlike(a, b) ?? (a == b) }
         var rows: [StyledLine] = []
         var start = 0
         var first = true
@@ -130,12 +134,12 @@ struct StyledLine: Sendable, LineSink {
             var index = start
             while index < end {
                 var text = ""
-                let paint = cells[index].paint
-                while index < end, cells[index].paint == paint {
+                let role = cells[index].role
+                while index < end, alike(cells[index].role, role) {
                     text.append(cells[index].character)
                     index += 1
                 }
-                row.append(text, paint)
+                row.append(text, role)
             }
             rows.append(row)
             if next == start { next = start + 1 }  // a cell wider than the row: never stall
@@ -145,11 +149,10 @@ struct StyledLine: Sendable, LineSink {
         return rows
     }
 
-    /// The bytes of the line, with SGR sequences when `color` is on.
-    func encoded(color: Bool, into out: inout [UInt8]) {
+    /// The bytes of the line, in `colors` when there are any.
+    func encoded(colors: ColorTheme?, into out: inout [UInt8]) {
         for span in spans {
-            if color && span.paint != .none {
-                out.append(contentsOf: span.paint.sgr)
+            if let role = span.role, let colors, colors.appendSequence(for: role, to: &out) {
                 Self.appendUTF8(span.text, to: &out)
                 out.append(contentsOf: Self.reset)
             } else {
@@ -158,13 +161,11 @@ struct StyledLine: Sendable, LineSink {
         }
     }
 
-    /// The bytes of the line appended to `out`, with SGR sequences when `color` is on.
-    func encoded(color: Bool, into out: ByteBuffer) {
+    /// The bytes of the line appended to `out`, in `colors` when there are any.
+    func encoded(colors: ColorTheme?, into out: ByteBuffer) {
         spans.withUnsafeBufferPointer { spans in
             for index in spans.indices {
-                let paint = spans[index].paint
-                if color && paint != .none {
-                    out.append(paint.sgr)
+                if let role = spans[index].role, let colors, colors.appendSequence(for: role, to: out) {
                     out.append(spans[index].text)
                     out.append(Self.reset)
                 } else {

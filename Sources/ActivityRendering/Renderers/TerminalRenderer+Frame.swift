@@ -33,6 +33,7 @@ extension TerminalRenderer {
                 row.sequence = activity.sequence
                 if configuration.history != nil && activity.total == nil {
                     row.eta = LiveRow.Part(usualText(activity, in: store, now: now, cache: row.cache))
+                    row.etaIsUsual = row.eta != nil
                 }
                 rows.append(row)
             }
@@ -53,7 +54,7 @@ extension TerminalRenderer {
             }
         }
         if shown > budget {
-            let more = StyledLine(style.ellipsis + " +" + String(store.openCount - rows.count) + " more", .dim)
+            let more = StyledLine(style.ellipsis + " +" + String(store.openCount - rows.count) + " more", .detail)
             widths.append(encode(more, width: width, into: body))
         }
         if let hint { widths.append(encode(hint, width: width, into: body)) }
@@ -69,7 +70,7 @@ extension TerminalRenderer {
     private func encode(_ line: StyledLine, width: Int, into body: ByteBuffer) -> Int {
         let shown = line.width > width ? line.truncated(to: width, ellipsis: style.ellipsis) : line
         body.append(Self.clearLine)
-        shown.encoded(color: style.color, into: body)
+        shown.encoded(colors: style.activeColors, into: body)
         body.append(Self.newline)
         return shown.width
     }
@@ -79,26 +80,26 @@ extension TerminalRenderer {
     func cancelHintLine(_ hint: CancelKey.Hint) -> StyledLine {
         switch hint {
         case .available(let title, let others):
-            var line = StyledLine("Esc", .bold)
-            line.append(" cancels " + title + (others > 0 ? " and \(others) more" : ""), .dim)
+            var line = StyledLine("Esc", .key)
+            line.append(" cancels " + title + (others > 0 ? " and \(others) more" : ""), .hint)
             return line
         case .cancelling(let title):
-            return StyledLine("cancelling " + title + style.ellipsis, .dim)
+            return StyledLine("cancelling " + title + style.ellipsis, .hint)
         }
     }
 
     /// `⠋ 3 running · 11/15 done · 1 failed · 12.3s`
     func headerLine(_ store: ActivityStore, now: Double) -> StyledLine {
         let summary = store.summary
-        var line = StyledLine(style.spinner(at: now), .cyan)
-        line.append(" \(store.openCount) running", .bold)
+        var line = StyledLine(style.spinner(at: now), .spinner)
+        line.append(" \(store.openCount) running", .title)
         line.append(style.dot + "\(summary.finished)/\(summary.begun) done")
         let failed = summary.count(.failure)
-        if failed > 0 { line.append(style.dot + "\(failed) failed", .red) }
+        if failed > 0 { line.append(style.dot + "\(failed) failed", .failure) }
         let problems = summary.diagnosticCount
-        if problems > 0 { line.append(style.dot + "\(problems) input problem\(problems == 1 ? "" : "s")", .magenta) }
+        if problems > 0 { line.append(style.dot + "\(problems) input problem\(problems == 1 ? "" : "s")", .warning) }
         let elapsed = now - (startTime ?? summary.firstTime ?? now)
-        line.append(style.dot + Formatting.duration(elapsed), .dim)
+        line.append(style.dot + Formatting.duration(elapsed), .detail)
         return line
     }
 
@@ -142,11 +143,10 @@ extension TerminalRenderer {
         var pad = 0
         func emitHead<Line: LineSink>(_ line: inout Line) {
             if indentWidth > 0 { line.append(Self.blank(indentWidth), .none, width: indentWidth) }
-            line.append(spinner, .cyan, width: 1)
+            line.append(spinner, .spinner, width: 1)
             line.append(" ", .none, width: 1)
         }
-        func add<Line: LineSink>(_ part: LiveRow.Part?, column: Int, _ paint: TerminalStyle.Paint, to line: inout Line)
-        {
+        func add<Line: LineSink>(_ part: LiveRow.Part?, column: Int, _ role: ColorRole?, to line: inout Line) {
             guard column > 0 else { return }
             guard let part else {
                 pad += 2 + column
@@ -155,11 +155,11 @@ extension TerminalRenderer {
             // The gap is a span of its own: joining it to the text could make a string too
             // long to be stored inline.
             line.append(Self.blank(pad + 2), .none, width: pad + 2)
-            line.append(part.text, paint, width: part.width)
+            line.append(part.text, role, width: part.width)
             pad = max(0, column - part.width)
         }
         func emitMiddle<Line: LineSink>(_ line: inout Line) {
-            line.append(shownTitle, row.isTopLevel ? .bold : .none, width: shownTitleWidth)
+            line.append(shownTitle, row.isTopLevel ? .title : nil, width: shownTitleWidth)
             pad = max(0, titleRoom - shownTitleWidth)
             let barWidth = layout.bar
             if barWidth > 0, let fraction {
@@ -172,8 +172,8 @@ extension TerminalRenderer {
                         cache.bar = style.bar(fraction, width: barWidth)
                     }
                     let bar = cache.bar
-                    line.append(bar.filled, .cyan, width: barWidth - bar.emptyWidth)
-                    line.append(bar.empty, .dim, width: bar.emptyWidth)
+                    line.append(bar.filled, .bar, width: barWidth - bar.emptyWidth)
+                    line.append(bar.empty, .barTrack, width: bar.emptyWidth)
                 } else {
                     let inner = style.bar(fraction, width: max(1, barWidth - 2))
                     line.append("[" + inner.filled + inner.empty + "]", .none, width: barWidth)
@@ -181,16 +181,16 @@ extension TerminalRenderer {
             } else if barWidth > 0 {
                 pad += 2 + barWidth
             }
-            add(row.percent, column: layout.percent, .none, to: &line)
-            add(row.counts, column: layout.counts, .none, to: &line)
+            add(row.percent, column: layout.percent, .percent, to: &line)
+            add(row.counts, column: layout.counts, .counts, to: &line)
         }
         func emitTail<Line: LineSink>(_ line: inout Line) {
-            add(row.rate, column: layout.rate, .dim, to: &line)
-            add(row.eta, column: layout.eta, .dim, to: &line)
-            add(row.elapsed, column: layout.elapsed, .dim, to: &line)
+            add(row.rate, column: layout.rate, .detail, to: &line)
+            add(row.eta, column: layout.eta, row.etaIsUsual ? .usual : .detail, to: &line)
+            add(row.elapsed, column: layout.elapsed, .detail, to: &line)
             if let message {
                 line.append(Self.blank(pad + 2), .none, width: pad + 2)
-                line.append(message.text, .dim, width: message.width)
+                line.append(message.text, .message, width: message.width)
             }
         }
         let fits =
@@ -198,7 +198,7 @@ extension TerminalRenderer {
             && layout.lineWidth + (message.map { 2 + $0.width } ?? 0) <= width
         if fits {
             body.append(Self.clearLine)
-            var writer = LineWriter(buffer: body, color: style.color)
+            var writer = LineWriter(buffer: body, colors: style.activeColors)
             emitHead(&writer)
             // The middle piece's bytes are kept while what it shows, and where, stays the same.
             let counts = row.counts?.text ?? ""

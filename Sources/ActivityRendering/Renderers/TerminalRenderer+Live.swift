@@ -58,9 +58,9 @@ extension TerminalRenderer {
 
     /// Queues a permanent line for the top of the next frame.
     func appendAbove(_ line: StyledLine) {
-        for row in line.wrapped(to: lineWidth, indent: 2) {
+        for row in line.wrapped(to: lineWidth, indent: 2, colors: style.activeColors) {
             var bytes: [UInt8] = []
-            row.encoded(color: style.color, into: &bytes)
+            row.encoded(colors: style.activeColors, into: &bytes)
             appendAbove(bytes)
         }
     }

@@ -71,7 +71,7 @@ extension TerminalRenderer {
         guard activity.status == .failure else { return [] }
         let lines = tails.lines(of: activity.sequence)
         guard !OutputTails.areLastShown(lines, lastShown: permanentLines) else { return [] }
-        return lines.map { StyledLine("  " + tailGutter + $0.text, .dim) }
+        return lines.map { StyledLine("  " + tailGutter + $0.text, .tail) }
     }
 
     /// The newest lines of a running activity to show under it in the live region, at most
@@ -85,6 +85,6 @@ extension TerminalRenderer {
 
     /// A live tail line: indented under the activity's title, dimmed, cut to the width.
     func liveTailLine(_ text: String, indent: Int) -> StyledLine {
-        StyledLine(Self.blank(indent + 2) + tailGutter + text, .dim)
+        StyledLine(Self.blank(indent + 2) + tailGutter + text, .tail)
     }
 }

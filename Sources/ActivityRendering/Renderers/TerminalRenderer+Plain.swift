@@ -81,7 +81,7 @@ extension TerminalRenderer {
         var prefix = Formatting.duration(elapsed)
         if prefix.count < 7 { prefix = String(repeating: " ", count: 7 - prefix.count) + prefix }
         var bytes = Array("[\(prefix)] ".utf8)
-        line.encoded(color: false, into: &bytes)
+        line.encoded(colors: nil, into: &bytes)
         bytes.append(0x0A)
         output.write(bytes)
         notePermanentLine()

@@ -47,7 +47,7 @@ extension TerminalRenderer {
         let notes = summaryNotes
         // -q keeps to failures.
         if notes.steps > 1 && !notes.slowest.isEmpty && configuration.verbosity != .quiet {
-            lines.append(StyledLine("slowest steps:", .dim))
+            lines.append(StyledLine("slowest steps:", .detail))
             let durations = notes.slowest.map { Formatting.duration($0.duration) }
             let durationWidth = durations.map(\.count).max() ?? 0
             // Each step on one row: the title is cut to what the mark, time and share leave.
@@ -57,42 +57,42 @@ extension TerminalRenderer {
             for (index, step) in notes.slowest.enumerated() {
                 let mark = mark(for: step.status)
                 var line = StyledLine("  ")
-                line.append(style.symbol(for: mark), style.paint(for: mark))
-                line.append(" " + titles[index], step.status == .failure ? .bold : .none)
+                line.append(style.symbol(for: mark), style.role(for: mark))
+                line.append(" " + titles[index], step.status == .failure ? .title : nil)
                 line.append(Self.blank(titleWidth - DisplayWidth.of(titles[index]) + 2))
                 line.append(Self.blank(durationWidth - durations[index].count) + durations[index])
                 if summary.duration > 0 {
                     let percent = Formatting.percent(min(1, step.duration / summary.duration))
-                    line.append("  " + percent, .dim)
+                    line.append("  " + percent, .detail)
                 }
                 lines.append(line)
             }
         }
         if !notes.slower.isEmpty && configuration.verbosity != .quiet {
-            lines.append(StyledLine("slower than usual:", .dim))
+            lines.append(StyledLine("slower than usual:", .detail))
             for step in notes.slower {
                 var line = StyledLine("  " + step.path + "  ")
-                line.append(Formatting.duration(step.duration), .magenta)
-                line.append(", usually " + Formatting.duration(step.usual), .dim)
+                line.append(Formatting.duration(step.duration), .warning)
+                line.append(", usually " + Formatting.duration(step.usual), .usual)
                 lines.append(line)
             }
             if notes.slowerCount > notes.slower.count {
                 lines.append(
-                    StyledLine("  " + style.ellipsis + " and \(notes.slowerCount - notes.slower.count) more", .dim))
+                    StyledLine("  " + style.ellipsis + " and \(notes.slowerCount - notes.slower.count) more", .detail))
             }
         }
         if !notes.failures.isEmpty {
-            lines.append(StyledLine("failures:", .dim))
+            lines.append(StyledLine("failures:", .detail))
             for failure in notes.failures {
                 var line = StyledLine("  ")
-                line.append(style.symbol(for: .failure), .red)
-                line.append(" " + failure.path, .bold)
-                if let error = failure.error, !error.isEmpty { line.append("  " + error, .red) }
+                line.append(style.symbol(for: .failure), .failure)
+                line.append(" " + failure.path, .title)
+                if let error = failure.error, !error.isEmpty { line.append("  " + error, .failure) }
                 lines.append(line)
-                for text in failure.tail { lines.append(StyledLine("    " + tailGutter + text, .dim)) }
+                for text in failure.tail { lines.append(StyledLine("    " + tailGutter + text, .tail)) }
             }
             if notes.moreFailures > 0 {
-                lines.append(StyledLine("  " + style.ellipsis + " and \(notes.moreFailures) more", .dim))
+                lines.append(StyledLine("  " + style.ellipsis + " and \(notes.moreFailures) more", .detail))
             }
         }
         return lines
@@ -115,6 +115,6 @@ extension TerminalRenderer {
         if !parts.isEmpty { text += ": " + parts.joined(separator: ", ") }
         if summary.dropped > 0 { text += style.dot + "\(summary.dropped) not shown (too many at once)" }
         if problems > 0 { text += style.dot + "\(problems) input problem\(problems == 1 ? "" : "s")" }
-        return StyledLine(text, .dim)
+        return StyledLine(text, .detail)
     }
 }

@@ -64,7 +64,8 @@ public final class TerminalRenderer: ActivityRenderer {
             refreshInterval: Double = 0.05, plainProgressInterval: Double = 5, startTime: Double? = nil
         ) {
             self.mode = mode
-            self.style = mode == .plain ? TerminalStyle(unicode: style.unicode, color: false) : style
+            self.style =
+                mode == .plain ? TerminalStyle(unicode: style.unicode, color: false, colors: style.colors) : style
             self.size = size
             self.displayIsTerminal = displayIsTerminal ?? (mode == .tty)
             self.refreshInterval = max(0.05, refreshInterval)
@@ -247,13 +248,13 @@ public final class TerminalRenderer: ActivityRenderer {
         let message =
             "warning: \(place): \(text) [\(diagnostic.code.rawValue)]; further problems of this kind are counted"
         switch configuration.mode {
-        case .tty: appendAbove(StyledLine(message, .dim))
+        case .tty: appendAbove(StyledLine(message, .detail))
         case .plain: writePlain(StyledLine(message), at: store.summary.lastTime)
         }
     }
 
     public func notice(_ message: String, in store: ActivityStore) {
-        let line = StyledLine("warning: " + TerminalSanitizer.display(message), .magenta)
+        let line = StyledLine("warning: " + TerminalSanitizer.display(message), .warning)
         switch configuration.mode {
         case .tty: appendAbove(line)
         case .plain: writePlain(line, at: store.summary.lastTime)
@@ -308,16 +309,16 @@ public final class TerminalRenderer: ActivityRenderer {
     func endLine(_ activity: ActivityState, title: String) -> StyledLine {
         let status = activity.status ?? .abandoned
         let statusMark = mark(for: status)
-        var line = StyledLine(style.symbol(for: statusMark), style.paint(for: statusMark))
+        var line = StyledLine(style.symbol(for: statusMark), style.role(for: statusMark))
         line.append(" ")
-        line.append(title, status == .failure ? .bold : .none)
-        line.append("  " + Formatting.duration(activity.duration(at: activity.endTime ?? activity.startTime)), .dim)
-        if status == .abandoned { line.append("  (abandoned)", .dim) }
+        line.append(title, status == .failure ? .title : nil)
+        line.append("  " + Formatting.duration(activity.duration(at: activity.endTime ?? activity.startTime)), .detail)
+        if status == .abandoned { line.append("  (abandoned)", .detail) }
         if let message = activity.message, !message.isEmpty {
-            line.append("  " + message, .dim)
+            line.append("  " + message, .message)
         }
         if let error = activity.error, !error.isEmpty {
-            line.append("  " + error, .red)
+            line.append("  " + error, .failure)
         }
         return line
     }
@@ -326,13 +327,13 @@ public final class TerminalRenderer: ActivityRenderer {
     func logLine(_ log: ActivityEvent.Log, activity: ActivityState?, in store: ActivityStore) -> StyledLine {
         var line = StyledLine()
         switch log.level {
-        case .error: line.append("error: ", .boldRed)
-        case .warning: line.append("warning: ", .magenta)
+        case .error: line.append("error: ", .logError)
+        case .warning: line.append("warning: ", .logWarning)
         case .info, .debug: break
         }
-        if let activity { line.append(pathTitle(of: activity, in: store) + ": ", .dim) }
+        if let activity { line.append(pathTitle(of: activity, in: store) + ": ", .detail) }
         // A log message comes straight from the event: the store keeps no copy to sanitize.
-        line.append(TerminalSanitizer.display(log.message), log.level == .debug ? .dim : .none)
+        line.append(TerminalSanitizer.display(log.message), log.level == .debug ? .logDebug : nil)
         return line
     }
 }

@@ -6,31 +6,44 @@ import ActivityTerminal
 /// let style = TerminalStyle(unicode: true, color: false)
 /// style.symbol(for: .failure)   // "✖"
 /// ```
+///
+/// ``color`` decides whether anything is coloured; ``colors`` decides with what.
 public struct TerminalStyle: Sendable, Hashable {
     /// Whether to draw with Unicode glyphs (`✔`, braille spinner, block bar) or ASCII only.
     public var unicode: Bool
     /// Whether to colour the output with SGR sequences (never in plain mode).
     public var color: Bool
+    /// The colour of each part of the display, when ``color`` is on.
+    public var colors: ColorTheme
 
-    public init(unicode: Bool, color: Bool) {
+    public init(unicode: Bool, color: Bool, colors: ColorTheme = ColorTheme()) {
         self.unicode = unicode
         self.color = color
+        self.colors = colors
     }
 
     /// The style the environment asks for, for a display that is a terminal.
     ///
     /// Unicode when the first set of `LC_ALL`, `LC_CTYPE` and `LANG` names UTF-8. Colour unless
     /// `NO_COLOR` is set and not empty, or `CLICOLOR` is `0`; `CLICOLOR_FORCE` (not `0`) turns it
-    /// back on over `CLICOLOR=0`, never over `NO_COLOR`.
+    /// back on over `CLICOLOR=0`, never over `NO_COLOR`. The colours are those of
+    /// `ACTIVITY_COLORS` (see ``ColorTheme/parse(_:over:)``; entries it cannot use are ignored).
     public static func detect(environment: [String: String]) -> TerminalStyle {
-        detect(environment: environment, isTerminal: true)
+        detect(environment: environment, isTerminal: true).style
     }
 
     /// The style the environment asks for, for a display that is a terminal or not: no colour on
-    /// a non-terminal unless `CLICOLOR_FORCE` asks for it.
-    package static func detect(environment: [String: String], isTerminal: Bool) -> TerminalStyle {
+    /// a non-terminal unless `CLICOLOR_FORCE` asks for it. `colorWarning` names the entries of
+    /// `ACTIVITY_COLORS` that were ignored; it is read only when colour is on.
+    package static func detect(
+        environment: [String: String], isTerminal: Bool
+    ) -> (style: TerminalStyle, colorWarning: String?) {
         let capabilities = TerminalCapabilities.detect(environment: environment, isTerminal: isTerminal)
-        return TerminalStyle(unicode: capabilities.unicode, color: capabilities.color)
+        var style = TerminalStyle(unicode: capabilities.unicode, color: capabilities.color)
+        guard style.color else { return (style, nil) }
+        let (colors, warning) = ColorTheme.detect(environment: environment)
+        style.colors = colors
+        return (style, warning)
     }
 
     // MARK: - Glyphs
@@ -102,67 +115,18 @@ public struct TerminalStyle: Sendable, Hashable {
 
     // MARK: - Colours
 
-    /// SGR parameters for each part of the display. Only red, green, magenta and cyan are
-    /// used as foregrounds: each reads at 3:1 or better on the dark and light palettes the
-    /// contrast test checks. Yellow is not: GNOME's Tango yellow on white is 2.5:1, so warnings
-    /// and cancelled marks are magenta, as GCC's warnings are.
-    enum Paint: String, CaseIterable {
-        case none = ""
-        case dim = "2"
-        case bold = "1"
-        case red = "31"
-        case green = "32"
-        case magenta = "35"
-        case cyan = "36"
-        case boldRed = "1;31"
+    /// The colours in use: ``colors`` when ``color`` is on, `nil` when nothing is coloured.
+    var activeColors: ColorTheme? { color ? colors : nil }
 
-        /// `CSI <parameters> m`, the sequence that switches the paint on.
-        var sgrText: StaticString {
-            switch self {
-            case .none: "\u{1B}[m"
-            case .dim: "\u{1B}[2m"
-            case .bold: "\u{1B}[1m"
-            case .red: "\u{1B}[31m"
-            case .green: "\u{1B}[32m"
-            case .magenta: "\u{1B}[35m"
-            case .cyan: "\u{1B}[36m"
-            case .boldRed: "\u{1B}[1;31m"
-            }
-        }
-
-        /// `CSI <parameters> m`, the bytes that switch the paint on.
-        var sgr: [UInt8] {
-            switch self {
-            case .none: Self.sgrNone
-            case .dim: Self.sgrDim
-            case .bold: Self.sgrBold
-            case .red: Self.sgrRed
-            case .green: Self.sgrGreen
-            case .magenta: Self.sgrMagenta
-            case .cyan: Self.sgrCyan
-            case .boldRed: Self.sgrBoldRed
-            }
-        }
-
-        private static func sequence(_ paint: Paint) -> [UInt8] { [0x1B, 0x5B] + Array(paint.rawValue.utf8) + [0x6D] }
-        private static let sgrNone = sequence(.none)
-        private static let sgrDim = sequence(.dim)
-        private static let sgrBold = sequence(.bold)
-        private static let sgrRed = sequence(.red)
-        private static let sgrGreen = sequence(.green)
-        private static let sgrMagenta = sequence(.magenta)
-        private static let sgrCyan = sequence(.cyan)
-        private static let sgrBoldRed = sequence(.boldRed)
-    }
-
-    func paint(for status: ActivityStatusMark) -> Paint {
+    /// The role of a finished activity's mark.
+    func role(for status: ActivityStatusMark) -> ColorRole {
         switch status {
-        case .success: .green
-        case .failure: .red
-        case .cancelled: .magenta
-        case .skipped: .dim
-        case .abandoned: .magenta
-        case .started: .cyan
+        case .success: .success
+        case .failure: .failure
+        case .cancelled, .abandoned: .cancelled
+        case .skipped: .skipped
+        // Begin marks appear only in plain lines, which are never coloured.
+        case .started: .spinner
         }
     }
 }

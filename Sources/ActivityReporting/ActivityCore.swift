@@ -115,7 +115,7 @@ final class ActivityCore: Sendable {
     /// The `progress` event that brings a consumer up to date, or `nil` when nothing changed.
     private func pendingProgress(_ state: inout State) -> ActivityEvent.Progress? {
         state.tracked?.poll(into: &state, core: self)
-        let completed = min(completed(state), Numbers.maxCount)
+        let completed = min(completed(state), WireLimits.maxCount)
         let completedChanged = completed != state.sentCompleted
         guard completedChanged || state.totalChanged || state.messageChanged || state.titleChanged else { return nil }
         var event = ActivityEvent.Progress(id: id)
@@ -171,7 +171,7 @@ final class ActivityCore: Sendable {
                 reporter.sink.send(.progress(text))
             }
             var end = ActivityEvent.End(id: id, status: status, message: message, error: error, timestamp: now)
-            let completed = min(completed(state), Numbers.maxCount)
+            let completed = min(completed(state), WireLimits.maxCount)
             if completed > 0 || completed != state.sentCompleted { end.completed = completed }
             if let total = state.total {
                 end.total = .value(total)

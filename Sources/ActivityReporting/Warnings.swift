@@ -58,12 +58,10 @@ enum Numbers {
             Warnings.once(.negativeNumber, "\(what) \(value) clamped to 0: counts are never negative")
             return 0
         }
-        if value > maxCount {
+        if value > WireLimits.maxCount {
             Warnings.once(.hugeNumber, "\(what) \(value) clamped to 2^53, the largest exact count")
-            return maxCount
+            return WireLimits.maxCount
         }
         return value
     }
-
-    static let maxCount: Double = 9_007_199_254_740_992
 }

@@ -43,6 +43,18 @@ struct FixtureTests {
             ],
             passes: ["Klone nach 'clone2'...\n"], consumes: ["Empfange Objekte"]),
         FixtureCase(
+            file: "git/git-clone-pty-C.txt", adapter: "git",
+            activities: [
+                "remote: Enumerating objects success 3002.0/? ", "remote: Counting objects success 3002.0/3002.0 ",
+                "remote: Compressing objects success 3002.0/3002.0 ", "Receiving objects success 3002.0/3002.0 ",
+                "Updating files success 3000.0/3000.0 ",
+            ],
+            passes: [
+                "Cloning into 'clone-pty'...\r\n",
+                "remote: Total 3002 (delta 0), reused 0 (delta 0), pack-reused 0\u{1B}[K\r\n",
+            ],
+            consumes: ["Receiving objects", "% ("]),
+        FixtureCase(
             file: "git/git-fetch-C.txt", adapter: "git",
             activities: [
                 "remote: Enumerating objects success 158.0/? ", "remote: Counting objects success 158.0/158.0 ",
@@ -67,6 +79,9 @@ struct FixtureTests {
             file: "curl/curl-meter-C.txt", adapter: "curl",
             activities: ["Downloading success 2999296.0/2999296.0 "], consumes: ["% Total", "Dload"]),
         FixtureCase(
+            file: "curl/curl-meter-pty-C.txt", adapter: "curl",
+            activities: ["Downloading success 2999296.0/2999296.0 "], consumes: ["% Total", "Dload", "1058k", "\r\n"]),
+        FixtureCase(
             file: "curl/curl-meter-de.txt", adapter: "curl", activities: ["Downloading success 2999296.0/2999296.0 "]),
         FixtureCase(
             file: "curl/curl-meter-nototal-C.txt", adapter: "curl", activities: ["Downloading success 2999296.0/? "]),
@@ -88,6 +103,12 @@ struct FixtureTests {
             activities: ["Downloading success 3000000.0/3000000.0 "],
             passes: ["Length: 3000000 (2.9M) [application/octet-stream]\n", "saved [3000000/3000000]\n"],
             consumes: ["[====", "1015KB/s"]),
+        FixtureCase(
+            file: "wget/wget-bar-pty-C.txt", adapter: "wget",
+            activities: ["Downloading success 3000000.0/3000000.0 "],
+            // One blank line before and after where the bar was, as on pipes.
+            passes: ["Saving to: '/dev/null'\r\n\r\n20", "saved [3000000/3000000]\r\n\r\n"],
+            consumes: ["[====", "100%"]),
         FixtureCase(
             file: "wget/wget-bar-de.txt", adapter: "wget", activities: ["Downloading success 3000000.0/3000000.0 "],
             passes: ["Länge: 3000000 (2,9M)"]),

@@ -42,6 +42,11 @@ struct CurlAdapter: ToolAdapter {
         return false
     }
 
+    /// The update read as overwritten was curl's last (its `\n` came as `\r\n`, cut by a read).
+    mutating func readNewline(ending line: AdapterLine, _ activities: inout AdaptedActivities) {
+        _ = read(line, &activities)
+    }
+
     /// A meter line is whole once it has its twelve columns (only the last, the current speed,
     /// which is not read, may still grow), and a `-#` line once it ends with `%`: either is shown
     /// before the next `\r` ends it.

@@ -16,6 +16,11 @@ struct WgetAdapter: ToolAdapter {
         return progressEnded
     }
 
+    /// The bar read as overwritten was the finished one (its `\n` came as `\r\n`, cut by a read).
+    mutating func readNewline(ending line: AdapterLine, _ activities: inout AdaptedActivities) {
+        _ = read(line, &activities)
+    }
+
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         progressEnded = false
         let text = Substring(line.text)

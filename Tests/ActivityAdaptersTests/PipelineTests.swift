@@ -30,7 +30,8 @@ struct PipelineTests {
                 adapted.passthroughText
                     == "Saving to: 'x'\r\n\r\n2026-11-30 17:08:40 (1.05 MB/s) - 'x' saved [2000000/2000000]\r\n\r\n",
                 "cut at \(cut)")
-            #expect(adapted.activities.map(\.description) == ["Downloading success 2000000.0/2000000.0 "], "cut at \(cut)")
+            #expect(
+                adapted.activities.map(\.description) == ["Downloading success 2000000.0/2000000.0 "], "cut at \(cut)")
         }
     }
 

@@ -6,7 +6,9 @@ import Testing
 @Suite("Adapters on a terminal: real tools under activity run in tmux", .serialized)
 struct AdapterTmuxTests {
     static func installed(_ tool: String) -> Bool {
-        ["/usr/bin", "/bin", "/usr/local/bin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+        ["/usr/bin", "/bin", "/usr/local/bin"].contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
+        }
     }
 
     static var available: Bool { installed("tmux") && installed("python3") }

@@ -138,6 +138,9 @@ struct FixtureTests {
             failure: "failed: Connection refused."),
         FixtureCase(file: "pv/pv-n-C.txt", adapter: "pv", activities: ["Transferring success 100.0/100.0 "]),
         FixtureCase(
+            file: "pv/pv-n-interrupted-C.txt", adapter: "pv",
+            activities: ["Transferring failure 8.0/100.0 pv exited with status 32"], exitStatus: 32),
+        FixtureCase(
             file: "pv/pv-nb-C.txt", adapter: "pv-bytes", command: ["pv", "-n", "-b", "-s", "20000000"],
             activities: ["Transferring success 20000000.0/20000000.0 "]),
         FixtureCase(
@@ -163,6 +166,9 @@ struct FixtureTests {
             file: "rsync/rsync-progress2-de.txt", adapter: "rsync", activities: ["Synchronizing success 83.0/83.0 "]),
         FixtureCase(
             file: "tar/tar-checkpoint-C.txt", adapter: "tar", activities: ["Writing archive success 1500.0/? "]),
+        FixtureCase(
+            file: "tar/tar-interrupted-C.txt", adapter: "tar",
+            activities: ["Writing archive failure 300.0/? tar exited with status 130"], exitStatus: 130),
         FixtureCase(file: "tar/tar-read-C.txt", adapter: "tar", activities: ["Reading archive success 1800.0/? "]),
         FixtureCase(
             file: "tar/tar-error-C.txt", adapter: "tar",
@@ -204,6 +210,10 @@ struct FixtureTests {
             file: "apt/apt-pmconffile-statusfd-C.txt", adapter: "apt",
             activities: ["Downloading packages success 100.0/100.0 ", "Installing packages success 80.0/100.0 "]),
         FixtureCase(file: "apt/dpkg-remove-statusfd-C.txt", adapter: "dpkg", activities: ["dpkg success 0.0/? "]),
+        // The same status lines from a dpkg that was then stopped: its exit status decides.
+        FixtureCase(
+            file: "apt/dpkg-remove-statusfd-C.txt", adapter: "dpkg",
+            activities: ["dpkg failure 0.0/? dpkg exited with status 2"], exitStatus: 2),
         FixtureCase(
             file: "apt/dpkg-depends-statusfd-C.txt", adapter: "dpkg",
             activities: ["dpkg failure 0.0/? broken-adapt: dependency problems - leaving unconfigured"],

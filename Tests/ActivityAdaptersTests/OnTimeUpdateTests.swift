@@ -2,9 +2,10 @@ import ActivityAdapters
 import ActivityWire
 import Testing
 
-/// dd and rsync write `\r` before each update, so a line ends only when the next one starts:
-/// their adapters take an update as soon as it is whole, so the display is never one behind.
-@Suite("dd and rsync: each update is taken when it is whole, not when the next one starts")
+/// dd, rsync and wget write `\r` before each update, so a line ends only when the next one
+/// starts: their adapters take an update as soon as it is whole, so the display is never one
+/// behind.
+@Suite("dd, rsync and wget: each update is taken when it is whole, not when the next one starts")
 struct OnTimeUpdateTests {
     /// What each progress or begin event says, in order: completed, and the message when set.
     static func updates(_ outputs: [AdapterOutput]) -> [String] {
@@ -48,6 +49,21 @@ struct OnTimeUpdateTests {
             ("3)", ["5.0 600,000 bytes, 3%"]),
             ("\r        700,000   3%  540.95MB/s    0:0", []),
             ("0:00  ", ["- 700,000 bytes, 3%"]),
+        ] {
+            let outputs = pipeline.feed(Array(text.utf8), from: .standardError)
+            #expect(Self.updates(outputs) == expected, "\(text.debugDescription)")
+            #expect(outputs.allSatisfy { if case .passthrough = $0 { false } else { true } })
+        }
+    }
+
+    @Test("wget: a bar is shown once its rate follows its size; one cut in its size waits")
+    func wget() {
+        var pipeline = Self.pipeline("wget")
+        for (text, expected) in [
+            ("\r/dev/null            34%[=====>              ]   1.00M  1015KB/s", ["1048576.0 "]),
+            ("\r/dev/null            69%[============>       ]   2.0", []),
+            ("0M  10", ["2097152.0 "]),
+            ("15KB/s    eta 1s  ", []),
         ] {
             let outputs = pipeline.feed(Array(text.utf8), from: .standardError)
             #expect(Self.updates(outputs) == expected, "\(text.debugDescription)")

@@ -47,7 +47,7 @@ struct RunAdapterTests {
     }
 
     @Test(
-        "each of dd's and rsync's updates is shown before the next one is written",
+        "each of dd's, rsync's and wget's updates is shown before the next one is written",
         arguments: [
             (
                 "dd", ["if=x", "of=y", "status=progress"], 2,
@@ -65,11 +65,18 @@ struct RunAdapterTests {
                     ("      3,900,000  19%   12.01MB/s    0:00:01 (xfr#13, to-chk=70/83)", 13),
                 ]
             ),
+            (
+                "wget", ["--progress=bar:force", "http://x"], 2,
+                [
+                    ("/dev/null            34%[=====>              ]   1.00M  1015KB/s    eta 2s  ", 1_048_576),
+                    ("/dev/null            69%[============>       ]   2.00M  1015KB/s    eta 1s  ", 2_097_152),
+                ]
+            ),
         ])
     func updatesOnTime(tool: String, arguments: [String], descriptor: Int, updates: [(String, Int)]) throws {
         let folder = try LiveToolTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A tool that writes each update the test sends it, `\r` first as dd and rsync do.
+        // A tool that writes each update the test sends it, `\r` first as dd, rsync and wget do.
         try Self.script(
             tool,
             """

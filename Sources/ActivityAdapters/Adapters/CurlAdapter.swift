@@ -128,9 +128,10 @@ struct CurlAdapter: ToolAdapter {
         return percent
     }
 
-    /// `#=#=#`, `##-=#=-#`: the bar when the size is unknown.
+    /// `#=#=#`, `##-=#=-#`, `##O#-  #`: the bar when the size is unknown, a `-=O=-` that moves
+    /// to and fro with four `#` over it here and there (any of its five may be covered).
     static func isIndeterminateBar(_ text: Substring) -> Bool {
-        text.count >= 5 && text.contains("#") && text.contains("=")
+        text.count >= 5 && text.contains("#") && text.contains { $0 == "=" || $0 == "-" || $0 == "O" }
             && text.allSatisfy { $0 == "#" || $0 == "=" || $0 == "-" || $0 == "O" || $0 == " " }
     }
 }

@@ -6,8 +6,9 @@ import ActivityWire
 ///
 /// Passthrough is byte-exact: the bytes of a line the adapter does not take, its terminator
 /// included, leave exactly as they came. A bare `\r` just before a progress line belongs to it
-/// (curl writes one before each update). A line longer than ``maxLineBytes`` passes through
-/// unread, so memory stays bounded whatever the input.
+/// (curl writes one before each update), and so does a `\n` just after one a `\r` ended (curl
+/// ends its moving bar with it; on a pseudo-terminal it comes as `\r\n`). A line longer than
+/// ``maxLineBytes`` passes through unread, so memory stays bounded whatever the input.
 ///
 /// `\r\n` is one line end, read as `\n`: on a pseudo-terminal every `\n` a tool writes arrives
 /// as `\r\n`, and the line before it stays on screen rather than being overwritten. A read may
@@ -41,6 +42,8 @@ public struct AdapterPipeline {
         var heldReturns = 0
         /// Inside a line longer than the limit: the rest passes through unread.
         var inOverlongLine = false
+        /// The last line was progress ended by `\r`: an empty line ended by `\n` next belongs to it.
+        var afterOverwrittenProgress = false
         /// The last chunk ended with the `\r` that ended this line: a `\n` starting the next
         /// chunk makes the pair `\r\n`.
         var splitReturn: SplitReturn?
@@ -179,6 +182,7 @@ public struct AdapterPipeline {
             state.heldReturns -= 1
             read([], end: .carriageReturnNewline, stream, &state)
         case .consumed(let line):
+            state.afterOverwrittenProgress = false
             adapter.readNewline(ending: line, &activities)
         case .empty, .passed:
             activities.passthrough([0x0A], stream)
@@ -192,6 +196,7 @@ public struct AdapterPipeline {
             activities.passthrough(piece, stream)
             return
         }
+        state.afterOverwrittenProgress = false
         if state.pending.count + piece.count > Self.maxLineBytes {
             releaseReturns(stream, &state)
             activities.passthrough(state.pending[...], stream)
@@ -241,13 +246,16 @@ public struct AdapterPipeline {
     ) -> Bool {
         let consumed =
             line.isEmpty
-            ? end?.terminator == 0x0A && adapter.readEmptyLine(&activities)
+            ? end?.terminator == 0x0A
+                && (state.afterOverwrittenProgress && state.heldReturns == 0 || adapter.readEmptyLine(&activities))
             : adapter.read(AdapterLine(bytes: line, stream: stream, terminator: end?.terminator), &activities)
         if consumed {
             state.heldReturns = 0
+            state.afterOverwrittenProgress = !line.isEmpty && end == .carriageReturn
             return true
         }
         releaseReturns(stream, &state)
+        state.afterOverwrittenProgress = false
         activities.passthrough(line, stream)
         if let end { activities.passthrough(end.bytes[...], stream) }
         return false

@@ -88,6 +88,13 @@ struct FixtureTests {
         FixtureCase(file: "curl/curl-bar-C.txt", adapter: "curl", activities: ["Downloading success 100.0/100.0 "]),
         FixtureCase(file: "curl/curl-bar-de.txt", adapter: "curl", activities: ["Downloading success 100.0/100.0 "]),
         FixtureCase(
+            file: "curl/curl-bar-nototal-C.txt", adapter: "curl", activities: ["Downloading success 0.0/? "],
+            consumes: ["#", "\n"], exitStatus: 0),
+        FixtureCase(
+            file: "curl/curl-bar-nototal-pty-C.txt", adapter: "curl", activities: ["Downloading success 0.0/? "],
+            // The moving bar ends with `\r` and curl's `\n` comes as `\r\n`: no blank line stays.
+            consumes: ["#", "\r\n"], exitStatus: 0),
+        FixtureCase(
             file: "curl/curl-404-C.txt", adapter: "curl",
             activities: ["Downloading failure 0.0/335.0 curl: (22) The requested URL returned error: 404"],
             failure: "curl: (22) The requested URL returned error: 404",

@@ -31,6 +31,7 @@ public struct AdaptedActivities {
         var message: String?
         var sent: (completed: Double, total: Double?, message: String?)
         var completionSeen = false
+        var probablyComplete = false
     }
 
     init(toolName: String, parent: ActivityID?, idPrefix: String) {
@@ -90,6 +91,15 @@ public struct AdaptedActivities {
     public mutating func markComplete(_ key: String) {
         guard let index = open.firstIndex(where: { $0.key == key }) else { return }
         open[index].completionSeen = true
+    }
+
+    /// Notes that the tool's output ended as it does when the tool is done, though it would end
+    /// the same if the tool were stopped (pv, tar and dpkg print no completion of their own): the
+    /// activity ends as a success at the end of the input unless the exit status says the tool
+    /// failed or was killed.
+    public mutating func markProbablyComplete(_ key: String) {
+        guard let index = open.firstIndex(where: { $0.key == key }) else { return }
+        open[index].probablyComplete = true
     }
 
     /// Ends the activity `key` as a success now.
@@ -156,7 +166,8 @@ public struct AdaptedActivities {
 
     /// Ends every open activity: a failure after an error, a success when the tool printed its
     /// completion or `exitStatus` is 0, a failure for another exit status, and without one a
-    /// success only when the known total was reached. `signal` names the signal that killed the
+    /// success when the output ended as the tool's does when it is done
+    /// (``markProbablyComplete(_:)``) or the known total was reached. `signal` names the signal that killed the
     /// tool (`SIGINT`), when it was killed: its failure says so rather than the status 128 + N.
     mutating func finish(exitStatus: Int32?, signal: String? = nil) {
         while let entry = open.first {
@@ -166,6 +177,8 @@ public struct AdaptedActivities {
                 end(at: 0, status: .failure, error: failureMessage ?? "\(toolName) killed by \(signal)")
             } else if let exitStatus {
                 end(at: 0, status: .failure, error: failureMessage ?? "\(toolName) exited with status \(exitStatus)")
+            } else if entry.probablyComplete {
+                end(at: 0, status: .success, error: nil)
             } else if let total = entry.total, entry.completed >= total {
                 end(at: 0, status: .success, error: nil)
             } else {

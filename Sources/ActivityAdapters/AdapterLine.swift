@@ -1,12 +1,13 @@
 /// One line of a tool's output as an adapter sees it: the bytes between two line ends, where both
 /// `\n` and `\r` end a line (curl, wget, dd and rsync write `\r` before an update, git, pv and
-/// ffmpeg after it).
+/// ffmpeg after it), and `\r\n` (a pseudo-terminal's newline) ends one as `\n` does.
 public struct AdapterLine: Sendable {
     /// The line's bytes without its terminator.
     public var bytes: ArraySlice<UInt8>
     /// The stream the line came from.
     public var stream: AdapterStream
-    /// The byte that ended the line: `\n`, `\r`, or `nil` for a last line without one.
+    /// The byte that ended the line: `\n` (also for `\r\n`), `\r`, or `nil` for a last line
+    /// without one.
     public var terminator: UInt8?
 
     public init(bytes: ArraySlice<UInt8>, stream: AdapterStream, terminator: UInt8?) {

@@ -1,14 +1,20 @@
 import ActivityWire
 
 /// Feeds a tool's output, as it arrives in chunks, through a ``ToolAdapter``: cuts it into lines
-/// at `\n` and `\r`, lets the adapter take its progress lines, and hands back the events and,
-/// unchanged, every byte the adapter did not take.
+/// at `\n`, `\r` and `\r\n`, lets the adapter take its progress lines, and hands back the events
+/// and, unchanged, every byte the adapter did not take.
 ///
 /// Passthrough is byte-exact: the bytes of a line the adapter does not take, its terminator
 /// included, leave exactly as they came. A bare `\r` just before a progress line belongs to it
-/// (curl writes one before each update), and so does the `\n` just after one (dd ends its last
-/// update with it). A line longer than ``maxLineBytes`` passes through unread, so memory stays
-/// bounded whatever the input.
+/// (curl writes one before each update), and so does a `\n` just after one a `\r` ended (curl
+/// ends its moving bar with it; on a pseudo-terminal it comes as `\r\n`). A line longer than
+/// ``maxLineBytes`` passes through unread, so memory stays bounded whatever the input.
+///
+/// `\r\n` is one line end, read as `\n`: on a pseudo-terminal every `\n` a tool writes arrives
+/// as `\r\n`, and the line before it stays on screen rather than being overwritten. A read may
+/// cut the pair; the line before the `\r` is read at once all the same (a `\r` ends most
+/// progress updates, which must not wait for the next chunk), and a `\n` that starts the next
+/// chunk completes it (``ToolAdapter/readNewline(ending:_:)``).
 ///
 /// ```swift
 /// var pipeline = AdapterPipeline(adapter: GitAdapter(), toolName: "git")
@@ -36,8 +42,37 @@ public struct AdapterPipeline {
         var heldReturns = 0
         /// Inside a line longer than the limit: the rest passes through unread.
         var inOverlongLine = false
-        /// The last line was progress ended by `\r`: a bare `\n` next belongs to it.
+        /// The last line was progress ended by `\r`: an empty line ended by `\n` next belongs to it.
         var afterOverwrittenProgress = false
+        /// The last chunk ended with the `\r` that ended this line: a `\n` starting the next
+        /// chunk makes the pair `\r\n`.
+        var splitReturn: SplitReturn?
+    }
+
+    /// The line a `\r` at the end of a chunk ended.
+    private enum SplitReturn {
+        /// An empty line: its `\r` is the last of the held ones.
+        case empty
+        /// A line the adapter consumed, as it would be read ended by `\n`.
+        case consumed(AdapterLine)
+        /// A line that passed through, or a held `\r` released meanwhile.
+        case passed
+    }
+
+    /// How a line ended.
+    private enum LineEnd {
+        case newline, carriageReturn, carriageReturnNewline
+
+        /// The terminator an adapter sees: `\r\n` ends a line as `\n` does.
+        var terminator: UInt8 { self == .carriageReturn ? 0x0D : 0x0A }
+
+        var bytes: [UInt8] {
+            switch self {
+            case .newline: [0x0A]
+            case .carriageReturn: [0x0D]
+            case .carriageReturnNewline: [0x0D, 0x0A]
+            }
+        }
     }
 
     /// - Parameters:
@@ -63,9 +98,30 @@ public struct AdapterPipeline {
         var state = stream == .standardOutput ? output : errors
         let chunk = Array(bytes)
         var start = 0
-        for index in chunk.indices where chunk[index] == 0x0A || chunk[index] == 0x0D {
-            handle(chunk[start..<index], terminator: chunk[index], stream, &state)
-            start = index + 1
+        if let split = state.splitReturn, !chunk.isEmpty {
+            state.splitReturn = nil
+            if chunk[0] == 0x0A {
+                completeSplitReturn(split, stream, &state)
+                start = 1
+            }
+        }
+        var index = start
+        while index < chunk.count {
+            let byte = chunk[index]
+            guard byte == 0x0A || byte == 0x0D else {
+                index += 1
+                continue
+            }
+            let next = index + 1
+            if byte == 0x0D && next < chunk.count && chunk[next] == 0x0A {
+                handle(chunk[start..<index], end: .carriageReturnNewline, stream, &state)
+                index = next + 1
+            } else {
+                let split = handle(chunk[start..<index], end: byte == 0x0A ? .newline : .carriageReturn, stream, &state)
+                if byte == 0x0D && next == chunk.count { state.splitReturn = split }
+                index = next
+            }
+            start = index
         }
         append(chunk[start...], stream, &state)
         if !state.pending.isEmpty && !state.inOverlongLine {
@@ -107,13 +163,30 @@ public struct AdapterPipeline {
         if !state.pending.isEmpty && !state.inOverlongLine {
             let line = state.pending
             state.pending = []
-            read(line[...], terminator: nil, stream, &state)
+            read(line[...], end: nil, stream, &state)
         } else {
             activities.passthrough(state.pending[...], stream)
             state.pending = []
         }
         releaseReturns(stream, &state)
         state.inOverlongLine = false
+        state.splitReturn = nil
+    }
+
+    /// A `\n` began this chunk after a `\r` ended the last one: the two were `\r\n`.
+    private mutating func completeSplitReturn(
+        _ split: SplitReturn, _ stream: AdapterStream, _ state: inout StreamState
+    ) {
+        switch split {
+        case .empty where state.heldReturns > 0:
+            state.heldReturns -= 1
+            read([], end: .carriageReturnNewline, stream, &state)
+        case .consumed(let line):
+            state.afterOverwrittenProgress = false
+            adapter.readNewline(ending: line, &activities)
+        case .empty, .passed:
+            activities.passthrough([0x0A], stream)
+        }
     }
 
     /// Keeps a piece without a terminator for the next chunk, up to the line limit.
@@ -135,53 +208,57 @@ public struct AdapterPipeline {
         state.pending.append(contentsOf: piece)
     }
 
+    /// Reads the line that `piece` ends; returns what a `\n` after its end would complete.
+    @discardableResult
     private mutating func handle(
-        _ piece: ArraySlice<UInt8>, terminator: UInt8, _ stream: AdapterStream, _ state: inout StreamState
-    ) {
+        _ piece: ArraySlice<UInt8>, end: LineEnd, _ stream: AdapterStream, _ state: inout StreamState
+    ) -> SplitReturn {
         if state.inOverlongLine {
             activities.passthrough(piece, stream)
-            activities.passthrough([terminator], stream)
+            activities.passthrough(end.bytes[...], stream)
             state.inOverlongLine = false
-            return
+            return .passed
         }
         append(piece, stream, &state)
         if state.inOverlongLine {
-            activities.passthrough([terminator], stream)
+            activities.passthrough(end.bytes[...], stream)
             state.inOverlongLine = false
-            return
+            return .passed
         }
         let line = state.pending
         state.pending.removeAll(keepingCapacity: true)
-        if line.isEmpty {
-            if terminator == 0x0D {
-                state.heldReturns += 1
-                if state.heldReturns > 16 { releaseReturns(stream, &state) }
-                return
+        if line.isEmpty && end == .carriageReturn {
+            state.heldReturns += 1
+            if state.heldReturns > 16 {
+                releaseReturns(stream, &state)
+                return .passed
             }
-            if state.afterOverwrittenProgress && state.heldReturns == 0 {
-                state.afterOverwrittenProgress = false
-                return
-            }
+            return .empty
         }
-        read(line[...], terminator: terminator, stream, &state)
+        guard read(line[...], end: end, stream, &state) else { return .passed }
+        return .consumed(AdapterLine(bytes: line[...], stream: stream, terminator: 0x0A))
     }
 
+    /// Lets the adapter read a line; returns whether it consumed it.
+    @discardableResult
     private mutating func read(
-        _ line: ArraySlice<UInt8>, terminator: UInt8?, _ stream: AdapterStream, _ state: inout StreamState
-    ) {
+        _ line: ArraySlice<UInt8>, end: LineEnd?, _ stream: AdapterStream, _ state: inout StreamState
+    ) -> Bool {
         let consumed =
             line.isEmpty
-            ? terminator == 0x0A && adapter.readEmptyLine(&activities)
-            : adapter.read(AdapterLine(bytes: line, stream: stream, terminator: terminator), &activities)
+            ? end?.terminator == 0x0A
+                && (state.afterOverwrittenProgress && state.heldReturns == 0 || adapter.readEmptyLine(&activities))
+            : adapter.read(AdapterLine(bytes: line, stream: stream, terminator: end?.terminator), &activities)
         if consumed {
             state.heldReturns = 0
-            state.afterOverwrittenProgress = terminator == 0x0D
-            return
+            state.afterOverwrittenProgress = !line.isEmpty && end == .carriageReturn
+            return true
         }
         releaseReturns(stream, &state)
         state.afterOverwrittenProgress = false
         activities.passthrough(line, stream)
-        if let terminator { activities.passthrough([terminator], stream) }
+        if let end { activities.passthrough(end.bytes[...], stream) }
+        return false
     }
 
     private mutating func releaseReturns(_ stream: AdapterStream, _ state: inout StreamState) {

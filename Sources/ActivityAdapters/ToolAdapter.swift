@@ -43,6 +43,13 @@ public protocol ToolAdapter {
     /// Reads an empty line (a `\n` alone) and returns whether it belongs to the progress: wget
     /// ends its bar with a blank line of its own, which would otherwise stay as a gap.
     mutating func readEmptyLine(_ activities: inout AdaptedActivities) -> Bool
+
+    /// The `\r` that ended `line`, which ``read(_:_:)`` consumed, was the first half of a `\r\n`
+    /// cut by a read (a pseudo-terminal writes `\r\n` for every `\n`): the line stays on screen
+    /// rather than being overwritten. `line` is given again, ended by `\n`; the `\n` is
+    /// consumed with it. An adapter that reads a line's end (curl's last update, wget's
+    /// finished bar) reads it again here; one that takes each line the same either way ignores it.
+    mutating func readNewline(ending line: AdapterLine, _ activities: inout AdaptedActivities)
 }
 
 extension ToolAdapter {
@@ -51,4 +58,6 @@ extension ToolAdapter {
     public mutating func readUnfinished(_ line: AdapterLine, _ activities: inout AdaptedActivities) {}
 
     public mutating func readEmptyLine(_ activities: inout AdaptedActivities) -> Bool { false }
+
+    public mutating func readNewline(ending line: AdapterLine, _ activities: inout AdaptedActivities) {}
 }

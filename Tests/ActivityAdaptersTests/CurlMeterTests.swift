@@ -76,4 +76,14 @@ struct CurlMeterTests {
                 "Downloading failure 327680.0/2999296.0 curl exited with status 130"
             ])
     }
+
+    @Test(
+        "-# without a size: every frame of the moving bar is consumed, also with its = covered",
+        arguments: ["#=#=#", "##-=#=-#", "  # #-=O#-  #", "##O#-  #", "  #-#O#-#", "       -=O=-  #"])
+    func indeterminateBar(frame: String) {
+        let input = (frame + String(repeating: " ", count: 60) + "\r").utf8
+        let adapted = Fixture.adapt(Array(input), with: "curl", exitStatus: 0)
+        #expect(adapted.passthroughText == "")
+        #expect(adapted.activities.map(\.description) == ["Downloading success 0.0/? "])
+    }
 }

@@ -43,6 +43,18 @@ struct FixtureTests {
             ],
             passes: ["Klone nach 'clone2'...\n"], consumes: ["Empfange Objekte"]),
         FixtureCase(
+            file: "git/git-clone-pty-C.txt", adapter: "git",
+            activities: [
+                "remote: Enumerating objects success 3002.0/? ", "remote: Counting objects success 3002.0/3002.0 ",
+                "remote: Compressing objects success 3002.0/3002.0 ", "Receiving objects success 3002.0/3002.0 ",
+                "Updating files success 3000.0/3000.0 ",
+            ],
+            passes: [
+                "Cloning into 'clone-pty'...\r\n",
+                "remote: Total 3002 (delta 0), reused 0 (delta 0), pack-reused 0\u{1B}[K\r\n",
+            ],
+            consumes: ["Receiving objects", "% ("]),
+        FixtureCase(
             file: "git/git-fetch-C.txt", adapter: "git",
             activities: [
                 "remote: Enumerating objects success 158.0/? ", "remote: Counting objects success 158.0/158.0 ",
@@ -67,11 +79,21 @@ struct FixtureTests {
             file: "curl/curl-meter-C.txt", adapter: "curl",
             activities: ["Downloading success 2999296.0/2999296.0 "], consumes: ["% Total", "Dload"]),
         FixtureCase(
+            file: "curl/curl-meter-pty-C.txt", adapter: "curl",
+            activities: ["Downloading success 2999296.0/2999296.0 "], consumes: ["% Total", "Dload", "1058k", "\r\n"]),
+        FixtureCase(
             file: "curl/curl-meter-de.txt", adapter: "curl", activities: ["Downloading success 2999296.0/2999296.0 "]),
         FixtureCase(
             file: "curl/curl-meter-nototal-C.txt", adapter: "curl", activities: ["Downloading success 2999296.0/? "]),
         FixtureCase(file: "curl/curl-bar-C.txt", adapter: "curl", activities: ["Downloading success 100.0/100.0 "]),
         FixtureCase(file: "curl/curl-bar-de.txt", adapter: "curl", activities: ["Downloading success 100.0/100.0 "]),
+        FixtureCase(
+            file: "curl/curl-bar-nototal-C.txt", adapter: "curl", activities: ["Downloading success 0.0/? "],
+            consumes: ["#", "\n"], exitStatus: 0),
+        FixtureCase(
+            file: "curl/curl-bar-nototal-pty-C.txt", adapter: "curl", activities: ["Downloading success 0.0/? "],
+            // The moving bar ends with `\r` and curl's `\n` comes as `\r\n`: no blank line stays.
+            consumes: ["#", "\r\n"], exitStatus: 0),
         FixtureCase(
             file: "curl/curl-404-C.txt", adapter: "curl",
             activities: ["Downloading failure 0.0/335.0 curl: (22) The requested URL returned error: 404"],
@@ -88,6 +110,12 @@ struct FixtureTests {
             activities: ["Downloading success 3000000.0/3000000.0 "],
             passes: ["Length: 3000000 (2.9M) [application/octet-stream]\n", "saved [3000000/3000000]\n"],
             consumes: ["[====", "1015KB/s"]),
+        FixtureCase(
+            file: "wget/wget-bar-pty-C.txt", adapter: "wget",
+            activities: ["Downloading success 3000000.0/3000000.0 "],
+            // One blank line before and after where the bar was, as on pipes.
+            passes: ["Saving to: '/dev/null'\r\n\r\n20", "saved [3000000/3000000]\r\n\r\n"],
+            consumes: ["[====", "100%"]),
         FixtureCase(
             file: "wget/wget-bar-de.txt", adapter: "wget", activities: ["Downloading success 3000000.0/3000000.0 "],
             passes: ["Länge: 3000000 (2,9M)"]),
@@ -117,6 +145,9 @@ struct FixtureTests {
             failure: "failed: Connection refused."),
         FixtureCase(file: "pv/pv-n-C.txt", adapter: "pv", activities: ["Transferring success 100.0/100.0 "]),
         FixtureCase(
+            file: "pv/pv-n-interrupted-C.txt", adapter: "pv",
+            activities: ["Transferring failure 8.0/100.0 pv exited with status 32"], exitStatus: 32),
+        FixtureCase(
             file: "pv/pv-nb-C.txt", adapter: "pv-bytes", command: ["pv", "-n", "-b", "-s", "20000000"],
             activities: ["Transferring success 20000000.0/20000000.0 "]),
         FixtureCase(
@@ -142,6 +173,9 @@ struct FixtureTests {
             file: "rsync/rsync-progress2-de.txt", adapter: "rsync", activities: ["Synchronizing success 83.0/83.0 "]),
         FixtureCase(
             file: "tar/tar-checkpoint-C.txt", adapter: "tar", activities: ["Writing archive success 1500.0/? "]),
+        FixtureCase(
+            file: "tar/tar-interrupted-C.txt", adapter: "tar",
+            activities: ["Writing archive failure 300.0/? tar exited with status 130"], exitStatus: 130),
         FixtureCase(file: "tar/tar-read-C.txt", adapter: "tar", activities: ["Reading archive success 1800.0/? "]),
         FixtureCase(
             file: "tar/tar-error-C.txt", adapter: "tar",
@@ -183,6 +217,10 @@ struct FixtureTests {
             file: "apt/apt-pmconffile-statusfd-C.txt", adapter: "apt",
             activities: ["Downloading packages success 100.0/100.0 ", "Installing packages success 80.0/100.0 "]),
         FixtureCase(file: "apt/dpkg-remove-statusfd-C.txt", adapter: "dpkg", activities: ["dpkg success 0.0/? "]),
+        // The same status lines from a dpkg that was then stopped: its exit status decides.
+        FixtureCase(
+            file: "apt/dpkg-remove-statusfd-C.txt", adapter: "dpkg",
+            activities: ["dpkg failure 0.0/? dpkg exited with status 2"], exitStatus: 2),
         FixtureCase(
             file: "apt/dpkg-depends-statusfd-C.txt", adapter: "dpkg",
             activities: ["dpkg failure 0.0/? broken-adapt: dependency problems - leaving unconfigured"],

@@ -11,6 +11,41 @@ struct PipelineTests {
         #expect(adapted.passthroughText == "a\r\nb\rc\r\r")
     }
 
+    @Test("\\r\\n (a pseudo-terminal's newline) is one line end, wherever a read cuts it")
+    func carriageReturnNewline() {
+        let input =
+            "Saving to: 'x'\r\n\r\n\rx  50%[=====>     ]   1.00M  1.00MB/s\r"
+            + "x 100%[===========>]   2.00M  1.00MB/s    in 2s     \r\n\r\n"
+            + "2026-11-30 17:08:40 (1.05 MB/s) - 'x' saved [2000000/2000000]\r\n\r\n"
+        let bytes = Array(input.utf8)
+        for cut in 0...bytes.count {
+            var pipeline = AdapterPipeline(
+                adapter: AdapterRegistry.named("wget")!.makeAdapter(), toolName: "wget", idPrefix: "t")
+            let outputs =
+                pipeline.feed(bytes[..<cut], from: .standardError) + pipeline.feed(bytes[cut...], from: .standardError)
+                + pipeline.finish(exitStatus: 0)
+            let adapted = Adapted(outputs: outputs)
+            // The bar and wget's blank line after it go, as on a pipe: one blank line stays.
+            #expect(
+                adapted.passthroughText
+                    == "Saving to: 'x'\r\n\r\n2026-11-30 17:08:40 (1.05 MB/s) - 'x' saved [2000000/2000000]\r\n\r\n",
+                "cut at \(cut)")
+            #expect(
+                adapted.activities.map(\.description) == ["Downloading success 2000000.0/2000000.0 "], "cut at \(cut)")
+        }
+    }
+
+    @Test("a line a \\r ends at the end of a chunk is read at once, not when the next chunk shows a \\n or not")
+    func returnAtChunkEnd() {
+        var pipeline = AdapterPipeline(adapter: AdapterRegistry.named("git")!.makeAdapter(), toolName: "git")
+        let update = pipeline.feed(Array("Receiving objects:  50% (1/2)\r".utf8), from: .standardError)
+        #expect(Adapted(outputs: update).activities.map(\.description) == ["Receiving objects open 1.0/2.0 "])
+        let other = pipeline.feed(Array("other\r".utf8), from: .standardError)
+        #expect(Adapted(outputs: other).passthroughText == "other\r")
+        let newline = pipeline.feed(Array("\nnext\n".utf8), from: .standardError)
+        #expect(Adapted(outputs: newline).passthroughText == "\nnext\n")
+    }
+
     @Test("control sequences a tool adds on a terminal do not hide its progress (git's remote: lines)")
     func terminalSequences() {
         let input =

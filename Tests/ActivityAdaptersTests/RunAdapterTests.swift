@@ -46,6 +46,59 @@ struct RunAdapterTests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test(
+        "each of dd's, rsync's and wget's updates is shown before the next one is written",
+        arguments: [
+            (
+                "dd", ["if=x", "of=y", "status=progress"], 2,
+                [
+                    ("8454144 bytes (8.5 MB, 8.1 MiB) copied, 1 s, 7.8 MB/s", 8_454_144),
+                    ("16842752 bytes (17 MB, 16 MiB) copied, 2 s, 8.1 MB/s", 16_842_752),
+                    ("25231360 bytes (25 MB, 24 MiB) copied, 3 s, 8.4 MB/s", 25_231_360),
+                ]
+            ),
+            (
+                "rsync", ["-a", "--info=progress2", "src/", "dst/"], 1,
+                [
+                    ("        300,000   1%  254.85MB/s    0:00:00 (xfr#1, to-chk=79/83)", 4),
+                    ("        600,000   3%  540.95MB/s    0:00:00 (xfr#2, to-chk=78/83)", 5),
+                    ("      3,900,000  19%   12.01MB/s    0:00:01 (xfr#13, to-chk=70/83)", 13),
+                ]
+            ),
+            (
+                "wget", ["--progress=bar:force", "http://x"], 2,
+                [
+                    ("/dev/null            34%[=====>              ]   1.00M  1015KB/s    eta 2s  ", 1_048_576),
+                    ("/dev/null            69%[============>       ]   2.00M  1015KB/s    eta 1s  ", 2_097_152),
+                ]
+            ),
+        ])
+    func updatesOnTime(tool: String, arguments: [String], descriptor: Int, updates: [(String, Int)]) throws {
+        let folder = try LiveToolTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A tool that writes each update the test sends it, `\r` first as dd, rsync and wget do.
+        try Self.script(
+            tool,
+            """
+            while IFS= read -r line; do
+                [ "$line" = end ] && break
+                printf '\\r%s' "$line" >&\(descriptor)
+            done < updates
+            printf '\\n' >&\(descriptor)
+            """, in: folder)
+        try LiveToolTests.shell("mkfifo updates", in: folder)
+        let process = try LiveToolTests.start([tool] + arguments, in: folder, path: folder.path)
+        let fifo = try #require(FileHandle(forWritingAtPath: folder.appendingPathComponent("updates").path))
+        for (line, completed) in updates {
+            try fifo.write(contentsOf: Data((line + "\n").utf8))
+            #expect(try LiveToolTests.waitForDisplay("\"completed\":\(completed)", in: folder), "\(line) shown")
+        }
+        try fifo.write(contentsOf: Data("end\n".utf8))
+        try fifo.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test("a tool killed by SIGINT: its activity and the command say killed by SIGINT")
     func killedBySignal() throws {
         let folder = try LiveToolTests.temporaryFolder()

@@ -69,6 +69,7 @@ struct AptStatusAdapter: ToolAdapter {
     }
 
     mutating func inputEnded(_ activities: inout AdaptedActivities) {
-        if seen && !failed { activities.markComplete(Self.install) }
+        // apt and dpkg print no completion: their exit status decides when it is known.
+        if seen && !failed { activities.markProbablyComplete(Self.install) }
     }
 }

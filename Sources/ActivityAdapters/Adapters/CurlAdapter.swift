@@ -42,6 +42,11 @@ struct CurlAdapter: ToolAdapter {
         return false
     }
 
+    /// The update read as overwritten was curl's last (its `\n` came as `\r\n`, cut by a read).
+    mutating func readNewline(ending line: AdapterLine, _ activities: inout AdaptedActivities) {
+        _ = read(line, &activities)
+    }
+
     /// A meter line is whole once it has its twelve columns (only the last, the current speed,
     /// which is not read, may still grow), and a `-#` line once it ends with `%`: either is shown
     /// before the next `\r` ends it.
@@ -123,9 +128,10 @@ struct CurlAdapter: ToolAdapter {
         return percent
     }
 
-    /// `#=#=#`, `##-=#=-#`: the bar when the size is unknown.
+    /// `#=#=#`, `##-=#=-#`, `##O#-  #`: the bar when the size is unknown, a `-=O=-` that moves
+    /// to and fro with four `#` over it here and there (any of its five may be covered).
     static func isIndeterminateBar(_ text: Substring) -> Bool {
-        text.count >= 5 && text.contains("#") && text.contains("=")
+        text.count >= 5 && text.contains("#") && text.contains { $0 == "=" || $0 == "-" || $0 == "O" }
             && text.allSatisfy { $0 == "#" || $0 == "=" || $0 == "-" || $0 == "O" || $0 == " " }
     }
 }

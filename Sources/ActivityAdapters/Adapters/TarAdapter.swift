@@ -2,7 +2,8 @@
 /// counts records (10240 bytes with the default blocking factor). Read by their shape, so
 /// translated words (`tar: Schreib-Kontrollpunkt 500`) are read too; the count has no total.
 /// tar prints no completion, so the end of its output completes the activity unless it printed
-/// `tar: Error is not recoverable` or `tar: Exiting with failure status`.
+/// `tar: Error is not recoverable` or `tar: Exiting with failure status`, or its exit status (a
+/// tar killed by Ctrl-C) says otherwise.
 struct TarAdapter: ToolAdapter {
     private static let key = "archive"
     private var seen = false
@@ -36,6 +37,6 @@ struct TarAdapter: ToolAdapter {
     }
 
     mutating func inputEnded(_ activities: inout AdaptedActivities) {
-        if seen && !failed { activities.markComplete(Self.key) }
+        if seen && !failed { activities.markProbablyComplete(Self.key) }
     }
 }

@@ -16,6 +16,11 @@ struct WgetAdapter: ToolAdapter {
         return progressEnded
     }
 
+    /// The bar read as overwritten was the finished one (its `\n` came as `\r\n`, cut by a read).
+    mutating func readNewline(ending line: AdapterLine, _ activities: inout AdaptedActivities) {
+        _ = read(line, &activities)
+    }
+
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         progressEnded = false
         let text = Substring(line.text)
@@ -62,6 +67,17 @@ struct WgetAdapter: ToolAdapter {
             return true
         }
         return false
+    }
+
+    /// wget writes `\r` before each bar, so a bar ends only when the next one starts; it is taken
+    /// as soon as a word follows its size (the rate), when the size can no longer be cut short
+    /// (`1.2` of `1.26M`).
+    mutating func readUnfinished(_ line: AdapterLine, _ activities: inout AdaptedActivities) {
+        let text = Substring(line.text)
+        guard let close = text.lastIndex(of: "]"), text[text.index(after: close)...].words.count >= 2,
+            let completed = bar(text)
+        else { return }
+        activities.update(Self.key, title: "Downloading", unit: "bytes", completed: completed)
     }
 
     /// `--2026-11-30 13:57:38--  http://…`

@@ -27,7 +27,8 @@ enum AdaptCommand {
                 git clone --progress URL 2>&1 | activity adapt git | activity render
             At the end of the input the open activities end: a success when the tool printed its own
             completion, a failure when it printed an error, otherwise as --exit-status says (without
-            it, a success only when the known total was reached).
+            it, a success only when the known total was reached or, for pv, tar and dpkg, which print
+            no completion of their own, when their output ended).
 
             NAME is a built-in adapter (see --list) or an external one, activity-adapt-NAME on PATH:
             the tool's output on its standard input, events and passthrough on its standard output.

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// Real tools under `activity run` on a terminal, where the command writes to a pseudo-terminal
+/// (every `\n` arrives as `\r\n`): their progress becomes activities and leaves no trace on screen.
+@Suite("Adapters on a terminal: real tools under activity run in tmux", .serialized)
+struct AdapterTmuxTests {
+    static func installed(_ tool: String) -> Bool {
+        ["/usr/bin", "/bin", "/usr/local/bin"].contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
+        }
+    }
+
+    static var available: Bool { installed("tmux") && installed("python3") }
+
+    /// The adapter tests' HTTP server (`serve.py`) on 127.0.0.1, stopped when released.
+    final class LocalServer {
+        let process = Process()
+        let input = Pipe()
+        let base: String
+
+        init() throws {
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("ActivityAdaptersTests/Fixtures/serve.py")
+            let output = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", script.path]
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            var port = ""
+            while !port.hasSuffix("\n"), let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty {
+                port += String(decoding: byte, as: UTF8.self)
+            }
+            base = "http://127.0.0.1:\(port.trimmingCharacters(in: .whitespacesAndNewlines))"
+        }
+
+        deinit {
+            // serve.py stops when its standard input closes.
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+    }
+
+    @Test(
+        "wget's bar: no blank line of its own is left where the bar was, as on a pipe",
+        .enabled(if: available && installed("wget")))
+    func wgetBar() throws {
+        let server = try LocalServer()
+        let pane = try TmuxPane(width: 140, height: 30)
+        try pane.type(
+            "activity run -- wget --progress=bar:force -O /dev/null \(server.base)/slow/300000/30; echo FIN''ISHED")
+        #expect(try pane.waitFor("FINISHED", timeout: 60))
+        let screen = try pane.screen()
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        let saving = try #require(lines.firstIndex { $0.hasPrefix("Saving to: ") }, "\(screen)")
+        let saved = try #require(lines.firstIndex { $0.hasSuffix("saved [300000/300000]") }, "\(screen)")
+        try #require(saving < saved, "\(screen)")
+        // wget's own blank line before its bar stays; the bar and the blank line after it go.
+        #expect(
+            lines[(saving + 1)..<saved].filter { !$0.hasPrefix("✔ Downloading") } == [""],
+            "between Saving to: and saved:\n\(screen)")
+        #expect(lines[saved + 1] == "" && lines[saved + 2].hasPrefix("✔ wget"), "\(screen)")
+        #expect(!screen.contains("100%["), "\(screen)")
+    }
+}

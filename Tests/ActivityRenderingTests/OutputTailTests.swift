@@ -49,6 +49,38 @@ struct OutputTailTests {
         verify(h, golden: "tail-failure.txt")
     }
 
+    @Test("output to a file: a chunk of many lines leaves its last 20 in the tail, whatever came before")
+    func unshownChunks() {
+        let display = BufferOutput()
+        let file = BufferOutput()
+        let renderer = TerminalRenderer(
+            output: display,
+            configuration: .init(
+                mode: .plain, style: TerminalStyle(unicode: true, color: false),
+                size: TerminalSize(columns: 60, rows: 24), displayIsTerminal: false, startTime: 0),
+            passthrough: [.stdout: .output(file, sanitize: false, sharesTerminal: false)])
+        var store = ActivityStore()
+        func send(_ event: ActivityEvent) {
+            var updates: [ActivityUpdate] = []
+            _ = store.apply(event, line: 0) { updates.append($0) }
+            for update in updates { renderer.render(update, in: store) }
+        }
+        send(E.begin("r", "make all", at: 0))
+        renderer.outputOwner = E.id("r")
+        // A line cut by the read, then one read with 100 lines: only lines 81 to 100 can stay.
+        renderer.passthrough(Array("line 0 starts here, ".utf8), to: .stdout, in: store)
+        let chunk = (1...100).map { "line \($0)\n" }.joined()
+        renderer.passthrough(Array(("and ends here\n" + chunk).utf8), to: .stdout, in: store)
+        renderer.passthrough(Array("line 101 without its newline yet".utf8), to: .stdout, in: store)
+        send(E.end("r", .failure, error: "exit status 2", at: 1))
+        let shown = String(decoding: display.bytes, as: UTF8.self)
+        let tail = shown.split(separator: "\n").filter { $0.contains("│ ") }.map { $0.split(separator: "│ ")[1] }
+        #expect(tail == (81...100).map { "line \($0)"[...] }, "\(shown)")
+        #expect(String(decoding: file.bytes, as: UTF8.self).hasSuffix("line 100\nline 101 without its newline yet"))
+        #expect(TerminalRenderer.startOfNewestLines(Array("a\nb\nc\n".utf8), count: 2) == 2)
+        #expect(TerminalRenderer.startOfNewestLines(Array("a\nb\n".utf8), count: 2) == 0)
+    }
+
     @Test("lines that are the last thing on the screen are not printed again with the failure")
     func noRepeat() {
         let h = TerminalHarness(columns: 60, rows: 12)

@@ -49,13 +49,34 @@ extension TerminalRenderer {
     func keepUnshownOutput(_ bytes: [UInt8], from stream: OutputStream, in store: ActivityStore) {
         guard outputOwner != nil else { return }
         var lines = tailSplitters[stream] ?? LineSplitter(maxLineBytes: 4096)
-        bytes.withUnsafeBytes { raw in
+        // Only a tail's worth of the newest lines can stay: when this chunk ends with more, what
+        // came before them (and the line the splitter held) would only be pushed out again, so
+        // it is skipped unsplit. A command writing to a file at full speed pays for 20 lines a
+        // read, not for every line.
+        let start = Self.startOfNewestLines(bytes, count: OutputTails.linesKept)
+        if start > 0 { lines = LineSplitter(maxLineBytes: 4096) }
+        bytes[start...].withUnsafeBytes { raw in
             lines.feed(raw) { piece in
                 guard piece.isComplete || piece.endsWithNewline else { return }
                 keepOwnedOutput(piece.bytes, shownAs: nil, in: store)
             }
         }
         tailSplitters[stream] = lines
+    }
+
+    /// Where the last `count` whole lines of `bytes` begin, after the newline before them; 0
+    /// when `bytes` holds no more than `count` newlines.
+    package static func startOfNewestLines(_ bytes: [UInt8], count: Int) -> Int {
+        var newlines = 0
+        var index = bytes.count
+        while index > 0 {
+            index -= 1
+            if bytes[index] == 0x0A {
+                newlines += 1
+                if newlines > count { return index + 1 }
+            }
+        }
+        return 0
     }
 
     /// Keeps a `log` event's message as the newest line of its activity's tail.

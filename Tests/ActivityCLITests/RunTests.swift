@@ -168,7 +168,8 @@ struct RunTests {
             environment: CommandRunner.baseEnvironment(), stdin: "/dev/null", stdout: out.path,
             stderr: folder.url.appendingPathComponent("err").path)
         var ready = false
-        for _ in 0..<500 where !ready {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !ready && ContinuousClock.now < deadline {
             usleep(10_000)
             ready = (try? String(contentsOf: out, encoding: .utf8))?.contains("ready") ?? false
         }

@@ -123,7 +123,8 @@ struct OverlayControllerTests {
         configuration.graceMilliseconds = 20
         let controller = OverlayController(configuration: configuration, scheduler: scheduler)
         controller.send(event(E.begin("a")))
-        for _ in 0..<200 where !controller.state.isVisible {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !controller.state.isVisible && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(controller.state.isVisible)

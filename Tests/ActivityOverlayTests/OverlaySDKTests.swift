@@ -9,7 +9,10 @@ import Testing
 struct OverlaySDKTests {
     /// Runs the main actor's queued work until `condition` holds (bounded: the work is in-process).
     func settle(_ scheduler: ManualOverlayScheduler, until condition: () -> Bool) async throws {
-        for _ in 0..<2000 where !condition() {
+        // A deadline, not a count of tries: in a busy test run the task under test may wait long
+        // for a thread, and only a hang should fail here.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !condition() && ContinuousClock.now < deadline {
             scheduler.runQueued()
             await Task.yield()
             if !condition() { try await Task.sleep(for: .milliseconds(1)) }
@@ -27,7 +30,7 @@ struct OverlaySDKTests {
         let work = Task.detached {
             try await ActivitySystem.$taskReporter.withValue(reporter) {
                 try await withActivity("Signing in", cancellable: true, blocking: .dim) { _ in
-                    try await Task.sleep(for: .seconds(60))
+                    try await Task.sleep(for: .seconds(600))
                 }
             }
         }

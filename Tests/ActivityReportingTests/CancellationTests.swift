@@ -17,7 +17,7 @@ struct CancellationTests {
                     let id = activity.id
                     // A consumer on another thread: an overlay's cancel button.
                     Thread.detachNewThread { ActivitySystem.cancel(id) }
-                    try await Task.sleep(for: .seconds(60))
+                    try await Task.sleep(for: .seconds(600))
                 }
             }
             await #expect(throws: CancellationError.self) { try await work.value }
@@ -45,7 +45,7 @@ struct CancellationTests {
                 try await withActivity("Uploading", total: 10, cancellable: true) { activity in
                     activity.advance()
                     Flusher.shared.flushAll(waiting: true)
-                    try await Task.sleep(for: .seconds(60))
+                    try await Task.sleep(for: .seconds(600))
                 }
             }
         }
@@ -87,7 +87,8 @@ struct CancellationTests {
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         for index in 0..<3 {
                             group.addTask {
-                                try await withActivity("Folder \(index)") { _ in try await Task.sleep(for: .seconds(60))
+                                try await withActivity("Folder \(index)") { _ in
+                                    try await Task.sleep(for: .seconds(600))
                                 }
                             }
                         }

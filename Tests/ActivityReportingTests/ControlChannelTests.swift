@@ -37,7 +37,7 @@ struct ControlChannelTests {
             let work = Task {
                 try await ActivitySystem.$taskReporter.withValue(reporter) {
                     try await withActivity("Waiting", cancellable: true) { _ in
-                        try await Task.sleep(for: .seconds(60))
+                        try await Task.sleep(for: .seconds(600))
                     }
                 }
             }
@@ -142,7 +142,8 @@ final class ConnectionLines: @unchecked Sendable {
                 return ActivityEventDecoder().decode(line).event
             }
             var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&request, 1, 30_000) == 1 else { return nil }
+            // Minutes: in a busy test run the producer's task may wait long for a thread.
+            guard poll(&request, 1, 300_000) == 1 else { return nil }
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = read(fd, &buffer, buffer.count)
             guard count > 0 else { return nil }

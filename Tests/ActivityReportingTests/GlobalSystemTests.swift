@@ -85,9 +85,10 @@ struct GlobalSystemTests {
         ActivitySystem.bootstrapInternal(Reporter(sink: sink, parent: nil))
         defer { ActivitySystem.bootstrapInternal(nil) }
         let work = Task {
-            try await withActivity("Uploading", cancellable: true) { _ in try await Task.sleep(for: .seconds(60)) }
+            try await withActivity("Uploading", cancellable: true) { _ in try await Task.sleep(for: .seconds(600)) }
         }
-        for _ in 0..<2000 where sink.begins.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+        let deadline = ContinuousClock.now + .seconds(120)  // the task may wait long for a thread
+        while sink.begins.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
         let id = try #require(sink.begins.first?.id)
         #expect(ActivitySystem.cancel(id))
         await #expect(throws: CancellationError.self) { try await work.value }

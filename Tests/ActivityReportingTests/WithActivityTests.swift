@@ -55,7 +55,7 @@ struct WithActivityTests {
                 try await withActivity("Waiting") { _ async throws in throw CancellationError() }
             }
             let task = Task {
-                try await withActivity("Sleeping") { _ in try await Task.sleep(for: .seconds(60)) }
+                try await withActivity("Sleeping") { _ in try await Task.sleep(for: .seconds(600)) }
             }
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
@@ -103,7 +103,8 @@ struct WithActivityTests {
         try await withInMemoryReporter(flushesInBackground: true) { sink in
             try await withActivity("Waiting for the flusher", total: 10) { activity in
                 activity.advance(by: 7)
-                for _ in 0..<400 where sink.events.compactMap(\.progress).isEmpty {
+                let deadline = ContinuousClock.now + .seconds(120)
+                while sink.events.compactMap(\.progress).isEmpty && ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(5))
                 }
                 #expect(sink.events.compactMap(\.progress).first?.completed == 7)

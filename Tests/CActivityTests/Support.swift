@@ -69,6 +69,14 @@ enum Support {
             error: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
     }
 
+    /// Runs blocking `body` (a build, a whole `make check`) on a thread of its own, so that it
+    /// does not hold, for minutes, one of the few threads that run the other tests' tasks.
+    static func offPool<R: Sendable>(_ body: @escaping @Sendable () throws -> R) async throws -> R {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
     static func make(_ arguments: [String]) throws -> Outcome {
         let make = try #require(executable("make"), "make is not installed")
         return try run(make, ["-C", libraryDirectory.path] + arguments)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Runs the built `activity` executable (or any command) and collects what it did.
-struct CommandResult {
+struct CommandResult: Sendable {
     var status: Int32
     /// Whether `status` is a signal number rather than an exit code.
     var killed: Bool

@@ -1,4 +1,5 @@
 import ActivityAdapters
+import ActivityRendering
 import ActivityTerminal
 
 #if canImport(Glibc)
@@ -92,7 +93,7 @@ enum RunCommand {
         let supervisor = Supervisor(
             command: parsed.positionals, display: display, grace: grace,
             mayTakeTerminal: options.mode != .overlay, cancels: cancels, adapterName: adapterName,
-            usesTerminal: usesTerminal)
+            usesTerminal: usesTerminal, verbose: options.verbosity == .verbose)
         return supervisor.run()
     }
 }

@@ -41,9 +41,15 @@ struct AptStatusDescriptorTests {
             exit \(exitStatus)
 
             """
-        let file = folder.appendingPathComponent("apt-get")
-        try script.write(to: file, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        try install(script, as: "apt-get", in: folder)
+    }
+
+    /// Makes the executable `name` in `folder`. It is copied by `cp`, another process: a file this
+    /// process writes may be open in a child that a test running alongside is starting, and then
+    /// cannot be executed for a moment (ETXTBSY).
+    static func install(_ script: String, as name: String, in folder: URL) throws {
+        try script.write(to: folder.appendingPathComponent(name + ".txt"), atomically: true, encoding: .utf8)
+        try LiveToolTests.shell("cp \(name).txt \(name) && chmod +x \(name)", in: folder)
     }
 
     /// `activity run --mode jsonl [extra] -- command` in `folder`, through a shell that opens
@@ -189,7 +195,7 @@ struct AptStatusDescriptorTests {
         let folder = try LiveToolTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.fakeAptGet(in: folder)
-        try RunAdapterTests.script("sudo", "exec \"$@\"\n", in: folder)
+        try Self.install("#!/bin/sh\nexec \"$@\"\n", as: "sudo", in: folder)
         let sudo = try Self.run(["sudo", "apt-get", "install", "x"], in: folder)
         #expect(sudo.status == 0)
         #expect(Self.text("apt-config-path", in: folder) == "")

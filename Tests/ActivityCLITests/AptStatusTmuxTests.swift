@@ -16,8 +16,10 @@ struct AptStatusTmuxTests {
         let folder = pane.folder.url.path
         // A stand-in apt-get (bash: sh cannot name descriptors above 9) that finds the descriptor
         // where apt does, in the file APT_CONFIG names, and writes the recorded status lines there.
+        // Copied by cp in the pane: a file this process writes may be open in a child that a test
+        // running alongside is starting, and then cannot be executed for a moment (ETXTBSY).
         _ = try pane.folder.file(
-            "apt-get",
+            "apt-get.txt",
             contents: """
                 #!/bin/bash
                 printf '%s' "$APT_CONFIG" > \(folder)/apt-config-path
@@ -29,8 +31,10 @@ struct AptStatusTmuxTests {
                 done < \(Self.fixtures.path)/apt-install-statusfd-C.txt
                 cat \(Self.fixtures.path)/apt-install-stdout-C.txt
 
-                """, executable: true)
-        try pane.type("PATH=\(folder):$PATH activity run -v -- apt-get install -y hello-adapt; echo FIN''ISHED $?")
+                """)
+        try pane.type(
+            "cp \(folder)/apt-get.txt \(folder)/apt-get; chmod +x \(folder)/apt-get; "
+                + "PATH=\(folder):$PATH activity run -v -- apt-get install -y hello-adapt; echo FIN''ISHED $?")
         #expect(try pane.waitFor("FINISHED 0"))
         let transcript = try pane.transcript()
         #expect(transcript.contains("apt-get on a terminal"))

@@ -54,7 +54,8 @@ final class AptStatusDescriptor {
     /// `environment` is the command's, where `APT_CONFIG` may be set already.
     static func open(command: [String], adapterName: String?, environment: [String], directory: String) -> Outcome {
         guard let adapterName, AdapterRegistry.named(adapterName)?.name == "apt" else { return .notApt }
-        switch program(of: command) {
+        let (program, wrappers) = program(of: command)
+        switch program {
         case "apt", "apt-get":
             break
         case "dpkg":
@@ -64,6 +65,9 @@ final class AptStatusDescriptor {
                 "sudo closes descriptors above 2; -o APT::Status-Fd=2 on apt's command line reaches through it")
         default:
             return .notApt
+        }
+        if wrappers.contains(where: { $0.hasPrefix("APT_CONFIG=") }) {
+            return .skipped("env sets APT_CONFIG, which would replace run's")
         }
         if command.contains(where: isStatusOption) {
             return .skipped("the command line names apt's status descriptor")
@@ -126,13 +130,16 @@ final class AptStatusDescriptor {
         return readEnd
     }
 
-    /// The program that runs, after `env` and its options and assignments.
-    private static func program(of command: [String]) -> String? {
+    /// The name of the program that runs, after `env` and its options and assignments (`wrappers`).
+    private static func program(of command: [String]) -> (name: String?, wrappers: [String]) {
         var words = command[...]
+        var wrappers: [String] = []
         while let first = words.first, AdapterChoice.programName(first) == "env" {
-            words = words.dropFirst().drop { $0.hasPrefix("-") || $0.contains("=") }
+            let options = words.dropFirst().prefix { $0.hasPrefix("-") || $0.contains("=") }
+            wrappers += options
+            words = words.dropFirst(1 + options.count)
         }
-        return words.first.map(AdapterChoice.programName)
+        return (words.first.map(AdapterChoice.programName), wrappers)
     }
 
     /// `-o APT::Status-Fd=N`, `-oAPT::Status-Fd=N`, `--option=…` (apt's names ignore case).

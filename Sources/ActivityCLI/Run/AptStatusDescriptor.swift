@@ -12,7 +12,7 @@ import ActivityPOSIX
 /// apt reads first the file `APT_CONFIG` names, then its own configuration, then the command
 /// line (apt.conf(5)). So `run` opens a pipe, hands its write end to the command under the same
 /// number N, and points `APT_CONFIG` at a file of its private directory that says
-/// `APT::Status-Fd "N";` and includes the person's own `APT_CONFIG` file, if any, after it (their
+/// `APT::Status-Fd "N";` (and `APT::Keep-Fds:: "N";`) and includes the person's own `APT_CONFIG` file, if any, after it (their
 /// settings, and a status descriptor of their own, still win, as does `-o APT::Status-Fd=…`).
 /// apt's `dlstatus:`/`pmstatus:` lines then arrive on the read end, apart from what it prints.
 ///
@@ -95,6 +95,9 @@ final class AptStatusDescriptor {
             number: number, readEnd: ends[0], configPath: directory + "/" + fileName)
         var text = "// activity run: apt's status lines on descriptor \(number); removed when the command ends.\n"
         text += "APT::Status-Fd \"\(number)\";\n"
+        // apt closes its descriptors above 2 for the programs it starts (dpkg, hooks), which
+        // inherit APT_CONFIG all the same: an apt among them would fail writing to a closed one.
+        text += "APT::Keep-Fds:: \"\(number)\";\n"
         if let included { text += "#include \"\(included)\";\n" }
         if let failure = descriptor.write(text) {
             return .skipped("\(descriptor.configPath): \(failure)")

@@ -1,4 +1,5 @@
 import ActivityAdapters
+import ActivityRendering
 import ActivityTerminal
 
 #if canImport(Glibc)
@@ -44,8 +45,9 @@ enum RunCommand {
             rsync, tar, ffmpeg, pip, ninja, swift build, apt-get, apt, dpkg: see 'activity adapt
             --list'), that output becomes activities under the command's, and the rest of its output
             passes through unchanged. Some tools report only when asked (git --progress, pv -n,
-            dd status=progress, rsync --info=progress2, apt-get -o APT::Status-Fd=2, …): run does not
-            change the command line, see Docs/adapters.md.
+            dd status=progress, rsync --info=progress2, …): run does not change the command line,
+            see Docs/adapters.md. apt-get and apt get a status descriptor through APT_CONFIG (a file
+            that sets APT::Status-Fd and includes yours), removed when CMD ends; -v says so.
 
             Exits with CMD's status (128 + N when a signal N killed it), 127 when CMD is not found and
             126 when it cannot be executed.
@@ -92,7 +94,7 @@ enum RunCommand {
         let supervisor = Supervisor(
             command: parsed.positionals, display: display, grace: grace,
             mayTakeTerminal: options.mode != .overlay, cancels: cancels, adapterName: adapterName,
-            usesTerminal: usesTerminal)
+            usesTerminal: usesTerminal, verbose: options.verbosity == .verbose)
         return supervisor.run()
     }
 }

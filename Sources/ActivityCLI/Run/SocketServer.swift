@@ -131,7 +131,8 @@ final class SocketServer {
     }
 
     /// Removes `activity-PID-XXXXXX` directories of this user in `base` whose process no longer
-    /// exists. Only a directory holding nothing but the socket is removed.
+    /// exists. Only a directory holding nothing but the socket (and apt's configuration file,
+    /// ``AptStatusDescriptor``) is removed.
     static func removeStaleDirectories(in base: String) {
         guard let directory = opendir(base) else { return }
         defer { closedir(directory) }
@@ -147,6 +148,7 @@ final class SocketServer {
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { continue }
             unlink(path + "/sink")
+            unlink(path + "/" + AptStatusDescriptor.fileName)
             rmdir(path)
         }
     }

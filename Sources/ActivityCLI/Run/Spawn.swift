@@ -79,10 +79,15 @@ enum Spawn {
     /// Spawns `arguments[0]` (looked up in `PATH`) and returns its pid. On a terminal the child
     /// leads a session of its own (so its pid is also its process group), in its own process
     /// group otherwise: either way a signal to `-pid` reaches everything it starts.
-    static func spawn(_ arguments: [String], environment: [String], streams: Streams) throws(Failure) -> pid_t {
+    /// `keeping` are close-on-exec descriptors (3 or above) the child gets under the same numbers.
+    static func spawn(
+        _ arguments: [String], environment: [String], streams: Streams, keeping: [Int32] = []
+    ) throws(Failure) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 onto itself clears close-on-exec (POSIX.1-2024; glibc since 2.29).
+        for fd in keeping { posix_spawn_file_actions_adddup2(&actions, fd, fd) }
         var sessionFlag = POSIX_SPAWN_SETPGROUP
         switch streams {
         case .pipes(let output, let error):

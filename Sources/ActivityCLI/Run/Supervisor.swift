@@ -29,12 +29,15 @@ final class Supervisor {
     /// Whether the command runs on a pseudo-terminal (the display is a live one on the terminal
     /// that is also standard output), instead of pipes.
     let usesTerminal: Bool
+    /// `-v`: says what `run` did for the command beyond running it (apt's status descriptor).
+    let verbose: Bool
 
     init(
         command: [String], display: any Display, grace: Double, mayTakeTerminal: Bool, cancels: CancelRequests,
-        adapterName: String? = nil, usesTerminal: Bool = false
+        adapterName: String? = nil, usesTerminal: Bool = false, verbose: Bool = false
     ) {
         self.usesTerminal = usesTerminal
+        self.verbose = verbose
         self.command = command
         self.display = display
         self.grace = grace
@@ -79,13 +82,37 @@ final class Supervisor {
                 return fail(error.message, status: ExitCode.unavailable)
             }
         }
-        let environment = Spawn.environment(sink: "unix:" + server.path, parent: root.rawValue)
+        var environment = Spawn.environment(sink: "unix:" + server.path, parent: root.rawValue)
+        var aptStatus: AptStatusDescriptor?
+        var statusAdapter: (any OutputAdapter)?
+        switch AptStatusDescriptor.open(
+            command: command, adapterName: adapterName, environment: environment, directory: server.directory)
+        {
+        case .opened(let descriptor):
+            aptStatus = descriptor
+            environment = descriptor.environment(environment)
+            // Its own pipeline: apt's status lines never meet a half line of its other output.
+            statusAdapter = try? AdapterChoice.make(
+                "apt", command: command, parent: root, idPrefix: POSIX.randomHex() + ".apt-status")
+            if verbose { note(descriptor.note, root: root) }
+        case .skipped(let reason):
+            if verbose { note("apt: no status descriptor: \(reason)", root: root) }
+        case .notApt:
+            break
+        }
+        // Before the socket's directory goes: the file is in it.
+        defer { aptStatus?.close() }
+        let keeping = aptStatus.map { [$0.number] } ?? []
         let started: Started
         do throws(StartFailure) {
-            started = try usesTerminal ? startOnTerminal(environment, root: root) : startOnPipes(environment)
+            started =
+                try usesTerminal
+                ? startOnTerminal(environment, root: root, keeping: keeping)
+                : startOnPipes(environment, keeping: keeping)
         } catch {
             return fail(error.message, status: error.exitStatus)
         }
+        aptStatus?.closeWriteEnd()
         cancels.set(started.pid)
         let child = started.child
         child.startWaiting()
@@ -94,6 +121,7 @@ final class Supervisor {
         var loop = IOLoop(
             server: server, child: child, display: display, tracker: ConnectionTracker(root: root),
             output: started.output, errors: started.errors, grace: grace, adapter: adapter,
+            status: aptStatus?.takeReadEnd() ?? -1, statusAdapter: statusAdapter,
             adaptsStandardOutput: started.terminal != nil || TerminalDevice.isTerminal(1)
                 || adapter?.reportsOnStandardOutput == true,
             terminal: started.terminal, cancels: cancels)
@@ -118,16 +146,24 @@ final class Supervisor {
             killedBy = POSIX.signalName(signal)
             end.error = "killed by \(POSIX.signalName(signal))"
         }
+        if let statusAdapter {
+            loop.showFinal(statusAdapter.finish(exitStatus: exitStatus, signal: killedBy))
+        }
         if let adapter {
             loop.showFinal(adapter.finish(exitStatus: exitStatus, signal: killedBy))
-            // The tool's own message says more than its exit status.
-            if let message = adapter.failureMessage, end.status == .failure {
-                end.error = "\(message) (\(end.error ?? ""))"
-            }
+        }
+        // The tool's own message says more than its exit status.
+        if let message = statusAdapter?.failureMessage ?? adapter?.failureMessage, end.status == .failure {
+            end.error = "\(message) (\(end.error ?? ""))"
         }
         display.handle(.end(end))
         display.finish()
         return exitStatus
+    }
+
+    /// A line on the display about what `run` did, under the command's activity.
+    private func note(_ message: String, root: ActivityID) {
+        display.handle(.log(.init(message: message, id: root, level: .info, timestamp: POSIX.unixSeconds())))
     }
 
     /// The command, started: its output descriptors (-1 for none) and, on a pseudo-terminal,
@@ -150,7 +186,7 @@ final class Supervisor {
 
     /// Standard output and error on two pipes; the real terminal handed to the command's process
     /// group when `activity` has it in the foreground, so the command can read it.
-    private func startOnPipes(_ environment: [String]) throws(StartFailure) -> Started {
+    private func startOnPipes(_ environment: [String], keeping: [Int32]) throws(StartFailure) -> Started {
         var output: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
         guard POSIX.makePipe(&output) else {
@@ -164,7 +200,8 @@ final class Supervisor {
         let pid: pid_t
         do throws(Spawn.Failure) {
             pid = try Spawn.spawn(
-                command, environment: environment, streams: .pipes(output: output[1], error: errors[1]))
+                command, environment: environment, streams: .pipes(output: output[1], error: errors[1]),
+                keeping: keeping)
         } catch {
             [output[0], output[1], errors[0], errors[1]].forEach { close($0) }
             throw StartFailure(message: error.message(for: command[0]), exitStatus: error.exitStatus)
@@ -179,7 +216,10 @@ final class Supervisor {
     /// On a pseudo-terminal sized and set up like the real one; keys typed on the real one
     /// copied in (when `activity` reads it in the foreground), so line editing, Ctrl-C, Ctrl-Z and
     /// Ctrl-\\ reach the command through the pty's own line discipline.
-    private func startOnTerminal(_ environment: [String], root: ActivityID) throws(StartFailure) -> Started {
+    /// The session leader passes `keeping` on to the command: they are not close-on-exec in it.
+    private func startOnTerminal(
+        _ environment: [String], root: ActivityID, keeping: [Int32]
+    ) throws(StartFailure) -> Started {
         let pty: PseudoTerminal
         do throws(PseudoTerminal.Failure) {
             pty = try PseudoTerminal(like: 2)
@@ -198,7 +238,7 @@ final class Supervisor {
         do throws(Spawn.Failure) {
             pid = try Spawn.spawn(
                 [Self.executable, SessionLeader.command, "--"] + command, environment: environment,
-                streams: .terminal(path: pty.slavePath, input: forwardsKeys))
+                streams: .terminal(path: pty.slavePath, input: forwardsKeys), keeping: keeping)
         } catch {
             pty.close()
             throw StartFailure(message: error.message(for: command[0]), exitStatus: error.exitStatus)
@@ -234,6 +274,10 @@ struct IOLoop {
     let grace: Double
     /// Turns the command's progress output into events; what it does not take passes through.
     let adapter: (any OutputAdapter)?
+    /// apt's status descriptor (``AptStatusDescriptor``), -1 for none or once closed.
+    var status: Int32
+    /// Reads the status descriptor: a pipeline of its own, so lines never mix with the output's.
+    let statusAdapter: (any OutputAdapter)?
     /// Whether the adapter reads standard output too: when that output is shown on a terminal, or
     /// the tool reports there (rsync). Otherwise output to a file or a pipe is data
     /// (`curl -s URL > file`), passed on byte for byte whatever it looks like.
@@ -253,9 +297,12 @@ struct IOLoop {
     init(
         server: SocketServer, child: ChildProcess, display: any Display, tracker: ConnectionTracker,
         output: Int32, errors: Int32, grace: Double, adapter: (any OutputAdapter)? = nil,
+        status: Int32 = -1, statusAdapter: (any OutputAdapter)? = nil,
         adaptsStandardOutput: Bool = true, terminal: TerminalPump? = nil, cancels: CancelRequests? = nil
     ) {
         self.cancels = cancels
+        self.status = status
+        self.statusAdapter = statusAdapter
         self.adapter = adapter
         self.adaptsStandardOutput = adaptsStandardOutput
         self.terminal = terminal
@@ -275,7 +322,11 @@ struct IOLoop {
         var deadline: Double?
         var nextReap = 0.0
         while true {
-            if deadline != nil && output < 0 && errors < 0 && tracker.isEmpty && !server.hasPendingConnection { break }
+            if deadline != nil && output < 0 && errors < 0 && status < 0 && tracker.isEmpty
+                && !server.hasPendingConnection
+            {
+                break
+            }
             if let deadline, POSIX.monotonicSeconds() >= deadline { break }
             var fds = [
                 pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
@@ -288,6 +339,7 @@ struct IOLoop {
                     fd: output >= 0 && terminal?.hasPendingKeys == true ? output : -1, events: Int16(POLLOUT),
                     revents: 0),
                 pollfd(fd: cancels?.wake.read ?? -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: status, events: Int16(POLLIN), revents: 0),
             ]
             fds += tracker.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             var timeout = deadline.map { Int32(max(0, ($0 - POSIX.monotonicSeconds()) * 1000).rounded(.up)) } ?? -1
@@ -321,7 +373,8 @@ struct IOLoop {
             if fds[5].revents & readable != 0 { keysOpen = terminal?.readKeys(on: display) ?? false }
             if fds[6].revents != 0 { terminal?.writeKeys() }
             if fds[7].revents & readable != 0, let cancels { sendBack(cancels.take()) }
-            for index in 8..<fds.count where fds[index].revents & readable != 0 {
+            if fds[8].revents & readable != 0 { readStatus(buffer) }
+            for index in 9..<fds.count where fds[index].revents & readable != 0 {
                 receive(fds[index].fd, buffer)
             }
             if tracker.watchesProcesses && POSIX.monotonicSeconds() >= nextReap {
@@ -344,6 +397,7 @@ struct IOLoop {
         emit(tracker.reapProcesses(all: true, isAlive: Self.isAlive))
         output = finishPipe(output, .standardOutput)
         errors = finishPipe(errors, .standardError)
+        finishStatus()
     }
 
     /// Whether a process exists (a zombie of ours counts as gone once the child has exited).
@@ -473,6 +527,29 @@ struct IOLoop {
             return finishPipe(fd, stream)
         }
         return fd
+    }
+
+    /// Reads apt's status lines. End of file is normal: apt has exited, or closed it.
+    private mutating func readStatus(_ buffer: UnsafeMutableRawBufferPointer) {
+        let count = read(status, buffer.baseAddress, buffer.count)
+        if count > 0 {
+            showStatus(statusAdapter?.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: .standardError))
+        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+            finishStatus()
+        }
+    }
+
+    private mutating func finishStatus() {
+        guard status >= 0 else { return }
+        showStatus(statusAdapter?.finish(.standardError))
+        close(status)
+        status = -1
+    }
+
+    /// The events made of apt's status lines. What else comes on the descriptor is dropped: it is
+    /// apt's machine output, asked for by `run`, not the person (apt prints its messages too).
+    private mutating func showStatus(_ outputs: [AdapterOutput]?) {
+        show((outputs ?? []).filter { if case .event = $0 { true } else { false } }, to: .standardError)
     }
 
     /// The adapter that reads `stream`, if any.

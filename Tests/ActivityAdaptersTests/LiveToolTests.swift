@@ -205,8 +205,8 @@ struct LiveToolTests {
             echo '{"v":1,"type":"end","id":"x.1"}'
             """
         let dead = "#!/bin/sh\nexit 3\n"
-        try good.write(to: folder.appendingPathComponent("activity-adapt-good"), atomically: true, encoding: .utf8)
-        try dead.write(to: folder.appendingPathComponent("activity-adapt-dead"), atomically: true, encoding: .utf8)
+        try writeProgram(good, to: folder.appendingPathComponent("activity-adapt-good"))
+        try writeProgram(dead, to: folder.appendingPathComponent("activity-adapt-dead"))
         try Self.shell("chmod +x activity-adapt-good activity-adapt-dead", in: folder)
         let result = try Self.run(
             ["sh", "-c", "echo one >&2"], in: folder, extra: ["--adapter", "good"], path: folder.path)

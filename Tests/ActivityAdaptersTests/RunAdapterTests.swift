@@ -14,7 +14,7 @@ struct RunAdapterTests {
         """
 
     static func script(_ name: String, _ text: String, in folder: URL) throws {
-        try ("#!/bin/sh\n" + text).write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        try writeProgram("#!/bin/sh\n" + text, to: folder.appendingPathComponent(name))
         try LiveToolTests.shell("chmod +x \(name)", in: folder)
     }
 

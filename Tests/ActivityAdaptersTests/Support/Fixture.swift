@@ -113,3 +113,12 @@ struct Adapted {
         return open.isEmpty
     }
 }
+
+/// Writes an executable's text through a close-on-exec descriptor: a child another test spawns
+/// meanwhile must not inherit it, or running the file fails with "Text file busy".
+func writeProgram(_ text: String, to file: URL) throws {
+    guard let stream = fopen(file.path, "wbe") else { throw POSIXError(.EIO) }
+    let bytes = Array(text.utf8)
+    let written = fwrite(bytes, 1, bytes.count, stream)
+    guard fclose(stream) == 0, written == bytes.count else { throw POSIXError(.EIO) }
+}

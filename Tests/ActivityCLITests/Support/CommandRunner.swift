@@ -142,7 +142,12 @@ final class TemporaryFolder {
 
     func file(_ name: String, contents: String, executable: Bool = false) throws -> URL {
         let file = url.appendingPathComponent(name)
-        try contents.write(to: file, atomically: true, encoding: .utf8)
+        // Through a close-on-exec descriptor of our own: a child another test spawns meanwhile
+        // must not inherit it, or running this file fails with "Text file busy".
+        guard let stream = fopen(file.path, "wbe") else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let bytes = Array(contents.utf8)
+        let written = fwrite(bytes, 1, bytes.count, stream)
+        guard fclose(stream) == 0, written == bytes.count else { throw POSIXError(.EIO) }
         if executable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path) }
         return file
     }

@@ -182,7 +182,9 @@ func readFile(_ path: String) -> String? {
 }
 
 func writeFile(_ path: String, _ text: String, mode: String = "wb") {
-    guard let file = fopen(path, mode) else { return }
+    // "e": close-on-exec. A child another test spawns meanwhile must not inherit the descriptor,
+    // or running the file (a plugin script) fails with "Text file busy".
+    guard let file = fopen(path, mode + "e") else { return }
     defer { fclose(file) }
     let bytes = Array(text.utf8)
     _ = fwrite(bytes, 1, bytes.count, file)

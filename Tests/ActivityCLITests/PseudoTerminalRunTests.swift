@@ -192,7 +192,10 @@ struct PseudoTerminalRunTests {
         try pane.type("activity run -- sh -c 'echo sta\"\"rted; \(waitLoop(gate)); echo resumed-and-done'")
         #expect(try pane.waitFor("started"))
         try pane.press("C-z")
-        #expect(try pane.waitFor("Stopped") || pane.waitFor("stopped"))
+        let stopped = try pane.waitFor("Stopped") || pane.waitFor("stopped", timeout: 1)
+        let screen = try pane.screen()
+        #expect(stopped, "Ctrl-Z did not stop the job; the screen:\n\(screen)")
+        try #require(stopped)
         try pane.type("stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon; echo modes-$((2*3))")
         #expect(try pane.waitFor("modes-6"))
         let modes = try pane.screen().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -59,8 +59,9 @@ final class TmuxPane {
         (try? tmux(["display-message", "-p", "#{cursor_flag}"]).standardOutput) == "1\n"
     }
 
-    /// Waits until the screen contains `text`, for at most `timeout` seconds.
-    func waitFor(_ text: String, timeout: Double = 20) throws -> Bool {
+    /// Waits until the screen contains `text`, for at most `timeout` seconds: a bound for a
+    /// broken run only, long enough for a machine busy with the rest of the tests.
+    func waitFor(_ text: String, timeout: Double = 60) throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try screen().contains(text) { return true }

@@ -50,11 +50,16 @@ public final class BufferOutput: ByteOutput {
 /// process: sockets are written with `MSG_NOSIGNAL`, and for pipes the signal is blocked in the
 /// writing thread and a pending one consumed. After the first `EPIPE` (or another hard error)
 /// the output is ``isBroken`` and later writes are dropped.
-public final class FileDescriptorOutput: ByteOutput {
+///
+/// With a ``batch`` the bytes are gathered and written later, in larger writes (see
+/// ``OutputBatch``); a failure then shows in ``isBroken`` once the batch is written.
+public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
     public let fileDescriptor: Int32
     /// Whether the destination has failed; nothing more is written.
     public private(set) var isBroken = false
     private let kind: Kind
+    /// Where writes are gathered; `nil`: each write is written at once.
+    package var batch: OutputBatch?
 
     enum Kind { case socket, pipe, other }
 
@@ -73,11 +78,35 @@ public final class FileDescriptorOutput: ByteOutput {
     public func write(_ bytes: [UInt8]) -> Bool {
         guard !isBroken else { return false }
         guard !bytes.isEmpty else { return true }
-        let ok = bytes.withUnsafeBytes { raw in
-            kind == .pipe ? FileDescriptorOutput.withSIGPIPEBlocked { writeAll(raw) } : writeAll(raw)
-        }
+        if let batch { return batch.append(bytes, to: self) && !isBroken }
+        return bytes.withUnsafeBytes { writeNow($0) }
+    }
+
+    package func writeNow(_ raw: UnsafeRawBufferPointer) -> Bool {
+        guard !isBroken else { return false }
+        let ok = kind == .pipe ? FileDescriptorOutput.withSIGPIPEBlocked { writeLines(raw) } : writeAll(raw)
         if !ok { isBroken = true }
         return ok
+    }
+
+    /// Into a pipe, a write of at most `PIPE_BUF` bytes is never mixed with other writers'
+    /// bytes: many lines at once (a batch) go in writes that end at a line's end and stay
+    /// within that size, so a pipe shared with other processes still gets whole lines.
+    private func writeLines(_ raw: UnsafeRawBufferPointer) -> Bool {
+        let atomic = Int(PIPE_BUF)
+        var start = 0
+        while raw.count - start > atomic {
+            var end = start + atomic
+            while end > start, raw[end - 1] != 0x0A { end -= 1 }
+            // A line longer than the atomic size: up to its end, as one write of its own.
+            if end == start {
+                end = start + atomic
+                while end < raw.count, raw[end - 1] != 0x0A { end += 1 }
+            }
+            guard writeAll(UnsafeRawBufferPointer(rebasing: raw[start..<end])) else { return false }
+            start = end
+        }
+        return start == raw.count || writeAll(UnsafeRawBufferPointer(rebasing: raw[start...]))
     }
 
     private func writeAll(_ raw: UnsafeRawBufferPointer) -> Bool {

@@ -69,6 +69,12 @@ public struct RenderOptions: Sendable {
     /// Where ``RenderSession/requestCancel(_:)`` sends a cancel (``ActivityStore/onCancelRequest``).
     public var onCancelRequest: (@Sendable (ActivityID) -> Void)?
 
+    /// Whether the plain, log and JSON-lines displays and the passed-through output gather their
+    /// lines and write many at once (``OutputBatch``), for a caller that reads its input on one
+    /// thread and calls ``RenderSession/flushOutput()`` before each read that may wait. The TTY
+    /// display, which writes one frame at a time, never does. `false` by default.
+    package var batchesOutput = false
+
     public init(
         mode: RenderMode = .auto, logFile: String? = nil, logFormat: LogFormat = .text, plugins: [String] = [],
         displayFileDescriptor: Int32 = 2, environment: [String: String] = RenderOptions.processEnvironment(),

@@ -115,6 +115,12 @@ public final class RenderSession: Sendable {
         if let path = options.logFile {
             renderers.append(try LogFileRenderer(path: path, format: options.logFormat, clock: clock))
         }
+        // The display and the standard streams share one batch, so their lines keep their order.
+        let batch = options.batchesOutput && mode != .tty && mode != .auto ? OutputBatch() : nil
+        if let batch {
+            display.batch = batch
+            for output in standardOutputs.values { output.batch = batch }
+        }
         if let history { renderers.append(history) }
         var plugins: [PluginHost] = []
         for name in options.plugins {
@@ -126,7 +132,7 @@ public final class RenderSession: Sendable {
         let state = SessionState(
             SessionCore(
                 renderers: renderers, plugins: plugins, terminal: terminal, standardOutputs: standardOutputs,
-                history: history),
+                history: history, batch: batch),
             watchedTerminal: watched)
         self.state = state
         state.core.withLock { core in
@@ -196,6 +202,12 @@ public final class RenderSession: Sendable {
             core.eventsSinceClock &+= 1
             core.apply(event, line: line)
         }
+    }
+
+    /// Writes the output gathered so far (``RenderOptions/batchesOutput``): call it before a read
+    /// that may wait for the producer, so that what came before is seen at once.
+    package func flushOutput() {
+        state.core.withLock { core in _ = core.batch?.flush() }
     }
 
     /// Asks the producer of `id` to cancel it (``ActivityStore/requestCancel(_:)``), from any
@@ -355,6 +367,8 @@ final class SessionCore {
     let history: HistoryRecorder?
     /// The outputs of the standard streams that the session's own renderers write to.
     let standardOutputs: [OutputStream: FileDescriptorOutput]
+    /// Where the display's and the standard streams' writes are gathered, if they are.
+    let batch: OutputBatch?
     private var updates: [ActivityUpdate] = []
     private var isFinished = false
     /// How far the stream's clock is from ours: 0, unless the events' timestamps are more than a
@@ -374,8 +388,10 @@ final class SessionCore {
 
     init(
         renderers: [any ActivityRenderer], plugins: [PluginHost], terminal: TerminalRenderer?,
-        standardOutputs: [OutputStream: FileDescriptorOutput] = [:], history: HistoryRecorder? = nil
+        standardOutputs: [OutputStream: FileDescriptorOutput] = [:], history: HistoryRecorder? = nil,
+        batch: OutputBatch? = nil
     ) {
+        self.batch = batch
         self.history = history
         self.standardOutputs = standardOutputs
         self.others = renderers
@@ -421,6 +437,8 @@ final class SessionCore {
     }
 
     func finish(now: Double) {
+        // Whatever else happens, nothing gathered is lost.
+        defer { _ = batch?.end() }
         guard !isFinished else { return }
         isFinished = true
         updates.removeAll()

@@ -24,6 +24,9 @@ enum RenderCommand {
         let parsed = try parser.parse(arguments)
         var options = try DisplayOptions(parsed, parser: parser)
         options.history = try HistoryOption.resolve(parsed, parser: parser)
+        // Lines are written many at once while more input is already there (StreamFeeder
+        // flushes before each read).
+        options.batchesOutput = true
         try parser.expectPositionals(parsed, 0...1, names: "FILE")
         let file = parsed.positionals.first ?? "-"
         let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
@@ -74,9 +77,9 @@ struct StreamFeeder {
     }
 
     func read(fd: Int32, name: String, command: String) -> Outcome {
-        var reader = EventStreamReader(source: FileDescriptorSource(fileDescriptor: fd))
+        var reader = EventStreamReader(
+            source: FlushingSource(base: FileDescriptorSource(fileDescriptor: fd), display: display))
         var pacer = self.pacer
-        struct OutputClosed: Error {}
         do {
             try reader.forEach { item in
                 if pacer == nil, case .event(let event) = item.inPlace {
@@ -87,6 +90,7 @@ struct StreamFeeder {
                 switch item.decoded {
                 case .event(var event):
                     if var current = pacer {
+                        display.flushOutput()
                         current.wait(for: event.timestamp)
                         pacer = current
                         event.timestamp = POSIX.unixSeconds()
@@ -110,10 +114,30 @@ struct StreamFeeder {
         } catch is OutputClosed {
             return .outputClosed
         } catch {
+            display.flushOutput()
             Console.error("\(name == "-" ? "standard input" : name): \(error)", command: command)
             return .readFailed
         }
-        return .finished
+        // The last lines may have been gathered: a reader that went away shows when they are written.
+        display.flushOutput()
+        return display.isClosed(.standardOutput) ? .outputClosed : .finished
+    }
+}
+
+/// Standard output's reader has gone away: reading stops.
+private struct OutputClosed: Error {}
+
+/// The input of a display that gathers its output: before each read, which may wait for the
+/// producer, what the display gathered is written, so a slow producer's line shows at once
+/// while a fast stream's lines are written many at a time.
+private struct FlushingSource: ByteSource {
+    var base: FileDescriptorSource
+    let display: any Display
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        display.flushOutput()
+        if display.isClosed(.standardOutput) { throw OutputClosed() }
+        return try base.read(into: buffer)
     }
 }
 

@@ -23,6 +23,9 @@ protocol Display: Sendable {
     func passthrough(_ bytes: [UInt8], to stream: StandardStream)
     /// Whether the reader of `stream` has gone away (`… | head -1`): stop producing for it.
     func isClosed(_ stream: StandardStream) -> Bool
+    /// Writes the output the display gathered (``DisplayOptions/batchesOutput``); called before
+    /// each read that may wait for the producer.
+    func flushOutput()
     /// Shows a piece of a command's output read from its pseudo-terminal (`activity run`).
     func commandOutput(_ piece: CommandOutput)
     /// The command's output from now on belongs to the activity `id` (`nil`: to none): its last
@@ -56,6 +59,9 @@ extension Display {
 
     /// Displays that write to no standard stream of the caller's never find one closed.
     func isClosed(_ stream: StandardStream) -> Bool { false }
+
+    /// Displays that write at once have nothing to flush.
+    func flushOutput() {}
 
     /// Displays that do not draw a command's terminal get its lines as standard output.
     func commandOutput(_ piece: CommandOutput) {

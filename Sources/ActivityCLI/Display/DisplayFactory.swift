@@ -75,6 +75,7 @@ enum DisplayFactory {
         renderOptions.taskbarProgress = options.taskbarProgress
         renderOptions.onCancelRequest = sendCancel
         renderOptions.historyFile = options.history
+        renderOptions.batchesOutput = options.batchesOutput
         do throws(RenderError) {
             return SessionDisplay(session: try RenderSession(options: renderOptions))
         } catch {

@@ -28,6 +28,10 @@ struct DisplayOptions: Sendable {
     var control: ActivitySinkDestination?
     /// `--history` of `render` and `run` (``HistoryOption``): the history file, `nil` for none.
     var history: String?
+    /// Whether the display gathers its lines and writes many at once (``RenderOptions``'s
+    /// `batchesOutput`): for a command that reads its input on one thread and calls
+    /// ``Display/flushOutput()`` before each read (`render`).
+    var batchesOutput = false
 
     static let group = OptionGroup(
         title: "display options",

@@ -25,6 +25,8 @@ final class SessionDisplay: Display {
         session.isClosed(stream == .standardOutput ? .stdout : .stderr)
     }
 
+    func flushOutput() { session.flushOutput() }
+
     func report(_ diagnostic: Diagnostic) { session.report(diagnostic) }
 
     func commandOutput(_ piece: CommandOutput) { session.commandOutput(piece) }

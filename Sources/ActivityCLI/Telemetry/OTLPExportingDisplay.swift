@@ -55,6 +55,8 @@ final class OTLPExportingDisplay: Display {
 
     func isClosed(_ stream: StandardStream) -> Bool { inner.isClosed(stream) }
 
+    func flushOutput() { inner.flushOutput() }
+
     func commandOutput(_ piece: CommandOutput) { inner.commandOutput(piece) }
 
     func attributeOutput(to id: ActivityID?) { inner.attributeOutput(to: id) }

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// `activity render` writes its lines many at a time while more input is already there, and
+/// everything it has before it waits for more.
+@Suite("activity render: output gathered while input is waiting")
+struct RenderBatchingTests {
+    @Test("a slow producer's every line shows at once, before the next is written")
+    func slowProducer() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.url.appendingPathComponent("input").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let out = folder.url.appendingPathComponent("stdout").path
+        let err = folder.url.appendingPathComponent("stderr").path
+        // Both ends open before the spawn: the child's open of the FIFO then returns at once (a
+        // reader's open waits for a writer, and posix_spawn waits for the child's opens).
+        let keeper = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(keeper >= 0)
+        let writer = open(fifo, O_WRONLY | O_CLOEXEC)
+        try #require(writer >= 0)
+        let pid = try CommandRunner.spawn(
+            CommandRunner.activity, ["render", "--mode", "plain"], environment: CommandRunner.baseEnvironment(),
+            stdin: fifo, stdout: out, stderr: err)
+        close(keeper)
+        func send(_ line: String) {
+            let bytes = Array(line.utf8)
+            #expect(write(writer, bytes, bytes.count) == bytes.count)
+        }
+        send("first line of text\n")
+        #expect(Self.waitFor("first line of text\n", in: out), "a passed-through line")
+        send(#"{"v":1,"type":"begin","id":"c","title":"Compile"}"# + "\n")
+        #expect(Self.waitFor("Compile", in: err), "a begin line")
+        send("second line of text\n")
+        #expect(Self.waitFor("second line of text\n", in: out))
+        send(#"{"v":1,"type":"log","id":"c","message":"halfway there"}"# + "\n")
+        #expect(Self.waitFor("halfway there", in: err), "a log line")
+        send(#"{"v":1,"type":"end","id":"c"}"# + "\n")
+        close(writer)
+        let status = CommandRunner.wait(pid, timeout: 60, what: "activity render")
+        #expect(status.code == 0 && !status.killed)
+        #expect(Self.contents(out) == "first line of text\nsecond line of text\n")
+    }
+
+    @Test("text and the display on one file keep their order")
+    func orderOnOneFile() throws {
+        let input =
+            [
+                "text 1", #"{"v":1,"type":"begin","ts":100,"id":"c","title":"Compile"}"#, "text 2",
+                #"{"v":1,"type":"log","ts":100.5,"id":"c","message":"a log line"}"#, "text 3",
+                #"{"v":1,"type":"end","ts":101,"id":"c"}"#, "text 4",
+            ].joined(separator: "\n") + "\n"
+        let folder = try TemporaryFolder()
+        let file = try folder.file("input.jsonl", contents: input)
+        let result = try CommandRunner.run(
+            "/bin/sh", ["-c", #""$0" render --mode plain --summary off "$1" 2>&1"#, CommandRunner.activity, file.path])
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        let order = ["text 1", "Compile", "text 2", "a log line", "text 3", "Compile", "text 4"]
+        #expect(lines.count == order.count, "\(lines)")
+        for (line, expected) in zip(lines, order) { #expect(line.contains(expected), "\(lines)") }
+    }
+
+    static func contents(_ path: String) -> String {
+        String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+    }
+
+    /// Waits until the file holds `text`; `false` after a minute.
+    static func waitFor(_ text: String, in path: String) -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if contents(path).contains(text) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+}

@@ -171,6 +171,9 @@ struct Child {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var env = ProcessInfo.processInfo.environment
         env["CI"] = nil
+        // The figures are the renderer's, the same on every machine: not the cost of whatever
+        // history file this user has (Docs/rendering.md gives that).
+        env["ACTIVITY_HISTORY"] = "off"
         env.merge(environment) { $1 }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]

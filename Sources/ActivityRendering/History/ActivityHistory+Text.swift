@@ -92,6 +92,10 @@ extension ActivityHistory {
     }
 
     static func escaped(_ title: some StringProtocol) -> String {
+        // Most titles hold neither: no walk over their characters.
+        if !title.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") }) {
+            return String(title)
+        }
         var out = ""
         for character in title {
             switch character {
@@ -105,6 +109,7 @@ extension ActivityHistory {
 
     /// A title field read back; `nil` when it holds an escape that was never written.
     static func unescaped(_ field: some StringProtocol) -> String? {
+        if !field.utf8.contains(UInt8(ascii: "\\")) { return String(field) }
         var out = ""
         var escaping = false
         for character in field {

@@ -18,7 +18,7 @@
 ///   newer version is never written over; lines that cannot be read are dropped with one
 ///   warning.
 package enum HistoryFile {
-    /// The largest file read, in bytes: 10,000 entries take about 1 MiB.
+    /// The largest file read, in bytes: 2,000 entries take about 200 KiB.
     static let maxBytes = 16 << 20
     /// How long a writer waits for another one, in seconds.
     static let lockWait = 5.0

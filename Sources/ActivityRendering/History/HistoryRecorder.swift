@@ -38,7 +38,8 @@ final class HistoryRecorder: ActivityRenderer {
 
     /// Adds this session's runs to the file; returns a warning when that failed.
     func save() -> String? {
-        guard writable else { return nil }
+        // A session that ran nothing to completion has nothing to add: the file is not touched.
+        guard writable, !runs.isEmpty else { return nil }
         return HistoryFile.save(runs, to: path)
     }
 }

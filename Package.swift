@@ -115,7 +115,8 @@ package.targets += [
         ]
     ),
     .testTarget(
-        name: "ActivityCLITests", dependencies: ["ActivityCLI", "ActivityWire", "ActivityTimeline"],
+        name: "ActivityCLITests",
+        dependencies: ["ActivityCLI", "ActivityWire", "ActivityTimeline", "ActivityRendering"],
         exclude: ["Golden", "Fixtures", "Scripts"]
     ),
 ]

@@ -44,7 +44,7 @@ public protocol ActivityRenderer: AnyObject {
     /// piece of a line longer than 64 KiB, or what a command wrote so far). Written to a file or
     /// a pipe, it is written unchanged; drawn on a terminal, the renderer shows complete lines,
     /// sanitized (a `LineSplitter` keeps the unfinished one).
-    func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore)
+    func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore)
 
     /// A problem with the input: a malformed line, a broken protocol rule. Already counted in
     /// `store.summary`.
@@ -63,7 +63,7 @@ public protocol ActivityRenderer: AnyObject {
 
 extension ActivityRenderer {
     public var preferredTickInterval: Double? { nil }
-    public func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore) {}
+    public func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore) {}
     public func report(_ diagnostic: Diagnostic, in store: ActivityStore) {}
     public func notice(_ message: String, in store: ActivityStore) {}
     public func tick(_ store: ActivityStore, now: Double) {}
@@ -71,7 +71,7 @@ extension ActivityRenderer {
 }
 
 /// The standard output or error stream of the process being rendered.
-public enum OutputStream: Sendable, Hashable {
+public enum StandardStream: Sendable, Hashable {
     case stdout, stderr
 
     /// The file descriptor of this process's stream: 1 or 2.

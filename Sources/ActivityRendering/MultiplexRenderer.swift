@@ -27,7 +27,7 @@ public final class MultiplexRenderer: ActivityRenderer {
         for renderer in renderers { renderer.render(update, in: store) }
     }
 
-    public func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore) {
+    public func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore) {
         for renderer in renderers { renderer.passthrough(bytes, to: stream, in: store) }
     }
 

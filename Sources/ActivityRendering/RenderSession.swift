@@ -70,8 +70,8 @@ public final class RenderSession: Sendable {
         let displayIsTerminal = TerminalDevice.isTerminal(descriptor)
         // One output per standard stream, shared by every renderer that writes to it, so the
         // session can tell when a reader has gone away (`isClosed(_:)`).
-        var standardOutputs: [OutputStream: FileDescriptorOutput] = [:]
-        for stream in [OutputStream.stdout, .stderr] {
+        var standardOutputs: [StandardStream: FileDescriptorOutput] = [:]
+        for stream in [StandardStream.stdout, .stderr] {
             standardOutputs[stream] =
                 stream.fileDescriptor == descriptor
                 ? display : FileDescriptorOutput(fileDescriptor: stream.fileDescriptor)
@@ -108,7 +108,7 @@ public final class RenderSession: Sendable {
         case .jsonl:
             // Lines of the stream that is the display itself go into it, in order; the other
             // stream's lines go to their own descriptor (StreamPassthrough), not both.
-            let onDisplay = Set([OutputStream.stdout, .stderr].filter { $0.fileDescriptor == descriptor })
+            let onDisplay = Set([StandardStream.stdout, .stderr].filter { $0.fileDescriptor == descriptor })
             renderers.append(JSONLinesRenderer(output: display, textStreams: onDisplay))
             renderers.append(StreamPassthrough(display: descriptor, outputs: standardOutputs))
         }
@@ -239,7 +239,7 @@ public final class RenderSession: Sendable {
     /// Passes on output of the producer's own that is not an event, as it came (lines with their
     /// `\n`, or part of one): byte for byte to a file or a pipe, sanitized line by line on a
     /// terminal, above the live region when it shares the display.
-    public func passthrough(_ bytes: [UInt8], to stream: OutputStream) {
+    public func passthrough(_ bytes: [UInt8], to stream: StandardStream) {
         state.core.withLock { core in core.renderer.passthrough(bytes, to: stream, in: core.store) }
     }
 
@@ -286,7 +286,7 @@ public final class RenderSession: Sendable {
 
     /// Whether the reader of `stream` has gone away (a closed pipe: `… | head -1`), so that what
     /// produces the output can stop, as a filter in a pipeline does.
-    public func isClosed(_ stream: OutputStream) -> Bool {
+    public func isClosed(_ stream: StandardStream) -> Bool {
         state.core.withLock { $0.standardOutputs[stream]?.isBroken ?? false }
     }
 
@@ -366,7 +366,7 @@ final class SessionCore {
     /// Notes the runs for the history file, and writes it at the end.
     let history: HistoryRecorder?
     /// The outputs of the standard streams that the session's own renderers write to.
-    let standardOutputs: [OutputStream: FileDescriptorOutput]
+    let standardOutputs: [StandardStream: FileDescriptorOutput]
     /// Where the display's and the standard streams' writes are gathered, if they are.
     let batch: OutputBatch?
     private var updates: [ActivityUpdate] = []
@@ -388,7 +388,7 @@ final class SessionCore {
 
     init(
         renderers: [any ActivityRenderer], plugins: [PluginHost], terminal: TerminalRenderer?,
-        standardOutputs: [OutputStream: FileDescriptorOutput] = [:], history: HistoryRecorder? = nil,
+        standardOutputs: [StandardStream: FileDescriptorOutput] = [:], history: HistoryRecorder? = nil,
         batch: OutputBatch? = nil
     ) {
         self.batch = batch
@@ -455,17 +455,17 @@ final class SessionCore {
 /// the display to their own descriptors, byte for byte (on a terminal: line by line, sanitized).
 final class StreamPassthrough: ActivityRenderer {
     let display: Int32
-    private let outputs: [OutputStream: FileDescriptorOutput]
-    private var lines: [OutputStream: LineSplitter] = [:]
+    private let outputs: [StandardStream: FileDescriptorOutput]
+    private var lines: [StandardStream: LineSplitter] = [:]
 
-    init(display: Int32, outputs: [OutputStream: FileDescriptorOutput]) {
+    init(display: Int32, outputs: [StandardStream: FileDescriptorOutput]) {
         self.display = display
         self.outputs = outputs
     }
 
     func render(_ update: ActivityUpdate, in store: ActivityStore) {}
 
-    func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore) {
+    func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore) {
         guard stream.fileDescriptor != display, let output = outputs[stream] else { return }
         guard TerminalDevice.isTerminal(output.fileDescriptor) else { return _ = output.write(bytes) }
         var splitter = lines[stream] ?? LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
@@ -484,11 +484,11 @@ final class StreamPassthrough: ActivityRenderer {
 extension RenderSession {
     /// Where each stream's passed-through lines go when the terminal renderer draws on `display`.
     static func passthroughTargets(
-        display: Int32, tty: Bool, outputs: [OutputStream: FileDescriptorOutput]
-    ) -> [OutputStream: TerminalRenderer.PassthroughTarget] {
-        var targets: [OutputStream: TerminalRenderer.PassthroughTarget] = [:]
+        display: Int32, tty: Bool, outputs: [StandardStream: FileDescriptorOutput]
+    ) -> [StandardStream: TerminalRenderer.PassthroughTarget] {
+        var targets: [StandardStream: TerminalRenderer.PassthroughTarget] = [:]
         let displayIsTerminal = TerminalDevice.isTerminal(display)
-        for stream in [OutputStream.stdout, .stderr] {
+        for stream in [StandardStream.stdout, .stderr] {
             let descriptor = stream.fileDescriptor
             if descriptor == display {
                 targets[stream] = .display

@@ -1,4 +1,5 @@
 import ActivityOverlay
+import ActivityRendering
 import ActivityWire
 import Foundation
 import Synchronization
@@ -131,7 +132,7 @@ struct TerminalOverlayPresenterTests {
         usleep(100_000)
         #expect(cancels.withLock { $0 } == [[ActivityID("a")!]])
 
-        presenter.passthrough(Array("a line from the tool\n".utf8), from: .standardOutput)
+        presenter.passthrough(Array("a line from the tool\n".utf8), from: .stdout)
         #expect(!pty.text.contains("a line from the tool"))  // held while the session is hidden
         presenter.handle(.end(.init(id: ActivityID("a")!, status: .cancelled)))
         try pty.wait { pty.text.contains("\u{1B}[?1049l\u{1B}[?25h") }

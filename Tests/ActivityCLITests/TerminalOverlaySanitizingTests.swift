@@ -1,4 +1,5 @@
 import ActivityOverlay
+import ActivityRendering
 import ActivityWire
 import Testing
 
@@ -15,7 +16,7 @@ extension TerminalOverlayPresenterTests {
         ) { _ in }
         defer { presenter.finish() }
         presenter.passthrough(
-            Array("tool\u{1B}]0;PWNED\u{07}\u{1B}[2J\u{9B}31m \u{202E}says\n".utf8), to: .standardOutput)
+            Array("tool\u{1B}]0;PWNED\u{07}\u{1B}[2J\u{9B}31m \u{202E}says\n".utf8), to: .stdout)
         presenter.report(Diagnostic(line: 3, code: .invalidJSON, message: "bad\u{1B}[5A\u{7F} line"))
         try pty.wait { pty.text.contains("bad line") }
         #expect(pty.text.contains("tool says"))

@@ -1,3 +1,4 @@
+import ActivityRendering
 import ActivityWire
 
 #if canImport(Glibc)
@@ -108,8 +109,8 @@ struct StreamFeeder {
                 case .ignored(nil):
                     return
                 }
-                display.passthrough(Array(item.bytes) + (item.endsWithNewline ? [0x0A] : []), to: .standardOutput)
-                if display.isClosed(.standardOutput) { throw OutputClosed() }
+                display.passthrough(Array(item.bytes) + (item.endsWithNewline ? [0x0A] : []), to: .stdout)
+                if display.isClosed(.stdout) { throw OutputClosed() }
             }
         } catch is OutputClosed {
             return .outputClosed
@@ -120,7 +121,7 @@ struct StreamFeeder {
         }
         // The last lines may have been gathered: a reader that went away shows when they are written.
         display.flushOutput()
-        return display.isClosed(.standardOutput) ? .outputClosed : .finished
+        return display.isClosed(.stdout) ? .outputClosed : .finished
     }
 }
 
@@ -136,7 +137,7 @@ private struct FlushingSource: ByteSource {
 
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         display.flushOutput()
-        if display.isClosed(.standardOutput) { throw OutputClosed() }
+        if display.isClosed(.stdout) { throw OutputClosed() }
         return try base.read(into: buffer)
     }
 }

@@ -1,11 +1,6 @@
+import ActivityRendering
 import ActivityTerminal
 import ActivityWire
-
-/// Where a passed-through line goes.
-enum StandardStream: Sendable {
-    case standardOutput
-    case standardError
-}
 
 /// What the commands draw on: a render session (terminal, plain, log, jsonl), or the overlay.
 ///
@@ -67,7 +62,7 @@ extension Display {
     func commandOutput(_ piece: CommandOutput) {
         switch piece {
         case .line(let bytes), .promptEnd(_, let bytes):
-            passthrough(TerminalOutputParser.withoutColours(bytes[...]) + [0x0A], to: .standardOutput)
+            passthrough(TerminalOutputParser.withoutColours(bytes[...]) + [0x0A], to: .stdout)
         default:
             break
         }

@@ -18,11 +18,11 @@ final class SessionDisplay: Display {
     func handle(_ event: borrowing LineEvent, line: Int) { session.handle(event, line: line) }
 
     func passthrough(_ bytes: [UInt8], to stream: StandardStream) {
-        session.passthrough(bytes, to: stream == .standardOutput ? .stdout : .stderr)
+        session.passthrough(bytes, to: stream)
     }
 
     func isClosed(_ stream: StandardStream) -> Bool {
-        session.isClosed(stream == .standardOutput ? .stdout : .stderr)
+        session.isClosed(stream)
     }
 
     func flushOutput() { session.flushOutput() }

@@ -1,5 +1,6 @@
 import ActivityOverlay
 import ActivityPOSIX
+import ActivityRendering
 import ActivityTerminal
 import ActivityWire
 import Foundation

@@ -1,5 +1,6 @@
 import ActivityAdapters
 import ActivityOverlay
+import ActivityRendering
 import ActivityTerminal
 import ActivityWire
 
@@ -368,8 +369,8 @@ struct IOLoop {
                 // A script calling `activity emit` again has often just seen a child die.
                 if tracker.watchesProcesses { nextReap = 0 }
             }
-            if fds[3].revents & readable != 0 { output = pump(output, to: .standardOutput, buffer) }
-            if fds[4].revents & readable != 0 { errors = pump(errors, to: .standardError, buffer) }
+            if fds[3].revents & readable != 0 { output = pump(output, to: .stdout, buffer) }
+            if fds[4].revents & readable != 0 { errors = pump(errors, to: .stderr, buffer) }
             if fds[5].revents & readable != 0 { keysOpen = terminal?.readKeys(on: display) ?? false }
             if fds[6].revents != 0 { terminal?.writeKeys() }
             if fds[7].revents & readable != 0, let cancels { sendBack(cancels.take()) }
@@ -395,8 +396,8 @@ struct IOLoop {
             }
         } while server.hasPendingConnection
         emit(tracker.reapProcesses(all: true, isAlive: Self.isAlive))
-        output = finishPipe(output, .standardOutput)
-        errors = finishPipe(errors, .standardError)
+        output = finishPipe(output, .stdout)
+        errors = finishPipe(errors, .stderr)
         finishStatus()
     }
 
@@ -517,7 +518,7 @@ struct IOLoop {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             if let adapter = adapter(for: stream) {
                 show(
-                    adapter.feed(bytes, from: stream == .standardOutput ? .standardOutput : .standardError), to: stream)
+                    adapter.feed(bytes, from: stream == .stdout ? .standardOutput : .standardError), to: stream)
             } else {
                 pass(Array(bytes), to: stream)
             }
@@ -549,22 +550,22 @@ struct IOLoop {
     /// The events made of apt's status lines. What else comes on the descriptor is dropped: it is
     /// apt's machine output, asked for by `run`, not the person (apt prints its messages too).
     private mutating func showStatus(_ outputs: [AdapterOutput]?) {
-        show((outputs ?? []).filter { if case .event = $0 { true } else { false } }, to: .standardError)
+        show((outputs ?? []).filter { if case .event = $0 { true } else { false } }, to: .stderr)
     }
 
     /// The adapter that reads `stream`, if any.
     private func adapter(for stream: StandardStream) -> (any OutputAdapter)? {
-        stream == .standardOutput && !adaptsStandardOutput ? nil : adapter
+        stream == .stdout && !adaptsStandardOutput ? nil : adapter
     }
 
     /// Closes the pipe (or master) and returns -1.
     private mutating func finishPipe(_ fd: Int32, _ stream: StandardStream) -> Int32 {
         guard fd >= 0 else { return -1 }
         if let adapter = adapter(for: stream) {
-            show(adapter.finish(stream == .standardOutput ? .standardOutput : .standardError), to: stream)
+            show(adapter.finish(stream == .stdout ? .standardOutput : .standardError), to: stream)
         }
         let display = self.display
-        if stream == .standardOutput { terminal?.finish(on: display) }
+        if stream == .stdout { terminal?.finish(on: display) }
         close(fd)
         return -1
     }
@@ -610,6 +611,6 @@ struct IOLoop {
 
     /// Shows what the adapter has at the very end, after both pipes are closed.
     mutating func showFinal(_ outputs: [AdapterOutput]) {
-        show(outputs, to: .standardError)
+        show(outputs, to: .stderr)
     }
 }

@@ -1,3 +1,4 @@
+import ActivityRendering
 import ActivityTerminal
 import ActivityWire
 import Synchronization
@@ -25,7 +26,7 @@ final class OTLPExportingDisplay: Display {
             if finished.value.load(ordering: .acquiring) {
                 Console.error(message)
             } else {
-                inner.passthrough(Array(("activity: " + message).utf8), to: .standardError)
+                inner.passthrough(Array(("activity: " + message).utf8), to: .stderr)
             }
         }
     }

@@ -19,11 +19,11 @@ public final class JSONLinesRenderer: ActivityRenderer {
     let output: any ByteOutput
     let encoder: ActivityEventEncoder
     /// The streams whose non-event lines are written too.
-    let textStreams: Set<OutputStream>
+    let textStreams: Set<StandardStream>
     /// Whether `output` is a terminal, where the lines are made safe to look at.
     let outputIsTerminal: Bool
     private var line: [UInt8] = []
-    private var textLines: [OutputStream: LineSplitter] = [:]
+    private var textLines: [StandardStream: LineSplitter] = [:]
 
     /// - Parameters:
     ///   - output: where the lines go.
@@ -35,7 +35,7 @@ public final class JSONLinesRenderer: ActivityRenderer {
 
     /// A renderer that writes the non-event lines of `textStreams` only: a display on standard
     /// error shows the lines meant for standard error, while standard output's go to standard output.
-    init(output: any ByteOutput, textStreams: Set<OutputStream>) {
+    init(output: any ByteOutput, textStreams: Set<StandardStream>) {
         self.output = output
         self.encoder = ActivityEventEncoder(maxLineBytes: WireLimits.maxProducedLineBytes)
         self.textStreams = textStreams
@@ -51,7 +51,7 @@ public final class JSONLinesRenderer: ActivityRenderer {
 
     /// Lines whole, so that an event line never lands in the middle of a text line: each goes
     /// out when its `\n` arrives, with it; an unfinished last line goes out at the end as it is.
-    public func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore) {
+    public func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore) {
         guard textStreams.contains(stream) else { return }
         var splitter = textLines[stream] ?? LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
         splitter.feed(bytes) { writeText($0) }

@@ -35,7 +35,7 @@ public final class LogFileRenderer: ActivityRenderer {
     /// The titles of open activities as they arrived: the store keeps them sanitized for display,
     /// but the log shows what arrived, escaped.
     private var arrivedTitles: [ActivityHandle: String] = [:]
-    private var outputLines: [OutputStream: LineSplitter] = [:]
+    private var outputLines: [StandardStream: LineSplitter] = [:]
 
     /// Opens (or creates, mode 0644) `path` for appending.
     ///
@@ -120,14 +120,14 @@ public final class LogFileRenderer: ActivityRenderer {
     }
 
     /// One `output` record per line of the stream, written when the line is complete.
-    public func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore) {
+    public func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore) {
         guard format == .text else { return }
         var splitter = outputLines[stream] ?? LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
         splitter.feed(bytes) { writeOutput($0, of: stream) }
         outputLines[stream] = splitter
     }
 
-    private func writeOutput(_ piece: LineSplitter.Piece, of stream: OutputStream) {
+    private func writeOutput(_ piece: LineSplitter.Piece, of stream: StandardStream) {
         let text = String(decoding: piece.bytes, as: UTF8.self)
         write(clock(), "output", [("stream", stream == .stdout ? "stdout" : "stderr"), ("text", text)])
     }

@@ -46,7 +46,7 @@ extension TerminalRenderer {
 
     /// Keeps the lines of a stream that the display does not show (a file, a pipe), split into
     /// lines, for the owner's tail.
-    func keepUnshownOutput(_ bytes: [UInt8], from stream: OutputStream, in store: ActivityStore) {
+    func keepUnshownOutput(_ bytes: [UInt8], from stream: StandardStream, in store: ActivityStore) {
         guard outputOwner != nil else { return }
         var lines = tailSplitters[stream] ?? LineSplitter(maxLineBytes: 4096)
         // Only a tail's worth of the newest lines can stay: when this chunk ends with more, what

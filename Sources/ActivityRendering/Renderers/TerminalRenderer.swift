@@ -85,7 +85,7 @@ public final class TerminalRenderer: ActivityRenderer {
 
     public private(set) var configuration: Configuration
     let output: any ByteOutput
-    let passthroughTargets: [OutputStream: PassthroughTarget]
+    let passthroughTargets: [StandardStream: PassthroughTarget]
     var style: TerminalStyle { configuration.style }
 
     // TTY state.
@@ -113,7 +113,7 @@ public final class TerminalRenderer: ActivityRenderer {
     var plainProgress: [(handle: ActivityHandle, time: Double, tenth: Int)?] = []
     var isFinished = false
     /// The unfinished passed-through line of each stream drawn on a terminal.
-    var passthroughLines: [OutputStream: LineSplitter] = [:]
+    var passthroughLines: [StandardStream: LineSplitter] = [:]
     /// Where a command on a pseudo-terminal has its output (see `commandOutput`).
     var commandScreen = CommandScreen.lines
     /// While the process is stopped (Ctrl-Z), nothing is drawn.
@@ -129,7 +129,7 @@ public final class TerminalRenderer: ActivityRenderer {
     /// How many permanent lines the display has written: where a kept line of output stands.
     var permanentLines = 0
     /// The command's unfinished line on each stream the display does not show, for the tails.
-    var tailSplitters: [OutputStream: LineSplitter] = [:]
+    var tailSplitters: [StandardStream: LineSplitter] = [:]
     /// The activity the command's own output belongs to (`activity run`: the command's activity,
     /// or the innermost one its adapter reports); `nil` when output belongs to none.
     package var outputOwner: ActivityID?
@@ -142,7 +142,7 @@ public final class TerminalRenderer: ActivityRenderer {
     ///   - passthrough: where non-event lines of each stream go; the display when absent.
     public init(
         output: any ByteOutput, configuration: Configuration,
-        passthrough: [OutputStream: PassthroughTarget] = [:]
+        passthrough: [StandardStream: PassthroughTarget] = [:]
     ) {
         self.output = output
         self.configuration = configuration
@@ -193,7 +193,7 @@ public final class TerminalRenderer: ActivityRenderer {
         }
     }
 
-    public func passthrough(_ bytes: [UInt8], to stream: OutputStream, in store: ActivityStore) {
+    public func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore) {
         if case .output(let target, sanitize: false, _) = passthroughTargets[stream] ?? .display {
             // A file or a pipe of its own: byte for byte, as it came.
             target.write(bytes)
@@ -207,7 +207,7 @@ public final class TerminalRenderer: ActivityRenderer {
 
     /// One line (or a piece of an overlong one) of a stream that shares the display or a
     /// terminal: sanitized for a terminal and drawn above the live region.
-    func passthroughLine(_ piece: LineSplitter.Piece, to stream: OutputStream, in store: ActivityStore) {
+    func passthroughLine(_ piece: LineSplitter.Piece, to stream: StandardStream, in store: ActivityStore) {
         switch passthroughTargets[stream] ?? .display {
         case .display:
             let line = Array(piece.bytes)
@@ -235,7 +235,7 @@ public final class TerminalRenderer: ActivityRenderer {
 
     /// At the end: the unfinished line of each stream, as its last line.
     func finishPassthrough(_ store: ActivityStore) {
-        for stream in [OutputStream.stdout, .stderr] {
+        for stream in [StandardStream.stdout, .stderr] {
             passthroughLines[stream]?.finish { passthroughLine($0, to: stream, in: store) }
         }
         passthroughLines.removeAll()

@@ -84,7 +84,7 @@ final class TerminalHarness {
     }
 
     /// Passes `text` through as one line of the stream (its newline added).
-    func passthrough(_ text: String, to stream: ActivityRendering.OutputStream = .stderr) {
+    func passthrough(_ text: String, to stream: ActivityRendering.StandardStream = .stderr) {
         renderer.passthrough(Array((text + "\n").utf8), to: stream, in: store)
         absorb()
     }

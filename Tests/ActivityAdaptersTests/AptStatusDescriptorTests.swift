@@ -63,24 +63,7 @@ struct AptStatusDescriptorTests {
         process.arguments =
             ["-c", #"exec 3>inherited.txt; exec "$0" "$@""#, LiveToolTests.bin.appendingPathComponent("activity").path]
             + ["run", "--mode", "jsonl"] + extra + ["--"] + command
-        process.currentDirectoryURL = folder
-        var variables = ProcessInfo.processInfo.environment
-        variables["LC_ALL"] = "C"
-        variables["ACTIVITY_SINK"] = nil
-        variables["ACTIVITY_PARENT"] = nil
-        variables["APT_CONFIG"] = nil
-        variables["PATH"] = folder.path + ":" + (variables["PATH"] ?? "/usr/bin:/bin")
-        variables.merge(environment) { $1 }
-        process.environment = variables
-        let display = folder.appendingPathComponent("display.jsonl")
-        let output = folder.appendingPathComponent("stdout.txt")
-        _ = FileManager.default.createFile(atPath: display.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: display)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process
+        return try LiveToolTests.launch(process, in: folder, path: folder.path, environment: environment)
     }
 
     static func run(

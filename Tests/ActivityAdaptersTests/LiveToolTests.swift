@@ -38,8 +38,7 @@ struct LiveToolTests {
         return try recorded(process, in: folder)
     }
 
-    /// Starts `activity run --mode jsonl [extra] -- command` in `folder`, its display (standard
-    /// error) to `display.jsonl`, its standard output to `stdout.txt`.
+    /// Starts `activity run --mode jsonl [extra] -- command` in `folder` (``launch(_:in:path:environment:)``).
     static func start(
         _ command: [String], in folder: URL, extra: [String] = [], path: String? = nil
     ) throws
@@ -48,12 +47,23 @@ struct LiveToolTests {
         let process = Process()
         process.executableURL = bin.appendingPathComponent("activity")
         process.arguments = ["run", "--mode", "jsonl"] + extra + ["--"] + command
+        return try launch(process, in: folder, path: path)
+    }
+
+    /// Runs `process` in `folder` in the C locale, with no sink or apt configuration of the
+    /// caller's, `path` first on `PATH` and `environment` added; its display (standard error) goes
+    /// to `display.jsonl`, its standard output to `stdout.txt`.
+    static func launch(
+        _ process: Process, in folder: URL, path: String? = nil, environment added: [String: String] = [:]
+    ) throws -> Process {
         process.currentDirectoryURL = folder
         var environment = ProcessInfo.processInfo.environment
         environment["LC_ALL"] = "C"
         environment["ACTIVITY_SINK"] = nil
         environment["ACTIVITY_PARENT"] = nil
+        environment["APT_CONFIG"] = nil
         if let path { environment["PATH"] = path + ":" + (environment["PATH"] ?? "/usr/bin:/bin") }
+        environment.merge(added) { $1 }
         process.environment = environment
         let display = folder.appendingPathComponent("display.jsonl")
         let output = folder.appendingPathComponent("stdout.txt")

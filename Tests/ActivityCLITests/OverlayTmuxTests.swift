@@ -224,7 +224,7 @@ struct OverlayTmuxTests {
         func count() -> Int {
             ((try? String(contentsOfFile: ticks, encoding: .utf8)) ?? "").split(separator: "\n").count
         }
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while count() < 3, Date() < deadline { usleep(20_000) }
         try tmux.run(["send-keys", "-t", "overlay", "C-z"])
         try tmux.wait(for: "Stopped")
@@ -233,7 +233,7 @@ struct OverlayTmuxTests {
         #expect(count() <= stopped + 1, "the command went on while activity was stopped")
         #expect(try tmux.run(["display", "-p", "-t", "overlay", "#{cursor_flag}"]).hasPrefix("1"))
         try tmux.run(["send-keys", "-t", "overlay", "fg", "Enter"])
-        let resumed = Date().addingTimeInterval(10)
+        let resumed = Date().addingTimeInterval(60)
         while count() < stopped + 3, Date() < resumed { usleep(20_000) }
         #expect(count() >= stopped + 3, "fg did not resume the command")
     }

@@ -58,7 +58,7 @@ struct ResizeTmuxTests {
     /// tells the program a moment later, so the first frames after a resize may be drawn at the
     /// old width, cut at the edge (a row as wide as the screen).
     func waitForFrame(in pane: TmuxPane, width: Int) throws -> Bool {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let rows = try pane.screen().split(separator: "\n")
             let drawn = rows.contains { $0.contains("Rendering") }

@@ -175,7 +175,7 @@ struct RunTests {
         }
         #expect(ready)
         kill(pid, SIGTERM)
-        let status = CommandRunner.wait(pid, timeout: 10, what: "activity run")
+        let status = CommandRunner.wait(pid, timeout: 60, what: "activity run")
         #expect(status.code == 5 && !status.killed)
         #expect(try String(contentsOf: out, encoding: .utf8) == "ready\ngot TERM\n")
     }
@@ -221,7 +221,7 @@ struct RunTerminalTests {
         let pid = try #require(
             Int((try String(contentsOf: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
         var sleeping = false
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while !sleeping && Date() < deadline {
             sleeping = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) == "sleep\n"
             if !sleeping { usleep(10_000) }

@@ -138,7 +138,7 @@ struct TTYCancelKeyTmuxTests {
 
     /// Waits until the screen no longer contains `text`, for at most 20 seconds.
     func waitForAbsence(of text: String, in pane: TmuxPane) throws -> Bool {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if try !pane.screen().contains(text) { return true }
             usleep(20_000)

@@ -154,10 +154,12 @@ struct Tmux {
         return readFile(path)?.hasPrefix("1") ?? false
     }
 
-    /// The screen, once `condition` holds; fails after ten seconds.
+    /// The screen, once `condition` holds; fails after a minute, a bound for a broken run only (a
+    /// machine busy with the rest of the tests took more than ten seconds to start the shell).
     func waitFor(_ condition: (String) -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         var screen = ""
-        for _ in 0..<200 {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
             screen = capture()
             if condition(screen) { return screen }
             usleep(50_000)

@@ -153,12 +153,12 @@ final class ConnectionLines: @unchecked Sendable {
 }
 
 extension UnixListener {
-    /// Accepts one connection, waiting at most ten seconds.
+    /// Accepts one connection, waiting at most five minutes (the test task may wait long for a thread).
     func acceptOne() -> ThreadFuture<Int32?> {
         let fd = self.fd
         return ThreadFuture {
             var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&request, 1, 10_000) == 1 else { return nil }
+            guard poll(&request, 1, 300_000) == 1 else { return nil }  // long: the test task may wait for a thread
             let connection = Glibc.accept(fd, nil, nil)
             return connection >= 0 ? connection : nil
         }

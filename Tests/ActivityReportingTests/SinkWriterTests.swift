@@ -233,7 +233,7 @@ final class UnixListener: Sendable {
             do {
                 // Bounded: a producer that never connects fails the test instead of hanging it.
                 var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                guard poll(&request, 1, 10_000) == 1 else { return nil }
+                guard poll(&request, 1, 300_000) == 1 else { return nil }  // long: the test task may wait for a thread
                 let connection = accept(fd, nil, nil)
                 guard connection >= 0 else { return nil }
                 defer { Glibc.close(connection) }

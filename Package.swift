@@ -76,7 +76,7 @@ package.targets += [
 // MARK: - Consumers
 
 package.targets += [
-    .target(name: "ActivityRendering", dependencies: ["ActivityWire", "ActivityTerminal"]),
+    .target(name: "ActivityRendering", dependencies: ["ActivityWire", "ActivityTerminal", "ActivityPOSIX"]),
     .testTarget(
         name: "ActivityRenderingTests",
         dependencies: ["ActivityRendering", "ActivityWire", "ActivityTerminal", "ActivityOverlay"],

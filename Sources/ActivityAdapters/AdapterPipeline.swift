@@ -124,7 +124,9 @@ public struct AdapterPipeline {
             start = index
         }
         append(chunk[start...], stream, &state)
-        if !state.pending.isEmpty && !state.inOverlongLine {
+        // A progress update is a short line; a long unfinished one is output, read when it ends
+        // (reading it again after every chunk would cost its length squared).
+        if !state.pending.isEmpty && !state.inOverlongLine && state.pending.count <= 1024 {
             adapter.readUnfinished(AdapterLine(bytes: state.pending[...], stream: stream, terminator: nil), &activities)
         }
         if stream == .standardOutput { output = state } else { errors = state }
@@ -160,7 +162,9 @@ public struct AdapterPipeline {
     }
 
     private mutating func finishStream(_ stream: AdapterStream, _ state: inout StreamState) {
-        if !state.pending.isEmpty && !state.inOverlongLine {
+        // A progress update is a short line; a long unfinished one is output, read when it ends
+        // (reading it again after every chunk would cost its length squared).
+        if !state.pending.isEmpty && !state.inOverlongLine && state.pending.count <= 1024 {
             let line = state.pending
             state.pending = []
             read(line[...], end: nil, stream, &state)

@@ -101,4 +101,24 @@ package enum SystemCall {
             _ = Darwin.signal(signal, SIG_DFL)
         #endif
     }
+
+    /// A pipe whose two ends are close-on-exec from the start: no child that another thread
+    /// spawns meanwhile inherits one (`pipe` then `fcntl` leaves that moment). Where `pipe2` is
+    /// missing (Darwin), `pipe` and `fcntl`.
+    package static func pipe(_ ends: inout [Int32]) -> Bool {
+        ends = [-1, -1]
+        #if canImport(Glibc) || canImport(Musl)
+            return ends.withUnsafeMutableBufferPointer { pipeWithFlags($0.baseAddress!, O_CLOEXEC) } == 0
+        #else
+            guard Darwin.pipe(&ends) == 0 else { return false }
+            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            return true
+        #endif
+    }
 }
+
+#if canImport(Glibc) || canImport(Musl)
+    /// `pipe2(2)`, which the Glibc module does not import.
+    @_silgen_name("pipe2")
+    private func pipeWithFlags(_ ends: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+#endif

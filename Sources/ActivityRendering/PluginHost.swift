@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityTerminal
 import ActivityWire
 
@@ -77,12 +78,13 @@ public final class PluginHost: ActivityRenderer {
         _ = fcntl(pair[0], F_SETFL, flags | O_NONBLOCK)
 
         var output: [Int32] = [-1, -1]
-        guard pipe(&output) == 0 else {
+        // Close-on-exec from the start: a child another thread spawns meanwhile must not hold the
+        // write end, or the relay would never see the plugin's output end.
+        guard SystemCall.pipe(&output) else {
             close(pair[0])
             close(pair[1])
             throw .pluginFailed(name: name, reason: "pipe: \(String(cString: strerror(errno)))")
         }
-        for fd in output { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var child: pid_t = 0
         let status = Self.spawn(path, stdin: pair[1], stdout: output[1], environment: environment, pid: &child)
         close(pair[1])

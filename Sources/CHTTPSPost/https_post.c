@@ -111,7 +111,13 @@ https_post_result https_post(
     struct curl_slist *list = NULL;
     for (size_t i = 0; i < header_count; i++) {
         struct curl_slist *longer = curl.slist_append(list, headers[i]);
-        if (!longer) break;
+        if (!longer) {
+            /* Never a request without one of its headers (an API key among them). */
+            curl.slist_free_all(list);
+            curl.easy_cleanup(handle);
+            snprintf(message, message_size, "out of memory for the request's headers");
+            return HTTPS_POST_FAILED;
+        }
         list = longer;
     }
     char error[ERROR_SIZE] = "";

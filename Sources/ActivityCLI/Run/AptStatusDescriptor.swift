@@ -178,16 +178,12 @@ final class AptStatusDescriptor {
         let fd = SystemCall.open(configPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return POSIX.describe(errno) }
         defer { SystemCall.close(fd) }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { SystemCall.write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return POSIX.describe(errno)
-            }
-            offset += written
+        do throws(FileOutput.Failure) {
+            try FileOutput(fileDescriptor: fd).write(text)
+            return nil
+        } catch {
+            if case .failed(let number) = error { return POSIX.describe(number) }
+            return POSIX.describe(EPIPE)
         }
-        return nil
     }
 }

@@ -1,3 +1,5 @@
+import ActivityPOSIX
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -88,11 +90,9 @@ enum POSIX {
 extension POSIX {
     /// A pipe whose both ends are close-on-exec, and optionally non-blocking.
     static func makePipe(_ ends: inout [Int32], nonBlocking: Bool = false) -> Bool {
-        ends = [-1, -1]
-        guard pipe(&ends) == 0 else { return false }
-        for fd in ends {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        guard SystemCall.pipe(&ends) else { return false }
+        if nonBlocking {
+            for fd in ends { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         }
         return true
     }

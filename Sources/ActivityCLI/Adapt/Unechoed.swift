@@ -34,8 +34,11 @@ struct Unechoed {
     }
 
     /// The adapter wrote `line`, which is not an event: that line, and every one before it, is
-    /// dealt with. A line it wrote of its own (not one it was given) matches nothing.
+    /// dealt with. A line it wrote of its own (not one it was given) matches nothing. A blank line
+    /// proves nothing (an adapter may write one of its own that equals a later blank line of the
+    /// tool's), so it leaves every line kept.
     mutating func echoed(_ line: [UInt8]) {
+        guard line.contains(where: { $0 != 0x0A && $0 != 0x0D }) else { return }
         guard let index = lines[first...].firstIndex(where: { $0.bytes == line }) else { return }
         while first <= index { dropFirst() }
     }

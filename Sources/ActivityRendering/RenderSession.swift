@@ -401,23 +401,11 @@ final class SessionCore {
     }
 
     func apply(_ event: ActivityEvent, line: Int) {
-        guard !isFinished else { return }
-        withLocalStore { store, updates in
-            let diagnostics = store.apply(event, line: line) { updates.append($0) }
-            for update in updates { renderer.render(update, in: store) }
-            for diagnostic in diagnostics { renderer.report(diagnostic, in: store) }
-        }
-        if !plugins.isEmpty { deliverNotices() }
+        fold { store, updates in store.apply(event, line: line) { updates.append($0) } }
     }
 
     func apply(_ event: borrowing LineEvent, line: Int) {
-        guard !isFinished else { return }
-        withLocalStore { store, updates in
-            let diagnostics = store.apply(event, line: line) { updates.append($0) }
-            for update in updates { renderer.render(update, in: store) }
-            for diagnostic in diagnostics { renderer.report(diagnostic, in: store) }
-        }
-        if !plugins.isEmpty { deliverNotices() }
+        fold { store, updates in store.apply(event, line: line) { updates.append($0) } }
     }
 
     /// Runs `body` with the store and the update buffer lent as `inout`: handing a renderer
@@ -427,6 +415,19 @@ final class SessionCore {
     private func withLocalStore(_ body: (inout ActivityStore, inout [ActivityUpdate]) -> Void) {
         while updates.popLast() != nil {}
         body(&store, &updates)
+    }
+
+    /// Folds one event (`apply` adds its updates and returns its diagnostics) and hands what it
+    /// made to the renderers, with the store lent (``withLocalStore(_:)``).
+    @inline(__always)
+    private func fold(_ apply: (inout ActivityStore, inout [ActivityUpdate]) -> [Diagnostic]) {
+        guard !isFinished else { return }
+        withLocalStore { store, updates in
+            let diagnostics = apply(&store, &updates)
+            for update in updates { renderer.render(update, in: store) }
+            for diagnostic in diagnostics { renderer.report(diagnostic, in: store) }
+        }
+        if !plugins.isEmpty { deliverNotices() }
     }
 
     /// Shows what plugins have to say about themselves (one notice when one dies).

@@ -20,8 +20,13 @@ enum StoreBenchmarks {
     /// Folds `stream` once; returns the events applied. (What `activity-bench --profile` runs.)
     @inline(never)
     static func foldOnce(_ stream: [UInt8]) throws -> Int {
-        var reader = EventStreamReader(source: BytesSource(stream, chunkSize: LineReader<BytesSource>.blockBytes))
         var store = ActivityStore()
+        return try fold(BytesSource(stream, chunkSize: LineReader<BytesSource>.blockBytes), into: &store)
+    }
+
+    /// Folds every event `source` gives into `store`, then ends what is open; returns the events.
+    static func fold<Source: ByteSource>(_ source: Source, into store: inout ActivityStore) throws -> Int {
+        var reader = EventStreamReader(source: source)
         var events = 0
         try reader.forEach { item in
             guard case .event(let event) = item.inPlace else { return }
@@ -62,15 +67,8 @@ enum StoreBenchmarks {
     /// stream is generated as it is read, so only the store's memory grows with it.
     static func peakMemory(settings: BenchSettings) throws -> [Figure] {
         let activities = settings.iterations(1_000_000)
-        var reader = EventStreamReader(source: SyntheticStream(activities: activities))
         var store = ActivityStore()
-        var events = 0
-        try reader.forEach { item in
-            guard case .event(let event) = item.inPlace else { return }
-            events += 1
-            store.apply(event, line: item.line) { _ in }
-        }
-        store.finish(at: 0) { _ in }
+        let events = try fold(SyntheticStream(activities: activities), into: &store)
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let megabytes = Double(usage.ru_maxrss) / 1024  // ru_maxrss is in KiB on Linux

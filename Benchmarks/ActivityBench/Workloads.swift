@@ -37,12 +37,14 @@ enum Workload: String, CaseIterable, Sendable {
             time += 0.0001
             encoder.encode(event, into: &bytes)
         }
+        // Timestamps to the microsecond, as the SDKs and libactivity write them.
+        var stamp: Double { (time * 1e6).rounded() / 1e6 }
         let prefix = "3f9c2a71d04be815."
         let root = ActivityID(prefix + "0")!
-        emit(.begin(.init(id: root, title: "Build swift-activity", timestamp: time)))
+        emit(.begin(.init(id: root, title: "Build swift-activity", timestamp: stamp)))
         let targets = (1...8).map { ActivityID(prefix + "\($0)")! }
         for (index, target) in targets.enumerated() {
-            emit(.begin(.init(id: target, title: "Compile target \(index)", parent: root, timestamp: time)))
+            emit(.begin(.init(id: target, title: "Compile target \(index)", parent: root, timestamp: stamp)))
         }
         var file = 100
         var written = 1 + targets.count
@@ -53,7 +55,7 @@ enum Workload: String, CaseIterable, Sendable {
                     .begin(
                         .init(
                             id: id, title: "Compiling File\(file).swift", parent: parent, total: 17, unit: "steps",
-                            timestamp: time)))
+                            timestamp: stamp)))
             }
             for step in 1...17 {
                 for (id, _) in group {
@@ -61,18 +63,18 @@ enum Workload: String, CaseIterable, Sendable {
                         .progress(
                             .init(
                                 id: id, completed: Double(step), message: step % 8 == 0 ? "pass \(step / 8)" : nil,
-                                timestamp: time)))
+                                timestamp: stamp)))
                 }
             }
             for (id, _) in group {
-                emit(.log(.init(message: "warning: unused variable 'x'", id: id, level: .warning, timestamp: time)))
+                emit(.log(.init(message: "warning: unused variable 'x'", id: id, level: .warning, timestamp: stamp)))
             }
-            for (id, _) in group { emit(.end(.init(id: id, timestamp: time))) }
+            for (id, _) in group { emit(.end(.init(id: id, timestamp: stamp))) }
             file += 8
             written += 8 * 20
         }
-        for target in targets { emit(.end(.init(id: target, timestamp: time))) }
-        emit(.end(.init(id: root, timestamp: time)))
+        for target in targets { emit(.end(.init(id: target, timestamp: stamp))) }
+        emit(.end(.init(id: root, timestamp: stamp)))
         return bytes
     }
 }

@@ -38,7 +38,7 @@ public struct ActivityEventDecoder: Sendable {
     /// Decodes one line, without its terminating newline, leaving its texts in place: what a
     /// consumer that folds events as they stream by calls, to make only the strings it keeps.
     package func decodeInPlace(_ bytes: UnsafeBufferPointer<UInt8>, line number: Int) -> LineDecoding {
-        if let progress = CanonicalFastPath.progress(bytes) { return .event(progress) }
+        if let event = CanonicalFastPath.event(bytes) { return .event(event) }
         return decodeGenerally(bytes, line: number)
     }
 

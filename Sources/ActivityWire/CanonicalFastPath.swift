@@ -6,47 +6,192 @@
     import Darwin
 #endif
 
-/// The most frequent line of any stream, a progress event in the canonical form that the
-/// reference producers write (`{"v":1,"type":"progress","ts":…,"id":"…","completed":…}`, with
-/// `total` optional), decoded without the general scanner.
+/// Lines in the canonical form that the reference producers write (the SDKs, libactivity,
+/// `activity emit`): `{"v":1,"type":"…","ts":…,` then each type's keys in the encoder's order
+/// (``JSONWriter``), compact, decoded without the general scanner: no object scan, no key table,
+/// no field dispatch.
 ///
-/// It accepts only that exact shape: any other key, order, spacing, escape or value sends the line
-/// to the general path, which then decides exactly as it would have. So the fast path changes the
-/// speed of decoding, never its result.
+/// It accepts only that exact shape: any other key, order, spacing or value (`attrs`,
+/// `blocking`, a negative count, an id with an escape) sends the line to the general path, which
+/// then decides exactly as it would have. So the fast path changes the speed of decoding, never
+/// its result.
 enum CanonicalFastPath {
-    static func progress(_ bytes: UnsafeBufferPointer<UInt8>) -> LineEvent? {
+    static func event(_ bytes: UnsafeBufferPointer<UInt8>) -> LineEvent? {
         var cursor = JSONScanner(bytes)
-        guard cursor.skip(#"{"v":1,"type":"progress","#) else { return nil }
+        guard cursor.skip(#"{"v":1,"type":""#) else { return nil }
+        let kind: LineEvent.Kind
+        if cursor.skip(#"progress""#) {
+            kind = .progress
+        } else if cursor.skip(#"begin""#) {
+            kind = .begin
+        } else if cursor.skip(#"end""#) {
+            kind = .end
+        } else if cursor.skip(#"log""#) {
+            kind = .log
+        } else {
+            return nil
+        }
         var timestamp: Double?
-        if cursor.skip(#""ts":"#) {
-            guard let value = cursor.count(), cursor.skip(",") else { return nil }
+        if cursor.skip(#","ts":"#) {
+            guard let value = cursor.count() else { return nil }
             timestamp = value
         }
-        guard cursor.skip(#""id":""#) else { return nil }
-        let idStart = cursor.index
-        while cursor.index < bytes.count, ActivityID.isIDByte(bytes[cursor.index]) { cursor.index += 1 }
-        let idBytes = UnsafeBufferPointer(rebasing: bytes[idStart..<cursor.index])
-        guard WireLimits.idLength.contains(idBytes.count), cursor.skip(#"""#) else { return nil }
-        var completed: Double?
-        if cursor.skip(#","completed":"#) {
-            guard let value = cursor.count() else { return nil }
-            completed = value
-        }
-        var total: ActivityEvent.Total?
-        if cursor.skip(#","total":"#) {
-            if cursor.skip("null") {
-                total = .indeterminate
-            } else {
-                guard let value = cursor.count() else { return nil }
-                total = .value(value)
+        var event = LineEvent(bytes: bytes, kind: kind, timestamp: timestamp)
+        let complete: Bool =
+            switch kind {
+            case .progress: cursor.progress(into: &event)
+            case .begin: cursor.begin(into: &event)
+            case .end: cursor.end(into: &event)
+            case .log: cursor.log(into: &event)
             }
-        }
-        guard cursor.skip("}"), cursor.atEnd else { return nil }
-        var event = LineEvent(bytes: bytes, kind: .progress, timestamp: timestamp)
-        event.id = LineEvent.Text(range: idStart..<(idStart + idBytes.count), escaped: false)
-        event.completed = completed
-        event.total = total
+        guard complete, cursor.skip("}"), cursor.atEnd else { return nil }
+        // The general path refuses a line that is not UTF-8 before reading it; only texts can hold
+        // other bytes than ASCII here.
+        if event.hasText, !UTF8Validation.isValid(bytes) { return nil }
         return event
+    }
+}
+
+extension LineEvent {
+    /// Whether a text other than the id was read (then the line's UTF-8 must be checked).
+    fileprivate var hasText: Bool {
+        title != nil || message != nil || unit != nil || error != nil
+    }
+}
+
+extension JSONScanner {
+    fileprivate mutating func progress(into event: inout LineEvent) -> Bool {
+        guard skip(#","id":"#), let id = idValue() else { return false }
+        event.id = id
+        if skip(#","completed":"#) {
+            guard let value = count() else { return false }
+            event.completed = value
+        }
+        if skip(#","total":"#) {
+            guard let total = totalValue() else { return false }
+            event.total = total
+        }
+        if skip(#","title":"#) {
+            guard let title = textValue() else { return false }
+            event.title = title
+        }
+        if skip(#","message":"#) {
+            guard let message = textValue() else { return false }
+            event.message = message
+        }
+        return true
+    }
+
+    fileprivate mutating func begin(into event: inout LineEvent) -> Bool {
+        guard skip(#","id":"#), let id = idValue() else { return false }
+        event.id = id
+        if skip(#","parent":"#) {
+            guard let parent = idValue() else { return false }
+            event.parent = parent
+        }
+        guard skip(#","title":"#), let title = textValue() else { return false }
+        event.title = title
+        if skip(#","total":"#) {
+            guard let total = totalValue() else { return false }
+            event.total = total
+        }
+        event.completed = 0
+        if skip(#","completed":"#) {
+            guard let value = count() else { return false }
+            event.completed = value
+        }
+        if skip(#","unit":"#) {
+            guard let unit = textValue() else { return false }
+            event.unit = unit
+        }
+        if skip(#","message":"#) {
+            guard let message = textValue() else { return false }
+            event.message = message
+        }
+        if skip(#","cancellable":true"#) { event.cancellable = true }
+        return true
+    }
+
+    fileprivate mutating func end(into event: inout LineEvent) -> Bool {
+        guard skip(#","id":"#), let id = idValue(), skip(#","status":""#) else { return false }
+        event.id = id
+        if skip(#"success""#) {
+            event.status = .success
+        } else if skip(#"failure""#) {
+            event.status = .failure
+        } else if skip(#"cancelled""#) {
+            event.status = .cancelled
+        } else if skip(#"skipped""#) {
+            event.status = .skipped
+        } else {
+            return false
+        }
+        if skip(#","completed":"#) {
+            guard let value = count() else { return false }
+            event.completed = value
+        }
+        if skip(#","total":"#) {
+            guard let total = totalValue() else { return false }
+            event.total = total
+        }
+        if skip(#","message":"#) {
+            guard let message = textValue() else { return false }
+            event.message = message
+        }
+        if skip(#","error":"#) {
+            guard let error = textValue() else { return false }
+            event.error = error
+        }
+        return true
+    }
+
+    fileprivate mutating func log(into event: inout LineEvent) -> Bool {
+        if skip(#","id":"#) {
+            guard let id = idValue() else { return false }
+            event.id = id
+        }
+        guard skip(#","level":""#) else { return false }
+        if skip(#"info""#) {
+            event.level = .info
+        } else if skip(#"warning""#) {
+            event.level = .warning
+        } else if skip(#"error""#) {
+            event.level = .error
+        } else if skip(#"debug""#) {
+            event.level = .debug
+        } else {
+            return false
+        }
+        guard skip(#","message":"#), let message = textValue() else { return false }
+        event.message = message
+        return true
+    }
+
+    /// An id under the cursor, quotes included: only id bytes, no escape, a valid length.
+    @inline(__always)
+    private mutating func idValue() -> LineEvent.Text? {
+        guard skip(#"""#) else { return nil }
+        let start = index
+        while index < bytes.count, ActivityID.isIDByte(bytes[index]) { index += 1 }
+        guard WireLimits.idLength.contains(index - start), skip(#"""#) else { return nil }
+        return LineEvent.Text(range: start..<(index - 1), escaped: false)
+    }
+
+    /// A string under the cursor, read as the general scanner reads it (escapes checked, no raw
+    /// control byte).
+    @inline(__always)
+    private mutating func textValue() -> LineEvent.Text? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
+            let scanned = try? scanString()
+        else { return nil }
+        return LineEvent.Text(range: scanned.range, escaped: scanned.escaped)
+    }
+
+    /// A total: a count or `null` (indeterminate).
+    @inline(__always)
+    private mutating func totalValue() -> ActivityEvent.Total? {
+        if skip("null") { return .indeterminate }
+        return count().map { .value($0) }
     }
 }
 
@@ -69,8 +214,8 @@ extension JSONScanner {
         return decodeCount(range)
     }
 
-    /// The common count, `123` or `1764417600.25`: at most 15 digits (below 2^53 whatever they
-    /// say), no sign, no exponent, read in one pass. The value is what ``decodeNumber(_:)`` gives
+    /// The common count, `123` or `1764417600.123456`: at most 15 digits (below 2^53 whatever
+    /// they say), or 16 below 2^53, no sign, no exponent, read in one pass. The value is what ``decodeNumber(_:)`` gives
     /// (the mantissa is exact, and one division by an exact power of ten rounds correctly); `nil`,
     /// with the cursor unmoved, for anything else, which the full path then reads.
     @inline(__always)
@@ -101,7 +246,9 @@ extension JSONScanner {
             guard decimals > 0 else { return nil }
             digits += decimals
         }
-        guard digits <= 15, i == count || bytes[i] | 0x20 != UInt8(ascii: "e") else { return nil }
+        // 16 digits fit when the mantissa is at most 2^53: a timestamp to the microsecond.
+        guard digits <= 15 || (digits == 16 && mantissa <= 1 << 53), i == count || bytes[i] | 0x20 != UInt8(ascii: "e")
+        else { return nil }
         index = i
         guard mantissa != 0 else { return 0 }
         return decimals == 0 ? Double(mantissa) : Double(mantissa) / Self.powersOfTen[decimals]

@@ -56,6 +56,42 @@ struct CountRangeTests {
         }
     }
 
+    @Test("Counts of up to 16 digits read in one pass are the nearest double, as the C library reads them")
+    func sixteenDigits() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D  // a fixed seed: the same numbers every run
+        func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+        var checked = 0
+        for round in 0..<20_000 {
+            let digits = String(next() % 9_007_199_254_740_993)  // up to 2^53: up to 16 digits
+            let point = Int(next() % UInt64(digits.count + 1))
+            var text = digits
+            if point < digits.count, round % 4 != 0 {
+                let index = text.index(text.startIndex, offsetBy: max(1, point))
+                text.insert(".", at: index)
+            }
+            let bytes = Array(text.utf8)
+            let value = bytes.withUnsafeBufferPointer { buffer -> Double? in
+                var scanner = JSONScanner(buffer)
+                guard let value = scanner.shortCount(), scanner.atEnd else { return nil }
+                return value
+            }
+            guard let value else { continue }
+            checked += 1
+            #expect(value == Double(text), "\(text)")
+        }
+        #expect(checked > 15_000)
+        let timestamp = Array("1764417600.123456".utf8).withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(buffer)
+            return scanner.shortCount()
+        }
+        #expect(timestamp == 1_764_417_600.123456)
+    }
+
     @Test("\"v\" is a positive integer as written")
     func version() {
         #expect(

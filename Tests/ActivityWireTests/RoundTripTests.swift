@@ -171,30 +171,56 @@ struct RobustnessTests {
 
 @Suite("Canonical fast path")
 struct FastPathTests {
-    /// Every progress line the encoder writes, and mutations of them, decode the same through the
-    /// public decoder (fast path first) and the general path alone.
+    /// Every line the encoder writes, and mutations of them (a byte changed for JSON syntax, an
+    /// escape, a control byte, bytes that are not UTF-8), decode the same through the public
+    /// decoder (fast path first) and the general path alone.
     @Test("The fast path never changes a result")
     func sameResults() {
         var generator = EventGenerator(random: SeededGenerator(state: 5))
         var random = SeededGenerator(state: 6)
         let decoder = ActivityEventDecoder()
-        let alphabet = Array(#"{}":,-.e0129null\ "#.utf8)
-        var fastHits = 0
-        for round in 0..<20_000 {
-            var event = generator.event()
-            if case .progress(var progress) = event {  // the canonical shape: no text fields
-                progress.message = nil
-                progress.title = nil
-                event = .progress(progress)
-            }
-            var bytes = Array(ActivityEventEncoder().encode(event).dropLast())
+        let alphabet = Array(#"{}":,-.e0129null\ "#.utf8) + [0x1F, 0x7F, 0xC3, 0xA9, 0xE2, 0xFF]
+        var fastHits: [LineEvent.Kind: Int] = [:]
+        for round in 0..<40_000 {
+            var bytes = Array(ActivityEventEncoder().encode(generator.event()).dropLast())
             if round % 3 == 0, !bytes.isEmpty {
                 bytes[Int.random(in: 0..<bytes.count, using: &random)] = alphabet.randomElement(using: &random)!
             }
             let general = bytes.withUnsafeBufferPointer { decoder.decodeGenerally($0, line: 1).decoded }
             #expect(decoder.decode(bytes, line: 1) == general, "\(String(decoding: bytes, as: UTF8.self))")
-            if bytes.withUnsafeBufferPointer({ CanonicalFastPath.progress($0) }) != nil { fastHits += 1 }
+            if let fast = bytes.withUnsafeBufferPointer({ CanonicalFastPath.event($0) }) {
+                fastHits[fast.kind, default: 0] += 1
+            }
         }
-        #expect(fastHits > 1000, "the fast path should take the canonical lines")
+        for kind in [LineEvent.Kind.begin, .progress, .log, .end] {
+            #expect(fastHits[kind, default: 0] > 300, "the fast path should take the canonical \(kind) lines")
+        }
+    }
+
+    @Test("The fast path takes what the producers write and leaves the rest to the general path")
+    func shapes() {
+        let taken = [
+            #"{"v":1,"type":"begin","ts":1764417600.123456,"id":"a.1","parent":"a","title":"Compiling é › \"x\"","total":17,"unit":"steps"}"#,
+            #"{"v":1,"type":"progress","ts":1764417600.5,"id":"a.1","completed":8,"message":"pass 1"}"#,
+            #"{"v":1,"type":"log","ts":1764417600.5,"id":"a.1","level":"warning","message":"unused variable 'x'"}"#,
+            #"{"v":1,"type":"end","id":"a.1","status":"failure","error":"exit 1"}"#,
+        ]
+        let left = [
+            #"{"v":1,"type":"begin","id":"a","title":"x","blocking":"dim"}"#,
+            #"{"v":1,"type":"end","id":"a","status":"abandoned"}"#,
+            #"{"v":1,"type":"log","message":"no level"}"#,
+            #"{"v":1,"type":"progress","id":"a","completed":-0}"#,
+            #"{"v":1, "type":"progress","id":"a"}"#,
+            "{\"v\":1,\"type\":\"log\",\"level\":\"info\",\"message\":\"\u{1}\"}",
+        ]
+        for line in taken {
+            let bytes = Array(line.utf8)
+            #expect(bytes.withUnsafeBufferPointer({ CanonicalFastPath.event($0) }) != nil, "\(line)")
+        }
+        // Not UTF-8 inside the message: the general path calls the line text.
+        let notUTF8 = Array(#"{"v":1,"type":"log","level":"info","message":"caf"#.utf8) + [0xE9, 0x22, 0x7D]
+        for bytes in left.map({ Array($0.utf8) }) + [notUTF8] {
+            #expect(bytes.withUnsafeBufferPointer({ CanonicalFastPath.event($0) }) == nil, "\(bytes)")
+        }
     }
 }

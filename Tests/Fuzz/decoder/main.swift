@@ -74,7 +74,7 @@ func checkLine(_ bytes: UnsafeBufferPointer<UInt8>, decoded: DecodedLine, number
     if let diagnostic = decoded.diagnostic {
         check(!diagnostic.message.unicodeScalars.contains(where: isHidden), "a raw control in a message", line: line)
     }
-    if let fast = CanonicalFastPath.progress(bytes) {
+    if let fast = CanonicalFastPath.event(bytes) {
         let event = fast.event()
         let general = decoder.decodeGenerally(bytes, line: number).decoded
         check(general == .event(event), "fast path \(event) but general \(general)", line: line)

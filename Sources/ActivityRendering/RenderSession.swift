@@ -358,7 +358,9 @@ final class SessionState: Sendable {
 
 /// What the lock guards: the store and the renderers.
 final class SessionCore {
-    var store = ActivityStore()
+    // Lent `inout` to the fold for every event. The session's lock already makes each access
+    // exclusive; the run-time check would cost about a tenth of the whole fold.
+    @exclusivity(unchecked) var store = ActivityStore()
     let renderer: MultiplexRenderer
     let plugins: [PluginHost]
     let others: [any ActivityRenderer]
@@ -369,7 +371,7 @@ final class SessionCore {
     let standardOutputs: [StandardStream: FileDescriptorOutput]
     /// Where the display's and the standard streams' writes are gathered, if they are.
     let batch: OutputBatch?
-    private var updates: [ActivityUpdate] = []
+    @exclusivity(unchecked) private var updates: [ActivityUpdate] = []
     private var isFinished = false
     /// How far the stream's clock is from ours: 0, unless the events' timestamps are more than a
     /// second away from their arrival (a recording rendered later, a producer's clock that is

@@ -23,14 +23,65 @@ package enum DisplayWidth {
     /// The number of columns `text` occupies.
     package static func of(_ text: some StringProtocol) -> Int {
         // Most text is printable ASCII: one column a byte, checked over the contiguous bytes.
-        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            for byte in bytes where byte >= 0x7F || byte < 0x20 { return nil }
-            return bytes.count
-        }
-        if let ascii, let count = ascii { return count }
+        let simple = text.utf8.withContiguousStorageIfAvailable(simpleWidth)
+        if let simple, let width = simple { return width }
         var width = 0
         for character in text { width += of(character) }
         return width
+    }
+
+    /// The width of text made only of characters that stand alone, each its own grapheme
+    /// cluster (printable ASCII, `›`, `…`, `✔`, the bar and spinner glyphs, CJK): the sum of their widths, read from the bytes without forming clusters. `nil`
+    /// for text with anything else (a mark, a joiner, a variation selector, a control, an emoji
+    /// that a following scalar could change), which is measured cluster by cluster.
+    ///
+    /// Exact, not an estimate: none of these characters joins a cluster with what precedes it,
+    /// and what could join one with them is not among them, so their clusters are single scalars.
+    @inline(__always)
+    static func simpleWidth(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var width = 0
+        var i = 0
+        let count = bytes.count
+        while i < count {
+            let lead = bytes[i]
+            if lead < 0x80 {
+                guard lead >= 0x20 && lead < 0x7F else { return nil }
+                width += 1
+                i += 1
+                continue
+            }
+            // Native strings hold valid UTF-8: the lead byte says how many continuation bytes follow.
+            let value: UInt32
+            if lead < 0xE0 {
+                guard i + 1 < count else { return nil }
+                value = UInt32(lead & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
+                i += 2
+            } else if lead < 0xF0 {
+                guard i + 2 < count else { return nil }
+                value = UInt32(lead & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
+                i += 3
+            } else {
+                return nil  // beyond the Basic Multilingual Plane: emoji and rarer scripts
+            }
+            guard standsAlone(value) else { return nil }
+            width += knownWidth(value) ?? scalarWidth(Unicode.Scalar(value).unsafelyUnwrapped)
+        }
+        return width
+    }
+
+    /// Whether the character is a grapheme cluster of its own whatever surrounds it, unless
+    /// something after it extends it (a mark, a joiner, a selector, which do not stand alone):
+    /// Latin, Greek and Cyrillic letters, punctuation, symbols, arrows, box drawing, dingbats,
+    /// Braille, CJK ideographs, Hangul syllables. The combining marks for symbols (U+20D0–U+20FF)
+    /// and those in CJK punctuation (U+302A–U+302F) are left out.
+    @inline(__always)
+    static func standsAlone(_ value: UInt32) -> Bool {
+        switch value {
+        case 0xA0...0x2FF, 0x370...0x482, 0x2010...0x2027, 0x2030...0x205E, 0x2070...0x20CF, 0x2100...0x2BFF,
+            0x4E00...0x9FFF, 0xAC00...0xD7A3:
+            true
+        default: false
+        }
     }
 
     /// The number of columns one grapheme cluster occupies.

@@ -76,6 +76,47 @@ struct DisplayWidthTests {
         }
     }
 
+    @Test(
+        "text read byte by byte measures what its grapheme clusters measure, whatever follows a character that stands alone"
+    )
+    func bytePathAgreesWithClusters() {
+        // Characters the byte path takes, then what may join a cluster with them and sends the
+        // text to the cluster path: a combining mark, a joiner, variation selectors, a Hangul final
+        // consonant, an emoji modifier, a regional indicator, a control, CR LF.
+        let standalone: [String] = ["a", " ", "›", "…", "▶", "█", "⠋", "é", "Ж", "日", "가", "\u{AD}", "\u{2194}", "✔"]
+        let joiners: [String] = [
+            "\u{301}", "\u{200D}", "\u{FE0F}", "\u{FE0E}", "\u{11A8}", "\u{1F3FD}", "\u{1F1E9}", "\u{7}", "\r\n", "👍",
+        ]
+        let pool = standalone + joiners
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15  // a fixed seed: the same texts every run
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var mismatches: [String] = []
+        for _ in 0..<5_000 {
+            let text = (0..<(1 + next(6))).map { _ in pool[next(pool.count)] }.joined()
+            let clusterWidth = text.reduce(0) { $0 + DisplayWidth.of($1) }
+            if DisplayWidth.of(text) != clusterWidth, mismatches.count < 10 {
+                mismatches.append("\(text.debugDescription): \(DisplayWidth.of(text)), by cluster \(clusterWidth)")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+        // What makes the byte path exact: nothing it takes joins a cluster with a neighbour it takes.
+        var joining: [String] = []
+        for value in UInt32(0xA0)...0xD7A3 where DisplayWidth.standsAlone(value) {
+            let scalar = String(Unicode.Scalar(value)!)
+            if ("x" + scalar).count != 2 || (scalar + "x").count != 2, joining.count < 10 {
+                joining.append("U+\(String(value, radix: 16, uppercase: true))")
+            }
+        }
+        #expect(joining.isEmpty, "\(joining)")
+        for scalar in standalone {
+            let bytes = Array(scalar.utf8)
+            #expect(bytes.withUnsafeBufferPointer(DisplayWidth.simpleWidth) != nil, "\(scalar.debugDescription)")
+        }
+    }
+
     @Test("truncating never splits a grapheme cluster and never overflows")
     func truncate() {
         #expect(DisplayWidth.truncate("日本語のテキスト", to: 7) == "日本語…")

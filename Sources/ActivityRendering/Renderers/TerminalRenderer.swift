@@ -109,8 +109,9 @@ public final class TerminalRenderer: ActivityRenderer {
     // Shared state.
     var startTime: Double?
     var shownDiagnostics: Set<Diagnostic.Code> = []
-    /// Plain mode: when each activity's last progress line was written, by handle index.
-    var plainProgress: [(handle: ActivityHandle, time: Double, tenth: Int)?] = []
+    /// Plain mode: when each activity's last progress line was written, by handle index. Read for
+    /// every progress event, under the session's lock (so the run-time exclusivity check is left out).
+    @exclusivity(unchecked) var plainProgress: [(handle: ActivityHandle, time: Double, tenth: Int)?] = []
     var isFinished = false
     /// The unfinished passed-through line of each stream drawn on a terminal.
     var passthroughLines: [StandardStream: LineSplitter] = [:]

@@ -192,7 +192,7 @@ public final class RenderSession: Sendable {
 
     /// Applies one event decoded in place (see `EventStreamReader`): the fast path of `activity
     /// render`, where the id is looked up from the line's bytes and no copy of the event is made.
-    package func handle(_ event: borrowing LineEvent, line: Int) {
+    package func handle(_ event: LineEvent, line: Int) {
         guard !finished.load(ordering: .relaxed) else { return }
         guard let timestamp = event.timestamp else { return handle(event.event(), line: line) }
         let clock = self.clock
@@ -406,7 +406,7 @@ final class SessionCore {
         fold { store, updates in store.apply(event, line: line) { updates.append($0) } }
     }
 
-    func apply(_ event: borrowing LineEvent, line: Int) {
+    func apply(_ event: LineEvent, line: Int) {
         fold { store, updates in store.apply(event, line: line) { updates.append($0) } }
     }
 

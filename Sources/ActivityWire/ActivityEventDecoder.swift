@@ -38,6 +38,10 @@ public struct ActivityEventDecoder: Sendable {
     /// Decodes one line, without its terminating newline, leaving its texts in place: what a
     /// consumer that folds events as they stream by calls, to make only the strings it keeps.
     package func decodeInPlace(_ bytes: UnsafeBufferPointer<UInt8>, line number: Int) -> LineDecoding {
+        guard bytes.count <= LineEvent.maxLineBytes else {
+            return .other(
+                .text(Diagnostic(line: number, code: .lineTooLong, message: "the line is longer than 2 GiB; skipped")))
+        }
         if let event = CanonicalFastPath.event(bytes) { return .event(event) }
         return decodeGenerally(bytes, line: number)
     }

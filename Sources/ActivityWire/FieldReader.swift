@@ -74,7 +74,7 @@ struct FieldReader {
         event.message = try optional(.message, text)
         event.cancellable = try optional(.cancellable, bool) ?? false
         event.blocking = try optional(.blocking, enumeration(ActivityEvent.Blocking.self)) ?? .none
-        event.attributes = try optional(.attrs, attributes) ?? [:]
+        event.attributes = try optional(.attrs, attributes)
     }
 
     private func progress(_ event: inout LineEvent) throws(Problem) {
@@ -210,10 +210,18 @@ struct FieldReader {
         }
     }
 
-    private func attributes(
-        _ field: FieldName, _ value: JSONScanner.Value
-    ) throws(Problem) -> [AttributeKey: AttributeValue] {
+    /// The `attrs` object, checked whole (its members are read again by ``LineEvent/event()``,
+    /// which keeps the event free of references until a consumer asks for it whole).
+    private func attributes(_ field: FieldName, _ value: JSONScanner.Value) throws(Problem) -> LineEvent.Text {
         guard case .object(let range) = value else { throw wrongType(field, value, expected: "an object") }
+        _ = try Self.attributes(in: scanner, object: range)
+        return LineEvent.Text(range: range, escaped: false)
+    }
+
+    /// The members of the `attrs` object in `range`, checked.
+    static func attributes(
+        in scanner: JSONScanner, object range: Range<Int>
+    ) throws(Problem) -> [AttributeKey: AttributeValue] {
         var inner = JSONScanner(scanner.bytes, from: range.lowerBound + 1)
         var result: [AttributeKey: AttributeValue] = [:]
         if inner.consume(UInt8(ascii: "}")) { return result }
@@ -225,7 +233,7 @@ struct FieldReader {
                 let member = try? inner.value(depth: 2)
             else { throw Problem(code: .invalidAttrs, message: "\"attrs\" is not an object of members") }
             let (keyRange, escaped) = (scanned.range, scanned.escaped)
-            let key = try attributeKey(keyRange, escaped: escaped)
+            let key = try attributeKey(keyRange, escaped: escaped, in: scanner)
             guard result[key] == nil else {
                 throw Problem(
                     code: .duplicateKey, message: "the \"attrs\" key \(Diagnostic.quoted(key.rawValue)) appears twice")
@@ -239,7 +247,7 @@ struct FieldReader {
                     throw Problem(
                         code: .invalidAttrs,
                         message:
-                            "\(Diagnostic.quoted("attrs." + key.rawValue)) is beyond a double's range: \(numberText(r))"
+                            "\(Diagnostic.quoted("attrs." + key.rawValue)) is beyond a double's range: \(numberText(r, in: scanner))"
                     )
                 }
                 result[key] = .number(n)
@@ -259,7 +267,9 @@ struct FieldReader {
 
     /// An `attrs` key: 1 to 64 bytes of Unicode text. A lone surrogate escape (`\uD800`) is refused
     /// here rather than replaced, since replacing would make different keys on the wire equal.
-    private func attributeKey(_ range: Range<Int>, escaped: Bool) throws(Problem) -> AttributeKey {
+    private static func attributeKey(
+        _ range: Range<Int>, escaped: Bool, in scanner: JSONScanner
+    ) throws(Problem) -> AttributeKey {
         let bytes =
             escaped
             ? scanner.decodeBytes(range, keepingSurrogates: true)
@@ -275,6 +285,10 @@ struct FieldReader {
 
     /// A number as written, cut like quoted text: it holds only digits, signs, `.` and `e`.
     private func numberText(_ range: Range<Int>) -> String {
+        Self.numberText(range, in: scanner)
+    }
+
+    private static func numberText(_ range: Range<Int>, in scanner: JSONScanner) -> String {
         let text = String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[range]), as: UTF8.self)
         let limit = Diagnostic.quotedScalarLimit
         return text.utf8.count > limit ? String(text.utf8.prefix(limit))! + "…" : text

@@ -17,30 +17,85 @@ package struct LineEvent: @unchecked Sendable {
     package struct Text {
         package var range: Range<Int>
         package var escaped: Bool
+
+        package init(range: Range<Int>, escaped: Bool) {
+            self.range = range
+            self.escaped = escaped
+        }
     }
+
+    /// The longest line an event is decoded from: text offsets fit in 31 bits.
+    static let maxLineBytes = Int(Int32.max)
+
+    // The event is copied a few times on its way to the store, so it is kept small (104 bytes,
+    // copied inline rather than by `memcpy`) and free of references: texts are packed offsets,
+    // absent numbers are NaN (a decoded count or time is never NaN).
 
     package let bytes: UnsafeBufferPointer<UInt8>
     package var kind: Kind
-    package var timestamp: Double?
-    /// A valid id (checked after its escapes are resolved); `nil` only for a `log` without one.
-    package var id: Text?
-    package var parent: Text?
-    package var title: Text?
-    package var message: Text?
-    package var unit: Text?
-    package var error: Text?
-    package var completed: Double?
-    package var total: ActivityEvent.Total?
     package var cancellable = false
     package var blocking = ActivityEvent.Blocking.none
     package var level = ActivityEvent.Level.info
     package var status = ActivityEvent.Status.success
-    package var attributes: [AttributeKey: AttributeValue] = [:]
+    private var storedTimestamp = Double.nan
+    private var storedCompleted = Double.nan
+    /// NaN for none, -1 for `null` (indeterminate).
+    private var storedTotal = Double.nan
+    private var texts = PackedTexts()
+
+    package var timestamp: Double? {
+        get { storedTimestamp.isNaN ? nil : storedTimestamp }
+        set { storedTimestamp = newValue ?? .nan }
+    }
+    package var completed: Double? {
+        get { storedCompleted.isNaN ? nil : storedCompleted }
+        set { storedCompleted = newValue ?? .nan }
+    }
+    package var total: ActivityEvent.Total? {
+        get { storedTotal.isNaN ? nil : storedTotal < 0 ? .indeterminate : .value(storedTotal) }
+        set {
+            switch newValue {
+            case nil: storedTotal = .nan
+            case .indeterminate: storedTotal = -1
+            case .value(let value): storedTotal = value
+            }
+        }
+    }
+    /// A valid id (checked after its escapes are resolved); `nil` only for a `log` without one.
+    package var id: Text? {
+        get { texts.id.text }
+        set { texts.id = PackedText(newValue) }
+    }
+    package var parent: Text? {
+        get { texts.parent.text }
+        set { texts.parent = PackedText(newValue) }
+    }
+    package var title: Text? {
+        get { texts.title.text }
+        set { texts.title = PackedText(newValue) }
+    }
+    package var message: Text? {
+        get { texts.message.text }
+        set { texts.message = PackedText(newValue) }
+    }
+    package var unit: Text? {
+        get { texts.unit.text }
+        set { texts.unit = PackedText(newValue) }
+    }
+    package var error: Text? {
+        get { texts.error.text }
+        set { texts.error = PackedText(newValue) }
+    }
+    /// The `attrs` object, checked; its members are read by ``event()``.
+    package var attributes: Text? {
+        get { texts.attributes.text }
+        set { texts.attributes = PackedText(newValue) }
+    }
 
     init(bytes: UnsafeBufferPointer<UInt8>, kind: Kind, timestamp: Double?) {
         self.bytes = bytes
         self.kind = kind
-        self.timestamp = timestamp
+        self.storedTimestamp = timestamp ?? .nan
     }
 
     /// The text with its escapes resolved.
@@ -67,7 +122,10 @@ package struct LineEvent: @unchecked Sendable {
                 id: activityID(id!), title: string(title!), parent: parent.map(activityID), total: total?.value,
                 completed: completed ?? 0, unit: unit.map(string), message: message.map(string),
                 cancellable: cancellable, blocking: blocking, timestamp: timestamp)
-            begin.attributes = attributes
+            if let attributes {
+                // Checked when the line was decoded, so this cannot fail.
+                begin.attributes = (try? FieldReader.attributes(in: JSONScanner(bytes), object: attributes.range)) ?? [:]
+            }
             return .begin(begin)
         case .progress:
             return .progress(
@@ -99,4 +157,35 @@ package enum LineDecoding {
         case .other(let other): other
         }
     }
+}
+
+/// A ``LineEvent/Text`` in 8 bytes: its offsets, the escape flag in the end's top bit, and
+/// `UInt32.max` as the start of none.
+private struct PackedText {
+    private var start = UInt32.max
+    private var end: UInt32 = 0
+
+    init() {}
+
+    init(_ text: LineEvent.Text?) {
+        guard let text else { return }
+        start = UInt32(truncatingIfNeeded: text.range.lowerBound)
+        end = UInt32(truncatingIfNeeded: text.range.upperBound) | (text.escaped ? 1 << 31 : 0)
+    }
+
+    var text: LineEvent.Text? {
+        guard start != UInt32.max else { return nil }
+        return LineEvent.Text(range: Int(start)..<Int(end & ~(1 << 31)), escaped: end & (1 << 31) != 0)
+    }
+}
+
+/// The texts of a ``LineEvent``, packed.
+private struct PackedTexts {
+    var id = PackedText()
+    var parent = PackedText()
+    var title = PackedText()
+    var message = PackedText()
+    var unit = PackedText()
+    var error = PackedText()
+    var attributes = PackedText()
 }

@@ -197,6 +197,12 @@ struct FastPathTests {
         }
     }
 
+    @Test("An event decoded in place holds no reference and is copied inline")
+    func compactEvent() {
+        #expect(_isPOD(LineEvent.self), "a reference in LineEvent makes every copy retain and release")
+        #expect(MemoryLayout<LineEvent>.size <= 112, "\(MemoryLayout<LineEvent>.size) bytes: copies would call memcpy")
+    }
+
     @Test("The fast path takes what the producers write and leaves the rest to the general path")
     func shapes() {
         let taken = [

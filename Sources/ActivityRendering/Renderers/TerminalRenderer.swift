@@ -83,7 +83,10 @@ public final class TerminalRenderer: ActivityRenderer {
         case output(any ByteOutput, sanitize: Bool, sharesTerminal: Bool)
     }
 
-    public private(set) var configuration: Configuration
+    // The properties read for every event skip the run-time exclusivity check (together it
+    // cost about a twentieth of plain mode's time): the renderer is driven under its session's
+    // lock, one call at a time, and never re-entered.
+    @exclusivity(unchecked) public private(set) var configuration: Configuration
     let output: any ByteOutput
     let passthroughTargets: [StandardStream: PassthroughTarget]
     var style: TerminalStyle { configuration.style }
@@ -107,12 +110,11 @@ public final class TerminalRenderer: ActivityRenderer {
     var lastElapsed: (key: Int64, text: String?) = (0, nil)
 
     // Shared state.
-    var startTime: Double?
+    @exclusivity(unchecked) var startTime: Double?
     var shownDiagnostics: Set<Diagnostic.Code> = []
-    /// Plain mode: when each activity's last progress line was written, by handle index. Read for
-    /// every progress event, under the session's lock (so the run-time exclusivity check is left out).
+    /// Plain mode: when each activity's last progress line was written, by handle index.
     @exclusivity(unchecked) var plainProgress: [(handle: ActivityHandle, time: Double, tenth: Int)?] = []
-    var isFinished = false
+    @exclusivity(unchecked) var isFinished = false
     /// The unfinished passed-through line of each stream drawn on a terminal.
     var passthroughLines: [StandardStream: LineSplitter] = [:]
     /// Where a command on a pseudo-terminal has its output (see `commandOutput`).
@@ -126,7 +128,7 @@ public final class TerminalRenderer: ActivityRenderer {
     /// The slowest steps and the failures, for the closing summary.
     var summaryNotes = SummaryNotes()
     /// The last lines of output of each activity (see `TerminalRenderer+OutputTail`).
-    var tails = OutputTails()
+    @exclusivity(unchecked) var tails = OutputTails()
     /// How many permanent lines the display has written: where a kept line of output stands.
     var permanentLines = 0
     /// The command's unfinished line on each stream the display does not show, for the tails.

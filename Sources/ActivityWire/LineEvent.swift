@@ -124,7 +124,8 @@ package struct LineEvent: @unchecked Sendable {
                 cancellable: cancellable, blocking: blocking, timestamp: timestamp)
             if let attributes {
                 // Checked when the line was decoded, so this cannot fail.
-                begin.attributes = (try? FieldReader.attributes(in: JSONScanner(bytes), object: attributes.range)) ?? [:]
+                begin.attributes =
+                    (try? FieldReader.attributes(in: JSONScanner(bytes), object: attributes.range)) ?? [:]
             }
             return .begin(begin)
         case .progress:

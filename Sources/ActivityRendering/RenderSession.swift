@@ -194,12 +194,19 @@ public final class RenderSession: Sendable {
     /// render`, where the id is looked up from the line's bytes and no copy of the event is made.
     package func handle(_ event: LineEvent, line: Int) {
         guard !finished.load(ordering: .relaxed) else { return }
-        guard let timestamp = event.timestamp else { return handle(event.event(), line: line) }
+        var event = event
         let clock = self.clock
         state.core.withLock { core in
-            // Events that stream this fast arrive together: the clock is read for one in 64.
-            if core.eventsSinceClock & 63 == 0 { core.noteArrival(eventTime: timestamp, arrival: clock()) }
-            core.eventsSinceClock &+= 1
+            if let timestamp = event.timestamp {
+                // Events that stream this fast arrive together: the clock is read for one in 64.
+                if core.eventsSinceClock & 63 == 0 { core.noteArrival(eventTime: timestamp, arrival: clock()) }
+                core.eventsSinceClock &+= 1
+            } else {
+                // Stamped with the arrival time, as ``handle(_:line:)`` stamps an event.
+                let arrival = clock()
+                event.timestamp = arrival
+                core.noteArrival(eventTime: arrival, arrival: arrival)
+            }
             core.apply(event, line: line)
         }
     }

@@ -61,9 +61,31 @@ public final class RenderSession: Sendable {
         try self.init(options: options, clock: WallClock.now)
     }
 
-    /// Sets up the renderers `options` ask for, with a clock of the caller's (for tests).
-    package init(options: RenderOptions, clock: @escaping @Sendable () -> Double) throws(RenderError) {
-        let mode = options.resolvedMode()
+    /// A session whose display is renderers of the caller's own (an overlay, a host UI), fed
+    /// together with the log file, plugins and history file `options` ask for; its cancel
+    /// requests go to ``RenderOptions/onCancelRequest``.
+    ///
+    /// `options`' mode, display descriptor, style and signal settings are not used: the display
+    /// renderers draw where they were made to, and restore what they change in
+    /// ``ActivityRenderer/finish(_:now:)``. ``mode`` is `auto`.
+    ///
+    /// ```swift
+    /// let session = try RenderSession(display: [MyOverlay()], options: RenderOptions(logFile: "build.log"))
+    /// ```
+    ///
+    /// - Throws: ``RenderError`` when the log file cannot be opened for appending, or a plugin is
+    ///   not on `PATH` or cannot be started.
+    public convenience init(display: sending [any ActivityRenderer], options: RenderOptions) throws(RenderError) {
+        try self.init(options: options, display: display, clock: WallClock.now)
+    }
+
+    /// Sets up the renderers `options` ask for, with a clock of the caller's (for tests); with
+    /// `display`, those renderers draw instead of the mode's display.
+    package init(
+        options: RenderOptions, display custom: sending [any ActivityRenderer]? = nil,
+        clock: @escaping @Sendable () -> Double
+    ) throws(RenderError) {
+        let mode = custom == nil ? options.resolvedMode() : .auto
         let descriptor = options.displayFileDescriptor
         let environment = options.environment
         let display = FileDescriptorOutput(fileDescriptor: descriptor)
@@ -82,35 +104,40 @@ public final class RenderSession: Sendable {
         // Read before anything is drawn: a small file, and its warning goes above the display.
         let history = options.historyFile.map(HistoryRecorder.init(path:))
 
-        switch mode {
-        case .tty, .plain, .auto:
-            let style: TerminalStyle
-            (style, colorWarning) = TerminalStyle.detect(environment: environment, isTerminal: displayIsTerminal)
-            var configuration = TerminalRenderer.Configuration(
-                mode: mode == .tty ? .tty : .plain, style: style,
-                size: TerminalSize(TerminalDevice.size(of: descriptor, environment: environment)),
-                displayIsTerminal: displayIsTerminal)
-            configuration.verbosity = options.verbosity
-            configuration.summary = options.summary
-            configuration.history = history?.known
-            configuration.taskbarProgress =
-                mode == .tty && displayIsTerminal
-                && (options.taskbarProgress ?? TaskbarProgress.isSupported(environment: environment))
-            SignalRelay.clearsTaskbar.store(configuration.taskbarProgress, ordering: .releasing)
-            let renderer = TerminalRenderer(
-                output: display, configuration: configuration,
-                passthrough: Self.passthroughTargets(display: descriptor, tty: mode == .tty, outputs: standardOutputs))
-            terminal = renderer
-            renderers.append(renderer)
-        case .log:
-            renderers.append(LogFileRenderer(output: display, format: .text, clock: clock))
-            renderers.append(StreamPassthrough(display: descriptor, outputs: standardOutputs))
-        case .jsonl:
-            // Lines of the stream that is the display itself go into it, in order; the other
-            // stream's lines go to their own descriptor (StreamPassthrough), not both.
-            let onDisplay = Set([StandardStream.stdout, .stderr].filter { $0.fileDescriptor == descriptor })
-            renderers.append(JSONLinesRenderer(output: display, textStreams: onDisplay))
-            renderers.append(StreamPassthrough(display: descriptor, outputs: standardOutputs))
+        if let custom {
+            renderers = custom
+        } else {
+            switch mode {
+            case .tty, .plain, .auto:
+                let style: TerminalStyle
+                (style, colorWarning) = TerminalStyle.detect(environment: environment, isTerminal: displayIsTerminal)
+                var configuration = TerminalRenderer.Configuration(
+                    mode: mode == .tty ? .tty : .plain, style: style,
+                    size: TerminalSize(TerminalDevice.size(of: descriptor, environment: environment)),
+                    displayIsTerminal: displayIsTerminal)
+                configuration.verbosity = options.verbosity
+                configuration.summary = options.summary
+                configuration.history = history?.known
+                configuration.taskbarProgress =
+                    mode == .tty && displayIsTerminal
+                    && (options.taskbarProgress ?? TaskbarProgress.isSupported(environment: environment))
+                SignalRelay.clearsTaskbar.store(configuration.taskbarProgress, ordering: .releasing)
+                let renderer = TerminalRenderer(
+                    output: display, configuration: configuration,
+                    passthrough: Self.passthroughTargets(
+                        display: descriptor, tty: mode == .tty, outputs: standardOutputs))
+                terminal = renderer
+                renderers.append(renderer)
+            case .log:
+                renderers.append(LogFileRenderer(output: display, format: .text, clock: clock))
+                renderers.append(StreamPassthrough(display: descriptor, outputs: standardOutputs))
+            case .jsonl:
+                // Lines of the stream that is the display itself go into it, in order; the other
+                // stream's lines go to their own descriptor (StreamPassthrough), not both.
+                let onDisplay = Set([StandardStream.stdout, .stderr].filter { $0.fileDescriptor == descriptor })
+                renderers.append(JSONLinesRenderer(output: display, textStreams: onDisplay))
+                renderers.append(StreamPassthrough(display: descriptor, outputs: standardOutputs))
+            }
         }
         if let path = options.logFile {
             renderers.append(try LogFileRenderer(path: path, format: options.logFormat, clock: clock))

@@ -65,26 +65,43 @@ public final class RenderSession: Sendable {
     /// together with the log file, plugins and history file `options` ask for; its cancel
     /// requests go to ``RenderOptions/onCancelRequest``.
     ///
-    /// `options`' mode, display descriptor, style and signal settings are not used: the display
-    /// renderers draw where they were made to, and restore what they change in
-    /// ``ActivityRenderer/finish(_:now:)``. ``mode`` is `auto`.
+    /// `makeDisplay` is called once the log file is open and the plugins have started, so that
+    /// nothing is drawn when they fail. `options`' mode, display descriptor, style and signal
+    /// settings are not used: the display renderers draw where they were made to, and restore
+    /// what they change in ``ActivityRenderer/finish(_:now:)``. ``mode`` is `auto`.
     ///
     /// ```swift
-    /// let session = try RenderSession(display: [MyOverlay()], options: RenderOptions(logFile: "build.log"))
+    /// let session = try RenderSession(options: RenderOptions(logFile: "build.log")) { [MyOverlay()] }
     /// ```
     ///
     /// - Throws: ``RenderError`` when the log file cannot be opened for appending, or a plugin is
     ///   not on `PATH` or cannot be started.
-    public convenience init(display: sending [any ActivityRenderer], options: RenderOptions) throws(RenderError) {
-        try self.init(options: options, display: display, clock: WallClock.now)
+    public convenience init(
+        options: RenderOptions, display makeDisplay: () -> sending [any ActivityRenderer]
+    ) throws(RenderError) {
+        try self.init(options: options, display: makeDisplay, clock: WallClock.now)
     }
 
-    /// Sets up the renderers `options` ask for, with a clock of the caller's (for tests); with
-    /// `display`, those renderers draw instead of the mode's display.
+    /// Sets up the renderers `options` ask for, with a clock of the caller's (for tests).
+    package convenience init(options: RenderOptions, clock: @escaping @Sendable () -> Double) throws(RenderError) {
+        try self.init(options: options, display: { nil }, clock: clock)
+    }
+
+    /// Sets up the renderers `options` ask for; the renderers `makeDisplay` makes, if it makes
+    /// any, draw instead of the mode's display.
     package init(
-        options: RenderOptions, display custom: sending [any ActivityRenderer]? = nil,
+        options: RenderOptions, display makeDisplay: () -> sending [any ActivityRenderer]?,
         clock: @escaping @Sendable () -> Double
     ) throws(RenderError) {
+        // What can fail is set up first, so that nothing is drawn when it does.
+        let logFile = try options.logFile.map { path throws(RenderError) in
+            try LogFileRenderer(path: path, format: options.logFormat, clock: clock)
+        }
+        var plugins: [PluginHost] = []
+        for name in options.plugins {
+            plugins.append(try PluginHost(name: name, environment: options.environment))
+        }
+        let custom = makeDisplay()
         let mode = custom == nil ? options.resolvedMode() : .auto
         let descriptor = options.displayFileDescriptor
         let environment = options.environment
@@ -104,44 +121,41 @@ public final class RenderSession: Sendable {
         // Read before anything is drawn: a small file, and its warning goes above the display.
         let history = options.historyFile.map(HistoryRecorder.init(path:))
 
-        if let custom {
-            renderers = custom
-        } else {
-            switch mode {
-            case .tty, .plain, .auto:
-                let style: TerminalStyle
-                (style, colorWarning) = TerminalStyle.detect(environment: environment, isTerminal: displayIsTerminal)
-                var configuration = TerminalRenderer.Configuration(
-                    mode: mode == .tty ? .tty : .plain, style: style,
-                    size: TerminalSize(TerminalDevice.size(of: descriptor, environment: environment)),
-                    displayIsTerminal: displayIsTerminal)
-                configuration.verbosity = options.verbosity
-                configuration.summary = options.summary
-                configuration.history = history?.known
-                configuration.taskbarProgress =
-                    mode == .tty && displayIsTerminal
-                    && (options.taskbarProgress ?? TaskbarProgress.isSupported(environment: environment))
-                SignalRelay.clearsTaskbar.store(configuration.taskbarProgress, ordering: .releasing)
-                let renderer = TerminalRenderer(
-                    output: display, configuration: configuration,
-                    passthrough: Self.passthroughTargets(
-                        display: descriptor, tty: mode == .tty, outputs: standardOutputs))
-                terminal = renderer
-                renderers.append(renderer)
-            case .log:
-                renderers.append(LogFileRenderer(output: display, format: .text, clock: clock))
-                renderers.append(StreamPassthrough(display: descriptor, outputs: standardOutputs))
-            case .jsonl:
-                // Lines of the stream that is the display itself go into it, in order; the other
-                // stream's lines go to their own descriptor (StreamPassthrough), not both.
-                let onDisplay = Set([StandardStream.stdout, .stderr].filter { $0.fileDescriptor == descriptor })
-                renderers.append(JSONLinesRenderer(output: display, textStreams: onDisplay))
-                renderers.append(StreamPassthrough(display: descriptor, outputs: standardOutputs))
-            }
+        switch mode {
+        case .auto:
+            // Only a display of the caller's own leaves the mode unresolved.
+            renderers = custom ?? []
+        case .tty, .plain:
+            let style: TerminalStyle
+            (style, colorWarning) = TerminalStyle.detect(environment: environment, isTerminal: displayIsTerminal)
+            var configuration = TerminalRenderer.Configuration(
+                mode: mode == .tty ? .tty : .plain, style: style,
+                size: TerminalSize(TerminalDevice.size(of: descriptor, environment: environment)),
+                displayIsTerminal: displayIsTerminal)
+            configuration.verbosity = options.verbosity
+            configuration.summary = options.summary
+            configuration.history = history?.known
+            configuration.taskbarProgress =
+                mode == .tty && displayIsTerminal
+                && (options.taskbarProgress ?? TaskbarProgress.isSupported(environment: environment))
+            SignalRelay.clearsTaskbar.store(configuration.taskbarProgress, ordering: .releasing)
+            let renderer = TerminalRenderer(
+                output: display, configuration: configuration,
+                passthrough: Self.passthroughTargets(
+                    display: descriptor, tty: mode == .tty, outputs: standardOutputs))
+            terminal = renderer
+            renderers.append(renderer)
+        case .log:
+            renderers.append(LogFileRenderer(output: display, format: .text, clock: clock))
+            renderers.append(StreamPassthrough(display: descriptor, outputs: standardOutputs))
+        case .jsonl:
+            // Lines of the stream that is the display itself go into it, in order; the other
+            // stream's lines go to their own descriptor (StreamPassthrough), not both.
+            let onDisplay = Set([StandardStream.stdout, .stderr].filter { $0.fileDescriptor == descriptor })
+            renderers.append(JSONLinesRenderer(output: display, textStreams: onDisplay))
+            renderers.append(StreamPassthrough(display: descriptor, outputs: standardOutputs))
         }
-        if let path = options.logFile {
-            renderers.append(try LogFileRenderer(path: path, format: options.logFormat, clock: clock))
-        }
+        if let logFile { renderers.append(logFile) }
         // The display and the standard streams share one batch, so their lines keep their order.
         let batch = options.batchesOutput && mode != .tty && mode != .auto ? OutputBatch() : nil
         if let batch {
@@ -149,10 +163,6 @@ public final class RenderSession: Sendable {
             for output in standardOutputs.values { output.batch = batch }
         }
         if let history { renderers.append(history) }
-        var plugins: [PluginHost] = []
-        for name in options.plugins {
-            plugins.append(try PluginHost(name: name, environment: environment))
-        }
         self.mode = mode
         self.clock = clock
         let watched = mode == .tty && displayIsTerminal ? (descriptor, environment) : nil

@@ -50,51 +50,27 @@ enum DisplayFactory {
         renderOptions.onCancelRequest = sendCancel
         renderOptions.historyFile = options.history
         renderOptions.batchesOutput = options.batchesOutput
-        let overlay: (any ActivityRenderer & Sendable)?
+        let overlay: OverlayDisplay?
         switch options.mode {
         case .auto: (renderOptions.mode, overlay) = (.auto, nil)
         case .tty: (renderOptions.mode, overlay) = (.tty, nil)
         case .plain: (renderOptions.mode, overlay) = (.plain, nil)
         case .log: (renderOptions.mode, overlay) = (.log, nil)
         case .jsonl: (renderOptions.mode, overlay) = (.jsonl, nil)
-        case .overlay, .overlayJSONL: overlay = try makeOverlay(options, onCancel: onCancel)
+        case .overlay, .overlayJSONL: overlay = try OverlayDisplay(options, onCancel: onCancel)
         }
         do throws(RenderError) {
+            guard let overlay else { return SessionDisplay(session: try RenderSession(options: renderOptions)) }
             // The overlay draws in place of the mode's display; the log file, plugins and history
             // file are the session's, as in every other mode.
-            guard let overlay else { return SessionDisplay(session: try RenderSession(options: renderOptions)) }
             do throws(RenderError) {
-                return SessionDisplay(session: try RenderSession(display: [overlay], options: renderOptions))
+                return SessionDisplay(session: try RenderSession(options: renderOptions) { [overlay.make()] })
             } catch {
-                overlay.finish(ActivityStore(), now: 0)  // nothing drawn yet: its thread ends
+                overlay.discard()
                 throw error
             }
         } catch {
             throw DisplayError(message: Self.message(for: error, options), exitStatus: Self.exitStatus(for: error))
-        }
-    }
-
-    /// The overlay presenter `--mode overlay` or `--mode overlay-jsonl` asks for.
-    private static func makeOverlay(
-        _ options: DisplayOptions, onCancel: @escaping @Sendable ([ActivityID]) -> Void
-    ) throws(DisplayError) -> any ActivityRenderer & Sendable {
-        if options.mode == .overlayJSONL {
-            guard let source = options.control else { return OverlayJSONLinesPresenter(outputFD: 1) }
-            do throws(ControlChannel.Failure) {
-                return OverlayJSONLinesPresenter(outputFD: 1, control: try ControlChannel(source), onCancel: onCancel)
-            } catch {
-                throw DisplayError(message: "--control \(error.message)", exitStatus: ExitCode.unavailable)
-            }
-        }
-        let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC)
-        do {
-            return try TerminalOverlayPresenter(
-                environment: RenderOptions.processEnvironment(), outputFD: 2,
-                inputFD: terminal >= 0 ? terminal : nil
-            ) { ids in onCancel(ids) }
-        } catch {
-            if terminal >= 0 { close(terminal) }
-            throw DisplayError(message: "\(error)", exitStatus: ExitCode.unavailable)
         }
     }
 

@@ -22,13 +22,14 @@ struct OverlaySessionTests {
         return URL(fileURLWithPath: fed)
     }
 
-    @Test("overlay-jsonl: the log file is written and the plugin fed; standard output holds only states")
+    @Test("overlay-jsonl: the log file and history are written, the plugin fed; standard output holds only states")
     func jsonLinesWithLogFileAndPlugin() throws {
         let folder = try TemporaryFolder()
         let log = folder.url.appendingPathComponent("build.log").path
+        let history = folder.url.appendingPathComponent("history").path
         let fed = try Self.recorder(in: folder)
         let result = try CommandRunner.activity(
-            ["render", "--mode", "overlay-jsonl", "--log-file", log, "--plugin", "recorder"],
+            ["render", "--mode", "overlay-jsonl", "--log-file", log, "--plugin", "recorder", "--history", history],
             input: Data(Self.stream.utf8),
             environment: CommandRunner.baseEnvironment(["PATH": folder.url.path + ":" + CommandRunner.path]))
         #expect(result.status == 0, "\(result.standardError)")
@@ -48,6 +49,8 @@ struct OverlaySessionTests {
         #expect(text.contains("problems=1"), "\(text)")
         let plugin = (try? String(contentsOf: fed, encoding: .utf8)) ?? ""
         #expect(plugin.contains(#""type":"begin""#) && plugin.contains(#""type":"end""#), "\(plugin)")
+        let durations = (try? String(contentsOfFile: history, encoding: .utf8)) ?? ""
+        #expect(durations.hasSuffix("\tBuild\n"), "\(durations)")
     }
 
     @Test("overlay-jsonl: a log file that cannot be created ends it with 73 before any state is written")

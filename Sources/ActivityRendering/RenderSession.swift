@@ -141,8 +141,7 @@ public final class RenderSession: Sendable {
             SignalRelay.clearsTaskbar.store(configuration.taskbarProgress, ordering: .releasing)
             let renderer = TerminalRenderer(
                 output: display, configuration: configuration,
-                passthrough: Self.passthroughTargets(
-                    display: descriptor, tty: mode == .tty, outputs: standardOutputs))
+                passthrough: Self.passthroughTargets(display: descriptor, tty: mode == .tty, outputs: standardOutputs))
             terminal = renderer
             renderers.append(renderer)
         case .log:

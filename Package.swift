@@ -76,7 +76,10 @@ package.targets += [
 // MARK: - Consumers
 
 package.targets += [
-    .target(name: "ActivityRendering", dependencies: ["ActivityWire", "ActivityTerminal", "ActivityPOSIX"]),
+    .target(
+        name: "ActivityRendering",
+        dependencies: ["ActivityWire", "ActivityTerminal", "ActivityPOSIX", "ActivityOverlay"]
+    ),
     .testTarget(
         name: "ActivityRenderingTests",
         dependencies: ["ActivityRendering", "ActivityWire", "ActivityTerminal", "ActivityOverlay"],
@@ -85,7 +88,7 @@ package.targets += [
     .target(name: "ActivityOverlay", dependencies: ["ActivityWire", "ActivityTerminal"]),
     .testTarget(
         name: "ActivityOverlayTests",
-        dependencies: ["ActivityOverlay", "ActivityWire", "ActivityReporting", "ActivityTerminal"]
+        dependencies: ["ActivityOverlay", "ActivityWire", "ActivityReporting", "ActivityTerminal", "ActivityRendering"]
     ),
     .target(name: "ActivityTimeline", dependencies: ["ActivityWire"]),
     .testTarget(

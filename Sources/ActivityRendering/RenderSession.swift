@@ -61,9 +61,48 @@ public final class RenderSession: Sendable {
         try self.init(options: options, clock: WallClock.now)
     }
 
+    /// A session whose display is renderers of the caller's own (an overlay, a host UI), fed
+    /// together with the log file, plugins and history file `options` ask for; its cancel
+    /// requests go to ``RenderOptions/onCancelRequest``.
+    ///
+    /// `makeDisplay` is called once the log file is open and the plugins have started, so that
+    /// nothing is drawn when they fail. `options`' mode, display descriptor, style and signal
+    /// settings are not used: the display renderers draw where they were made to, and restore
+    /// what they change in ``ActivityRenderer/finish(_:now:)``. ``mode`` is `auto`.
+    ///
+    /// ```swift
+    /// let session = try RenderSession(options: RenderOptions(logFile: "build.log")) { [MyOverlay()] }
+    /// ```
+    ///
+    /// - Throws: ``RenderError`` when the log file cannot be opened for appending, or a plugin is
+    ///   not on `PATH` or cannot be started.
+    public convenience init(
+        options: RenderOptions, display makeDisplay: () -> sending [any ActivityRenderer]
+    ) throws(RenderError) {
+        try self.init(options: options, display: makeDisplay, clock: WallClock.now)
+    }
+
     /// Sets up the renderers `options` ask for, with a clock of the caller's (for tests).
-    package init(options: RenderOptions, clock: @escaping @Sendable () -> Double) throws(RenderError) {
-        let mode = options.resolvedMode()
+    package convenience init(options: RenderOptions, clock: @escaping @Sendable () -> Double) throws(RenderError) {
+        try self.init(options: options, display: { nil }, clock: clock)
+    }
+
+    /// Sets up the renderers `options` ask for; the renderers `makeDisplay` makes, if it makes
+    /// any, draw instead of the mode's display.
+    package init(
+        options: RenderOptions, display makeDisplay: () -> sending [any ActivityRenderer]?,
+        clock: @escaping @Sendable () -> Double
+    ) throws(RenderError) {
+        // What can fail is set up first, so that nothing is drawn when it does.
+        let logFile = try options.logFile.map { path throws(RenderError) in
+            try LogFileRenderer(path: path, format: options.logFormat, clock: clock)
+        }
+        var plugins: [PluginHost] = []
+        for name in options.plugins {
+            plugins.append(try PluginHost(name: name, environment: options.environment))
+        }
+        let custom = makeDisplay()
+        let mode = custom == nil ? options.resolvedMode() : .auto
         let descriptor = options.displayFileDescriptor
         let environment = options.environment
         let display = FileDescriptorOutput(fileDescriptor: descriptor)
@@ -83,7 +122,10 @@ public final class RenderSession: Sendable {
         let history = options.historyFile.map(HistoryRecorder.init(path:))
 
         switch mode {
-        case .tty, .plain, .auto:
+        case .auto:
+            // Only a display of the caller's own leaves the mode unresolved.
+            renderers = custom ?? []
+        case .tty, .plain:
             let style: TerminalStyle
             (style, colorWarning) = TerminalStyle.detect(environment: environment, isTerminal: displayIsTerminal)
             var configuration = TerminalRenderer.Configuration(
@@ -112,9 +154,7 @@ public final class RenderSession: Sendable {
             renderers.append(JSONLinesRenderer(output: display, textStreams: onDisplay))
             renderers.append(StreamPassthrough(display: descriptor, outputs: standardOutputs))
         }
-        if let path = options.logFile {
-            renderers.append(try LogFileRenderer(path: path, format: options.logFormat, clock: clock))
-        }
+        if let logFile { renderers.append(logFile) }
         // The display and the standard streams share one batch, so their lines keep their order.
         let batch = options.batchesOutput && mode != .tty && mode != .auto ? OutputBatch() : nil
         if let batch {
@@ -122,10 +162,6 @@ public final class RenderSession: Sendable {
             for output in standardOutputs.values { output.batch = batch }
         }
         if let history { renderers.append(history) }
-        var plugins: [PluginHost] = []
-        for name in options.plugins {
-            plugins.append(try PluginHost(name: name, environment: environment))
-        }
         self.mode = mode
         self.clock = clock
         let watched = mode == .tty && displayIsTerminal ? (descriptor, environment) : nil

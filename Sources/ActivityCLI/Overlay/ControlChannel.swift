@@ -8,6 +8,8 @@ import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `--control fd:N|unix:PATH`: the channel on which the process presenting `--mode overlay-jsonl`

@@ -118,8 +118,10 @@ public final class RenderSession: Sendable {
         var renderers: [any ActivityRenderer] = []
         var terminal: TerminalRenderer?
         var colorWarning: String?
-        // Read before anything is drawn: a small file, and its warning goes above the display.
-        let history = options.historyFile.map(HistoryRecorder.init(path:))
+        // Read before anything is drawn, by the displays that show estimates from it: a small
+        // file, and its warning goes above the display.
+        let showsEstimates = mode == .tty || mode == .plain || mode == .auto
+        let history = options.historyFile.map { HistoryRecorder(path: $0, readsEstimates: showsEstimates) }
 
         switch mode {
         case .auto:
@@ -492,7 +494,7 @@ final class SessionCore {
         for update in updates { renderer.render(update, in: store) }
         for plugin in plugins { plugin.finish(store, now: now) }
         deliverNotices()
-        if let warning = history?.save() { renderer.notice(warning, in: store) }
+        for warning in history?.save() ?? [] { renderer.notice(warning, in: store) }
         for other in others { other.finish(store, now: now) }
     }
 }

@@ -5,6 +5,8 @@ import ActivityWire
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Builds the display the options ask for.

@@ -4,6 +4,8 @@ import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// What must be undone if the process is interrupted while the overlay owns the terminal, kept

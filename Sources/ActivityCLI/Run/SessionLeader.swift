@@ -2,6 +2,8 @@
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The pid of the command the session leader runs, for its signal handlers.

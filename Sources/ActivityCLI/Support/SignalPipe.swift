@@ -4,6 +4,8 @@ import ActivityPOSIX
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The write end of the pipe that signal handlers report to (async-signal-safe: one `write(2)`).

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The overlay modes draw under a render session like every other display: `--log-file`,

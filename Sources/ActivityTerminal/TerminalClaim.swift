@@ -45,7 +45,7 @@ package final class TerminalClaim: Sendable {
     nonisolated(unsafe) private let bytes: UnsafeMutableBufferPointer<UInt8>
     nonisolated(unsafe) private let savedInput: UnsafeMutablePointer<termios>
 
-    private init(tracksShown: Bool, restoresAtExit: Bool) {
+    init(tracksShown: Bool, restoresAtExit: Bool) {
         self.tracksShown = tracksShown
         self.restoresAtExit = restoresAtExit
         bytes = .allocate(capacity: Self.capacity)

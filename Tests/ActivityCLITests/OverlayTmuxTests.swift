@@ -59,14 +59,12 @@ struct OverlayTmuxTests {
             do { return try run(["capture-pane", "-p", "-t", "overlay"]) } catch { return "\(error)" }
         }
 
-        /// Presses Ctrl-Z and waits for the shell to say the job stopped. Under a heavy load the
-        /// first press has, rarely, not stopped the job (an open bug, see the closing note of the
-        /// cancel and display work): it is pressed once more after 15 s.
+        /// Presses Ctrl-Z and waits for the shell to say the job stopped. The job's scripts are
+        /// bash, not sh: dash runs `sleep` with vfork, and a Ctrl-Z that lands between the vfork
+        /// and the exec stops the child while the shell waits for it, uninterruptibly, for ever,
+        /// so the job never stops (dash's own bug, which `activity` cannot undo).
         func suspendJob() throws {
             try run(["send-keys", "-t", "overlay", "C-z"])
-            let deadline = Date().addingTimeInterval(15)
-            while !screen.contains("Stopped"), Date() < deadline { usleep(20_000) }
-            if !screen.contains("Stopped") { try run(["send-keys", "-t", "overlay", "C-z"]) }
             try wait(for: "Stopped")
         }
 
@@ -222,7 +220,7 @@ struct OverlayTmuxTests {
         let command = try folder.file(
             "ticker.sh",
             contents: """
-                #!/bin/sh
+                #!/bin/bash
                 i=0
                 while [ $i -lt 100 ]; do echo $i >> '\(ticks)'; sleep 0.1; i=$((i+1)); done
                 """, executable: true)
@@ -258,7 +256,7 @@ struct OverlayTmuxTests {
         let producer = try folder.file(
             "producer.sh",
             contents: """
-                #!/bin/sh
+                #!/bin/bash
                 echo '{"v":1,"type":"begin","id":"a","title":"Signing in","cancellable":true,"blocking":"dim"}'
                 i=0
                 while [ ! -e '\(gate)' ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done

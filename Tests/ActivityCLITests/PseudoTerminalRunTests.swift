@@ -206,7 +206,7 @@ struct PseudoTerminalRunTests {
         try pane.type("fg")
         open(gate)
         #expect(try pane.waitFor("resumed-and-done"))
-        #expect(try pane.waitFor("✔ sh -c"))
+        #expect(try pane.waitFor("✔ bash -c"))
     }
 
     @Test("Ctrl-C reaches the command through its terminal: killed by SIGINT, 130", .enabled(if: available))

@@ -24,6 +24,12 @@ package.targets += [
     .target(name: "ActivityPOSIX")
 ]
 
+// MARK: - What the tests share (a tmux pane, a pyte screen, running a program)
+
+package.targets += [
+    .target(name: "TestSupport", path: "Tests/TestSupport")
+]
+
 // MARK: - Wire protocol
 
 package.targets += [
@@ -76,16 +82,19 @@ package.targets += [
 // MARK: - Consumers
 
 package.targets += [
-    .target(name: "ActivityRendering", dependencies: ["ActivityWire", "ActivityTerminal", "ActivityPOSIX"]),
+    .target(
+        name: "ActivityRendering",
+        dependencies: ["ActivityWire", "ActivityTerminal", "ActivityPOSIX", "ActivityOverlay"]
+    ),
     .testTarget(
         name: "ActivityRenderingTests",
-        dependencies: ["ActivityRendering", "ActivityWire", "ActivityTerminal", "ActivityOverlay"],
+        dependencies: ["ActivityRendering", "ActivityWire", "ActivityTerminal", "ActivityOverlay", "TestSupport"],
         exclude: ["Golden", "Fixtures"]
     ),
     .target(name: "ActivityOverlay", dependencies: ["ActivityWire", "ActivityTerminal"]),
     .testTarget(
         name: "ActivityOverlayTests",
-        dependencies: ["ActivityOverlay", "ActivityWire", "ActivityReporting", "ActivityTerminal"]
+        dependencies: ["ActivityOverlay", "ActivityWire", "ActivityReporting", "ActivityTerminal", "ActivityRendering"]
     ),
     .target(name: "ActivityTimeline", dependencies: ["ActivityWire"]),
     .testTarget(
@@ -116,7 +125,7 @@ package.targets += [
     ),
     .testTarget(
         name: "ActivityCLITests",
-        dependencies: ["ActivityCLI", "ActivityWire", "ActivityTimeline", "ActivityRendering"],
+        dependencies: ["ActivityCLI", "ActivityWire", "ActivityTimeline", "ActivityRendering", "TestSupport"],
         exclude: ["Golden", "Fixtures", "Scripts"]
     ),
 ]

@@ -1,3 +1,5 @@
+import ActivityPOSIX
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -47,7 +49,7 @@ public final class BufferOutput: ByteOutput {
 ///
 /// Each ``write(_:)`` loops until every byte is written (`EINTR` retried, a non-blocking
 /// descriptor waited for with `poll`). A reader that has gone away never raises SIGPIPE in this
-/// process: sockets are written with `MSG_NOSIGNAL`, and for pipes the signal is blocked in the
+/// process: sockets are written with `MSG_NOSIGNAL` (on Darwin, as pipes), and for pipes the signal is blocked in the
 /// writing thread and a pending one consumed. After the first `EPIPE` (or another hard error)
 /// the output is ``isBroken`` and later writes are dropped.
 ///
@@ -84,7 +86,13 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
 
     package func writeNow(_ raw: UnsafeRawBufferPointer) -> Bool {
         guard !isBroken else { return false }
-        let ok = kind == .pipe ? FileDescriptorOutput.withSIGPIPEBlocked { writeLines(raw) } : writeAll(raw)
+        let ok =
+            switch kind {
+            case .pipe: FileDescriptorOutput.withSIGPIPEBlocked { writeLines(raw) }
+            // Where `send` has no flag against the signal (Darwin), as for a pipe.
+            case .socket where !SystemCall.sendNeverSignals: FileDescriptorOutput.withSIGPIPEBlocked { writeAll(raw) }
+            default: writeAll(raw)
+            }
         if !ok { isBroken = true }
         return ok
     }
@@ -116,15 +124,9 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
             let remaining = raw.count - offset
             let count: Int
             if kind == .socket {
-                count = send(fileDescriptor, pointer, remaining, Int32(MSG_NOSIGNAL))
+                count = send(fileDescriptor, pointer, remaining, SystemCall.noSignal)
             } else {
-                #if canImport(Glibc)
-                    count = Glibc.write(fileDescriptor, pointer, remaining)
-                #elseif canImport(Musl)
-                    count = Musl.write(fileDescriptor, pointer, remaining)
-                #else
-                    count = Darwin.write(fileDescriptor, pointer, remaining)
-                #endif
+                count = SystemCall.write(fileDescriptor, pointer, remaining)
             }
             if count > 0 {
                 offset += count
@@ -153,14 +155,7 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
         let wasPending = sigismember(&pendingBefore, SIGPIPE) == 1
         pthread_sigmask(SIG_BLOCK, &block, &previous)
         let result = body()
-        if !result && !wasPending {
-            var pending = sigset_t()
-            sigpending(&pending)
-            if sigismember(&pending, SIGPIPE) == 1 {
-                var zero = timespec(tv_sec: 0, tv_nsec: 0)
-                _ = sigtimedwait(&block, nil, &zero)
-            }
-        }
+        if !result && !wasPending { SystemCall.consumePendingSIGPIPE(&block) }
         pthread_sigmask(SIG_SETMASK, &previous, nil)
         return result
     }

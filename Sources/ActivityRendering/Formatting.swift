@@ -4,78 +4,19 @@ import ActivityWire
 /// Number, size, rate, duration and timestamp formats shared by the renderers. No Foundation:
 /// the module formats its own numbers, so output never depends on `LC_NUMERIC`.
 package enum Formatting {
-    /// `value` with exactly `decimals` digits after the point, rounded half away from zero.
+    /// `value` with exactly `decimals` digits after the point (see ``DecimalText``).
     package static func fixed(_ value: Double, decimals: Int) -> String {
-        fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(start: nil, count: 0))
+        DecimalText.fixed(value, decimals: decimals)
     }
 
     /// ``fixed(_:decimals:)`` followed by the ASCII byte `suffix` unless it is 0.
     static func fixed(_ value: Double, decimals: Int, suffix: UInt8) -> String {
-        guard suffix != 0 else { return fixed(value, decimals: decimals, suffix: "") }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { byte in
-            byte[0] = suffix
-            return fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(byte))
-        }
+        DecimalText.fixed(value, decimals: decimals, suffix: suffix)
     }
 
     /// ``fixed(_:decimals:)`` followed by `suffix`.
     static func fixed(_ value: Double, decimals: Int, suffix: String) -> String {
-        if let text = suffix.utf8.withContiguousStorageIfAvailable({
-            fixed(value, decimals: decimals, suffixBytes: $0)
-        }) {
-            return text
-        }
-        return fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(start: nil, count: 0)) + suffix
-    }
-
-    /// The digits are written into a buffer on the stack, so a short result is made without an
-    /// allocation.
-    private static func fixed(
-        _ value: Double, decimals: Int, suffixBytes suffix: UnsafeBufferPointer<UInt8>
-    ) -> String {
-        guard value.isFinite else {
-            let text = value.isNaN ? "?" : (value < 0 ? "-∞" : "∞")
-            return suffix.isEmpty ? text : text + String(decoding: suffix, as: UTF8.self)
-        }
-        let decimals = min(max(0, decimals), 9)
-        let scaled = (abs(value) * powersOfTen[decimals]).rounded()
-        guard scaled < 9.0e18 else {
-            let text = String(Int64(value))
-            return suffix.isEmpty ? text : text + String(decoding: suffix, as: UTF8.self)
-        }
-        var integer = UInt64(scaled)
-        let negative = value < 0 && integer != 0
-        // Written backwards from the end: suffix, fraction digits, point, integer digits, sign.
-        let capacity = 32 + suffix.count
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-            var position = capacity - suffix.count
-            for (offset, byte) in suffix.enumerated() { buffer[position + offset] = byte }
-            if decimals > 0 {
-                for _ in 0..<decimals {
-                    position -= 1
-                    buffer[position] = UInt8(truncatingIfNeeded: integer % 10) + 0x30
-                    integer /= 10
-                }
-                position -= 1
-                buffer[position] = UInt8(ascii: ".")
-            }
-            repeat {
-                position -= 1
-                buffer[position] = UInt8(truncatingIfNeeded: integer % 10) + 0x30
-                integer /= 10
-            } while integer > 0
-            if negative {
-                position -= 1
-                buffer[position] = UInt8(ascii: "-")
-            }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[position..<capacity]), as: UTF8.self)
-        }
-    }
-
-    private static let powersOfTen: [Double] = (0...9).map { power in
-        var scale: Int64 = 1
-        for _ in 0..<power { scale *= 10 }
-        return Double(scale)
+        DecimalText.fixed(value, decimals: decimals, suffix: suffix)
     }
 
     /// The decimal digits of a non-negative integer. Below 10,000 from a table, so the small
@@ -103,44 +44,18 @@ package enum Formatting {
         return fixed(value, decimals: value < 10 ? 2 : 1)
     }
 
-    /// Bytes in binary units: `512 B`, `1.5 KiB`, `12.3 MiB`, `4.00 GiB`.
-    package static func bytes(_ value: Double) -> String {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]
-        var amount = max(0, value)
-        var index = 0
-        while amount >= 1024, index < units.count - 1 {
-            amount /= 1024
-            index += 1
-        }
-        if index == 0 { return fixed(amount, decimals: 0) + " B" }
-        return significant(amount) + " " + units[index]
-    }
+    /// Bytes in binary units, as the reports write them: `512 B`, `1.50 KiB`, `12.3 MiB`.
+    package static func bytes(_ value: Double) -> String { DecimalText.bytes(value) }
 
     /// `bytes(value) + "/s"`, made in one piece.
-    static func bytesRate(_ value: Double) -> String {
-        var amount = max(0, value)
-        var index = 0
-        while amount >= 1024, index < byteRateUnits.count - 1 {
-            amount /= 1024
-            index += 1
-        }
-        // As `bytes` then `significant` choose the digits.
-        let decimals = index == 0 ? 0 : amount < 9.995 ? 2 : amount < 99.95 ? 1 : 0
-        return fixed(amount, decimals: decimals, suffix: byteRateUnits[index])
-    }
-
-    private static let byteRateUnits = [" B/s", " KiB/s", " MiB/s", " GiB/s", " TiB/s", " PiB/s"]
+    static func bytesRate(_ value: Double) -> String { DecimalText.bytes(value, perSecond: true) }
 
     /// Three significant digits: `1.23`, `12.3`, `123`.
-    static func significant(_ value: Double) -> String {
-        if value < 9.995 { return fixed(value, decimals: 2) }
-        if value < 99.95 { return fixed(value, decimals: 1) }
-        return fixed(value, decimals: 0)
-    }
+    static func significant(_ value: Double) -> String { DecimalText.significant(value) }
 
     /// A rate per second: `1.5 MiB/s` for bytes, `3.6/s` or `3.6 files/s` otherwise.
     package static func rate(_ perSecond: Double, unit: String?) -> String {
-        if unit == "bytes" { return bytes(perSecond) + "/s" }
+        if unit == "bytes" { return bytesRate(perSecond) }
         let number = rateNumber(perSecond)
         guard let unit, !unit.isEmpty else { return number + "/s" }
         return "\(number) \(unit)/s"

@@ -66,7 +66,7 @@ public final class PluginHost: ActivityRenderer {
             throw .pluginNotFound(name: name, program: program)
         }
         var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+        guard SystemCall.unixStreamSocketPair(&pair) else {
             throw .pluginFailed(name: name, reason: "socketpair: \(String(cString: strerror(errno)))")
         }
         // The plugin only reads; it must not be able to write events back.
@@ -155,7 +155,7 @@ public final class PluginHost: ActivityRenderer {
         var waited = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { raw in
-                send(socket, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                send(socket, raw.baseAddress! + offset, raw.count - offset, SystemCall.noSignal)
             }
             if count > 0 {
                 offset += count

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityTerminal
 public import ActivityWire
 
@@ -92,13 +93,10 @@ public struct RenderOptions: Sendable {
     /// This process's environment variables.
     public static func processEnvironment() -> [String: String] {
         var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
+        for text in SystemCall.environment() {
             if let equals = text.firstIndex(of: "=") {
                 result[String(text[..<equals])] = String(text[text.index(after: equals)...])
             }
-            pointer += 1
         }
         return result
     }

@@ -66,9 +66,48 @@ public final class RenderSession: Sendable {
         try self.init(options: options, clock: WallClock.now)
     }
 
+    /// A session whose display is renderers of the caller's own (an overlay, a host UI), fed
+    /// together with the log file, plugins and history file `options` ask for; its cancel
+    /// requests go to ``RenderOptions/onCancelRequest``.
+    ///
+    /// `makeDisplay` is called once the log file is open and the plugins have started, so that
+    /// nothing is drawn when they fail. `options`' mode, display descriptor, style and signal
+    /// settings are not used: the display renderers draw where they were made to, and restore
+    /// what they change in ``ActivityRenderer/finish(_:now:)``. ``mode`` is `auto`.
+    ///
+    /// ```swift
+    /// let session = try RenderSession(options: RenderOptions(logFile: "build.log")) { [MyOverlay()] }
+    /// ```
+    ///
+    /// - Throws: ``RenderError`` when the log file cannot be opened for appending, or a plugin is
+    ///   not on `PATH` or cannot be started.
+    public convenience init(
+        options: RenderOptions, display makeDisplay: () -> sending [any ActivityRenderer]
+    ) throws(RenderError) {
+        try self.init(options: options, display: makeDisplay, clock: WallClock.now)
+    }
+
     /// Sets up the renderers `options` ask for, with a clock of the caller's (for tests).
-    package init(options: RenderOptions, clock: @escaping @Sendable () -> Double) throws(RenderError) {
-        let mode = options.resolvedMode()
+    package convenience init(options: RenderOptions, clock: @escaping @Sendable () -> Double) throws(RenderError) {
+        try self.init(options: options, display: { nil }, clock: clock)
+    }
+
+    /// Sets up the renderers `options` ask for; the renderers `makeDisplay` makes, if it makes
+    /// any, draw instead of the mode's display.
+    package init(
+        options: RenderOptions, display makeDisplay: () -> sending [any ActivityRenderer]?,
+        clock: @escaping @Sendable () -> Double
+    ) throws(RenderError) {
+        // What can fail is set up first, so that nothing is drawn when it does.
+        let logFile = try options.logFile.map { path throws(RenderError) in
+            try LogFileRenderer(path: path, format: options.logFormat, clock: clock)
+        }
+        var plugins: [PluginHost] = []
+        for name in options.plugins {
+            plugins.append(try PluginHost(name: name, environment: options.environment))
+        }
+        let custom = makeDisplay()
+        let mode = custom == nil ? options.resolvedMode() : .auto
         let descriptor = options.displayFileDescriptor
         let environment = options.environment
         let display = FileDescriptorOutput(fileDescriptor: descriptor)
@@ -85,11 +124,16 @@ public final class RenderSession: Sendable {
         var terminal: TerminalRenderer?
         var colorWarning: String?
         var clearsTaskbar = false
-        // Read before anything is drawn: a small file, and its warning goes above the display.
-        let history = options.historyFile.map(HistoryRecorder.init(path:))
+        // Read before anything is drawn, by the displays that show estimates from it: a small
+        // file, and its warning goes above the display.
+        let showsEstimates = mode == .tty || mode == .plain || mode == .auto
+        let history = options.historyFile.map { HistoryRecorder(path: $0, readsEstimates: showsEstimates) }
 
         switch mode {
-        case .tty, .plain, .auto:
+        case .auto:
+            // Only a display of the caller's own leaves the mode unresolved.
+            renderers = custom ?? []
+        case .tty, .plain:
             let style: TerminalStyle
             (style, colorWarning) = TerminalStyle.detect(environment: environment, isTerminal: displayIsTerminal)
             var configuration = TerminalRenderer.Configuration(
@@ -118,9 +162,7 @@ public final class RenderSession: Sendable {
             renderers.append(JSONLinesRenderer(output: display, textStreams: onDisplay))
             renderers.append(StreamPassthrough(display: descriptor, outputs: standardOutputs))
         }
-        if let path = options.logFile {
-            renderers.append(try LogFileRenderer(path: path, format: options.logFormat, clock: clock))
-        }
+        if let logFile { renderers.append(logFile) }
         // The display and the standard streams share one batch, so their lines keep their order.
         let batch = options.batchesOutput && mode != .tty && mode != .auto ? OutputBatch() : nil
         if let batch {
@@ -128,10 +170,6 @@ public final class RenderSession: Sendable {
             for output in standardOutputs.values { output.batch = batch }
         }
         if let history { renderers.append(history) }
-        var plugins: [PluginHost] = []
-        for name in options.plugins {
-            plugins.append(try PluginHost(name: name, environment: environment))
-        }
         self.mode = mode
         self.clock = clock
         let watched = mode == .tty && displayIsTerminal ? (descriptor, environment) : nil
@@ -205,12 +243,19 @@ public final class RenderSession: Sendable {
     /// render`, where the id is looked up from the line's bytes and no copy of the event is made.
     package func handle(_ event: LineEvent, line: Int) {
         guard !finished.load(ordering: .relaxed) else { return }
-        guard let timestamp = event.timestamp else { return handle(event.event(), line: line) }
+        var event = event
         let clock = self.clock
         state.core.withLock { core in
-            // Events that stream this fast arrive together: the clock is read for one in 64.
-            if core.eventsSinceClock & 63 == 0 { core.noteArrival(eventTime: timestamp, arrival: clock()) }
-            core.eventsSinceClock &+= 1
+            if let timestamp = event.timestamp {
+                // Events that stream this fast arrive together: the clock is read for one in 64.
+                if core.eventsSinceClock & 63 == 0 { core.noteArrival(eventTime: timestamp, arrival: clock()) }
+                core.eventsSinceClock &+= 1
+            } else {
+                // Stamped with the arrival time, as ``handle(_:line:)`` stamps an event.
+                let arrival = clock()
+                event.timestamp = arrival
+                core.noteArrival(eventTime: arrival, arrival: arrival)
+            }
             core.apply(event, line: line)
         }
     }
@@ -463,7 +508,7 @@ final class SessionCore {
         for update in updates { renderer.render(update, in: store) }
         for plugin in plugins { plugin.finish(store, now: now) }
         deliverNotices()
-        if let warning = history?.save() { renderer.notice(warning, in: store) }
+        for warning in history?.save() ?? [] { renderer.notice(warning, in: store) }
         for other in others { other.finish(store, now: now) }
     }
 }

@@ -27,9 +27,14 @@ import Synchronization
 package enum ProcessSignals {
     /// The signals whose default action ends the process and that `activity` takes itself; faults
     /// (SIGSEGV, SIGABRT, …) are not among them: they are this process's own errors.
-    package static let terminating: [Int32] = [
-        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU, SIGXFSZ, SIGPWR,
-    ]
+    package static let terminating: [Int32] = {
+        let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU, SIGXFSZ]
+        #if os(Linux)
+            return signals + [SIGPWR]
+        #else
+            return signals
+        #endif
+    }()
 
     private static let slots = 65
     /// How many claims each signal has; our handler is installed while it is above 0.
@@ -141,7 +146,11 @@ package enum ProcessSignals {
 
     private static var ours: sigaction {
         var action = sigaction()
-        action.__sigaction_handler.sa_sigaction = processSignalHandler
+        #if canImport(Darwin)
+            action.__sigaction_u.__sa_sigaction = processSignalHandler
+        #else
+            action.__sigaction_handler.sa_sigaction = processSignalHandler
+        #endif
         action.sa_flags = Int32(SA_SIGINFO | SA_RESTART)
         sigemptyset(&action.sa_mask)
         return action
@@ -156,7 +165,11 @@ package enum ProcessSignals {
     }
 
     private static func raw(_ action: sigaction) -> Int {
-        unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+        #if canImport(Darwin)
+            unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
+        #else
+            unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+        #endif
     }
 
     private static func isIgnored(_ action: sigaction) -> Bool { raw(action) == 1 }
@@ -174,11 +187,19 @@ package enum ProcessSignals {
     ) {
         let action = previous[Int(signal)]
         guard isFunction(action) else { return }
-        if action.sa_flags & Int32(SA_SIGINFO) != 0 {
-            action.__sigaction_handler.sa_sigaction?(signal, info, context)
-        } else {
-            action.__sigaction_handler.sa_handler?(signal)
-        }
+        #if canImport(Darwin)
+            if action.sa_flags & Int32(SA_SIGINFO) != 0 {
+                action.__sigaction_u.__sa_sigaction?(signal, info, context)
+            } else {
+                action.__sigaction_u.__sa_handler?(signal)
+            }
+        #else
+            if action.sa_flags & Int32(SA_SIGINFO) != 0 {
+                action.__sigaction_handler.sa_sigaction?(signal, info, context)
+            } else {
+                action.__sigaction_handler.sa_handler?(signal)
+            }
+        #endif
     }
 
     private static func wakeDrawers() {

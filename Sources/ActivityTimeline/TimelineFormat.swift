@@ -3,19 +3,10 @@ import ActivityWire
 /// The number, duration and time formats of reports and exports. No Foundation: output never
 /// depends on the locale, so the same recording always gives the same bytes.
 enum TimelineFormat {
-    /// `value` with exactly `decimals` digits after the point, rounded half away from zero.
+    /// `value` with exactly `decimals` digits after the point, rounded half away from zero; `0`
+    /// when it is not finite (a report never shows `∞`).
     static func fixed(_ value: Double, decimals: Int) -> String {
-        guard value.isFinite else { return "0" }
-        var scale: Double = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9.0e18 else { return String(Int64(value)) }
-        var digits = String(UInt64(scaled))
-        if decimals > 0 {
-            while digits.count <= decimals { digits = "0" + digits }
-            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -decimals))
-        }
-        return (value < 0 && scaled != 0 ? "-" : "") + digits
+        value.isFinite ? DecimalText.fixed(value, decimals: decimals) : "0"
     }
 
     /// A JSON number: integers without a fraction, others in the shortest form that reads back.
@@ -55,30 +46,16 @@ enum TimelineFormat {
         return (value < 0 ? "-" : "") + grouped
     }
 
-    /// Bytes in binary units: `512 B`, `1.50 KiB`, `12.3 MiB`.
-    static func bytes(_ value: Double) -> String {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]
-        var amount = max(0, value)
-        var index = 0
-        while amount >= 1024, index < units.count - 1 {
-            amount /= 1024
-            index += 1
-        }
-        if index == 0 { return fixed(amount, decimals: 0) + " B" }
-        let decimals = amount < 9.995 ? 2 : amount < 99.95 ? 1 : 0
-        return fixed(amount, decimals: decimals) + " " + units[index]
-    }
-
     /// `completed/total unit`: `45/100 files`, `1.50 MiB/4.00 MiB`, `12 items`.
     static func progress(completed: Double, total: Double?, unit: String?) -> String {
-        if unit == "bytes" { return bytes(completed) + (total.map { "/" + bytes($0) } ?? "") }
+        if unit == "bytes" { return DecimalText.bytes(completed) + (total.map { "/" + DecimalText.bytes($0) } ?? "") }
         let numbers = count(completed) + (total.map { "/" + count($0) } ?? "")
         return numbers + " " + (unit.flatMap { $0.isEmpty ? nil : $0 } ?? "items")
     }
 
     /// A rate: `1.50 MiB/s` for bytes, `3.60 files/s` otherwise.
     static func rate(_ perSecond: Double, unit: String?) -> String {
-        if unit == "bytes" { return bytes(perSecond) + "/s" }
+        if unit == "bytes" { return DecimalText.bytes(perSecond, perSecond: true) }
         let number = perSecond >= 100 ? count(perSecond.rounded()) : fixed(perSecond, decimals: perSecond >= 10 ? 1 : 2)
         return number + " " + (unit.flatMap { $0.isEmpty ? nil : $0 } ?? "items") + "/s"
     }

@@ -61,53 +61,31 @@ extension LineEvent {
 
 extension JSONScanner {
     fileprivate mutating func progress(into event: inout LineEvent) -> Bool {
-        guard skip(#","id":"#), let id = idValue() else { return false }
+        guard skip(#","id":"#), let id = idValue(), let completed = count(after: #","completed":"#),
+            let total = total(after: #","total":"#), let title = text(after: #","title":"#),
+            let message = text(after: #","message":"#)
+        else { return false }
         event.id = id
-        if skip(#","completed":"#) {
-            guard let value = count() else { return false }
-            event.completed = value
-        }
-        if skip(#","total":"#) {
-            guard let total = totalValue() else { return false }
-            event.total = total
-        }
-        if skip(#","title":"#) {
-            guard let title = textValue() else { return false }
-            event.title = title
-        }
-        if skip(#","message":"#) {
-            guard let message = textValue() else { return false }
-            event.message = message
-        }
+        event.completed = completed
+        event.total = total
+        event.title = title
+        event.message = message
         return true
     }
 
     fileprivate mutating func begin(into event: inout LineEvent) -> Bool {
-        guard skip(#","id":"#), let id = idValue() else { return false }
-        event.id = id
-        if skip(#","parent":"#) {
-            guard let parent = idValue() else { return false }
-            event.parent = parent
-        }
-        guard skip(#","title":"#), let title = textValue() else { return false }
+        guard skip(#","id":"#), let own = idValue(), let parent = id(after: #","parent":"#), skip(#","title":"#),
+            let title = textValue(), let total = total(after: #","total":"#),
+            let completed = count(after: #","completed":"#), let unit = text(after: #","unit":"#),
+            let message = text(after: #","message":"#)
+        else { return false }
+        event.id = own
+        event.parent = parent
         event.title = title
-        if skip(#","total":"#) {
-            guard let total = totalValue() else { return false }
-            event.total = total
-        }
-        event.completed = 0
-        if skip(#","completed":"#) {
-            guard let value = count() else { return false }
-            event.completed = value
-        }
-        if skip(#","unit":"#) {
-            guard let unit = textValue() else { return false }
-            event.unit = unit
-        }
-        if skip(#","message":"#) {
-            guard let message = textValue() else { return false }
-            event.message = message
-        }
+        event.total = total
+        event.completed = completed ?? 0
+        event.unit = unit
+        event.message = message
         if skip(#","cancellable":true"#) { event.cancellable = true }
         return true
     }
@@ -126,31 +104,19 @@ extension JSONScanner {
         } else {
             return false
         }
-        if skip(#","completed":"#) {
-            guard let value = count() else { return false }
-            event.completed = value
-        }
-        if skip(#","total":"#) {
-            guard let total = totalValue() else { return false }
-            event.total = total
-        }
-        if skip(#","message":"#) {
-            guard let message = textValue() else { return false }
-            event.message = message
-        }
-        if skip(#","error":"#) {
-            guard let error = textValue() else { return false }
-            event.error = error
-        }
+        guard let completed = count(after: #","completed":"#), let total = total(after: #","total":"#),
+            let message = text(after: #","message":"#), let error = text(after: #","error":"#)
+        else { return false }
+        event.completed = completed
+        event.total = total
+        event.message = message
+        event.error = error
         return true
     }
 
     fileprivate mutating func log(into event: inout LineEvent) -> Bool {
-        if skip(#","id":"#) {
-            guard let id = idValue() else { return false }
-            event.id = id
-        }
-        guard skip(#","level":""#) else { return false }
+        guard let id = id(after: #","id":"#), skip(#","level":""#) else { return false }
+        event.id = id
         if skip(#"info""#) {
             event.level = .info
         } else if skip(#"warning""#) {
@@ -165,6 +131,33 @@ extension JSONScanner {
         guard skip(#","message":"#), let message = textValue() else { return false }
         event.message = message
         return true
+    }
+
+    // An optional field: `nil` when `key` comes next with a value the fast path does not take;
+    // else its value when `key` comes next, or `.some(nil)` when it does not.
+
+    @inline(__always)
+    private mutating func count(after key: StaticString) -> Double?? {
+        guard skip(key) else { return .some(nil) }
+        return count().map { $0 }
+    }
+
+    @inline(__always)
+    private mutating func total(after key: StaticString) -> ActivityEvent.Total?? {
+        guard skip(key) else { return .some(nil) }
+        return totalValue().map { $0 }
+    }
+
+    @inline(__always)
+    private mutating func text(after key: StaticString) -> LineEvent.Text?? {
+        guard skip(key) else { return .some(nil) }
+        return textValue().map { $0 }
+    }
+
+    @inline(__always)
+    private mutating func id(after key: StaticString) -> LineEvent.Text?? {
+        guard skip(key) else { return .some(nil) }
+        return idValue().map { $0 }
     }
 
     /// An id under the cursor, quotes included: only id bytes, no escape, a valid length.

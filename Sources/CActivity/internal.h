@@ -3,6 +3,12 @@
 #ifndef ACTIVITY_INTERNAL_H
 #define ACTIVITY_INTERNAL_H
 
+/* Linux only, for now: SOCK_CLOEXEC and SOCK_NONBLOCK on socket(2), MSG_NOSIGNAL, sigtimedwait(2)
+ * and /proc/self/fd have no Darwin path yet (Docs/architecture.md, "Platforms"). */
+#if !defined(__linux__)
+#error "libactivity is not supported on this platform yet: it is built for Linux only"
+#endif
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Real tools under `activity run` on a terminal, where the command writes to a pseudo-terminal

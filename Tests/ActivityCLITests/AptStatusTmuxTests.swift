@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `activity run -- apt-get …` on a terminal: apt's status descriptor reaches the command through

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The completion scripts and the man page, loaded in the real shells and in groff: each is

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--history` on `activity run` and `activity render`: the file stays valid under concurrent

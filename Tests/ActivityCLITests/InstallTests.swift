@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `Scripts/install` from a clean clone into a temporary prefix, then everything used from the

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `activity run` keeps the last lines of the command's output and shows them with its failure.
 @Suite("activity run: the output tail with a failure", .serialized)
 struct OutputTailTmuxTests {
     static var available: Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
+        TmuxPane.isInstalled
     }
 
     @Test(

@@ -1,11 +1,6 @@
 import Foundation
+import TestSupport
 import Testing
-
-@testable import ActivityCLI
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `activity render --mode overlay` end to end, in a real terminal: a private tmux server.
 @Suite("Overlay in tmux", .serialized)
@@ -14,7 +9,7 @@ struct OverlayTmuxTests {
     /// refuses a non-terminal with its own message, not "not available").
     static let available: Bool = {
         guard
-            FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
+            TmuxPane.isInstalled
                 || ProcessInfo.processInfo.environment["CI"] != nil
         else { return false }
         guard let probe = try? CommandRunner.activity(["render", "--mode", "overlay"], timeout: 20) else {
@@ -22,66 +17,6 @@ struct OverlayTmuxTests {
         }
         return !probe.standardError.contains("not available")
     }()
-
-    struct TmuxFailed: Error {
-        var arguments: [String]
-        var message: String
-    }
-
-    /// A tmux server of the test's own, removed afterwards.
-    final class Tmux {
-        let socket = "activity-overlay-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-
-        /// Runs a tmux command and returns what it printed. It is spawned directly: Foundation's
-        /// `Process` would wait for the server tmux starts to exit.
-        @discardableResult
-        func run(_ arguments: [String]) throws -> String {
-            let folder = try TemporaryFolder()
-            let outputPath = folder.url.appendingPathComponent("out").path
-            let errorsPath = folder.url.appendingPathComponent("err").path
-            let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            let errors = open(errorsPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            defer {
-                close(output)
-                close(errors)
-            }
-            let pid = try Spawn.spawn(
-                ["tmux", "-L", socket] + arguments, environment: POSIX.environment(), standardOutput: output,
-                standardError: errors)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-            let text = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-            guard status == 0 else { throw TmuxFailed(arguments: arguments, message: text(errorsPath)) }
-            return text(outputPath)
-        }
-
-        var screen: String {
-            do { return try run(["capture-pane", "-p", "-t", "overlay"]) } catch { return "\(error)" }
-        }
-
-        /// Presses Ctrl-Z and waits for the shell to say the job stopped. The job's scripts are
-        /// bash, not sh: dash runs `sleep` with vfork, and a Ctrl-Z that lands between the vfork
-        /// and the exec stops the child while the shell waits for it, uninterruptibly, for ever,
-        /// so the job never stops (dash's own bug, which `activity` cannot undo).
-        func suspendJob() throws {
-            try run(["send-keys", "-t", "overlay", "C-z"])
-            try wait(for: "Stopped")
-        }
-
-        /// Waits until the pane shows `text`. The deadline only bounds a broken run: a loaded
-        /// machine (tests run in parallel) can take seconds to start a process.
-        func wait(for text: String) throws {
-            let deadline = Date().addingTimeInterval(60)
-            while !screen.contains(text), Date() < deadline { usleep(20_000) }
-            try #require(screen.contains(text), "the pane never showed \(text):\n\(screen)")
-        }
-
-        deinit {
-            _ = try? run(["kill-server"])
-            let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
-            unlink("\(folder)/tmux-\(getuid())/\(socket)")
-        }
-    }
 
     @Test(
         "the overlay covers the screen, swallows keys, and leaves the terminal as it found it",
@@ -115,27 +50,26 @@ struct OverlayTmuxTests {
                 echo 'modes shown'
                 sleep 60
                 """, executable: true)
-        let tmux = Tmux()
+        let tmux = try TmuxPane(width: 64, height: 18, command: [session.path])
         defer { withExtendedLifetime(folder) {} }  // the scripts must outlive the session
-        try tmux.run(["new-session", "-d", "-s", "overlay", "-x", "64", "-y", "18", session.path])
 
         try tmux.wait(for: "Esc to cancel")
-        let covered = tmux.screen
+        let covered = try tmux.screen()
         #expect(covered.contains("Signing in"))
         #expect(covered.contains("Contacting the server"))
         #expect(covered.contains("75%"))
         #expect(!covered.contains("the session before"))  // the alternate screen
         #expect(!covered.contains("a line from the tool"))  // held until the overlay hides
 
-        try tmux.run(["send-keys", "-t", "overlay", "zzz"])
+        try tmux.press("zzz")
         usleep(300_000)
-        #expect(!tmux.screen.contains("zzz"))
+        #expect(try !tmux.screen().contains("zzz"))
 
         _ = FileManager.default.createFile(atPath: gate, contents: nil)
         try tmux.wait(for: "status 0")
         // stty prints after the status line: wait until it has.
         try tmux.wait(for: "modes shown")
-        let after = tmux.screen
+        let after = try tmux.screen()
         #expect(after.contains("the session before"))
         #expect(after.contains("before the overlay"))
         #expect(after.contains("a line from the tool"))
@@ -161,16 +95,15 @@ struct OverlayTmuxTests {
                 echo "status $?"
                 sleep 60
                 """, executable: true)
-        let tmux = Tmux()
+        let tmux = try TmuxPane(width: 64, height: 18, command: [session.path])
         defer { withExtendedLifetime(folder) {} }
-        try tmux.run(["new-session", "-d", "-s", "overlay", "-x", "64", "-y", "18", session.path])
         try tmux.wait(for: "Esc to cancel")
-        #expect(tmux.screen.contains("sleep 30"))
-        try tmux.run(["send-keys", "-t", "overlay", "qqq"])
+        #expect(try tmux.screen().contains("sleep 30"))
+        try tmux.press("qqq")
         usleep(200_000)
-        try tmux.run(["send-keys", "-t", "overlay", "Escape"])
+        try tmux.press("Escape")
         try tmux.wait(for: "status 130")
-        #expect(!tmux.screen.contains("qqq"))  // swallowed while the overlay blocked input
+        #expect(try !tmux.screen().contains("qqq"))  // swallowed while the overlay blocked input
     }
 
     @Test(
@@ -199,11 +132,10 @@ struct OverlayTmuxTests {
                 echo "status $?"
                 sleep 60
                 """, executable: true)
-        let tmux = Tmux()
+        let tmux = try TmuxPane(width: 64, height: 18, command: [session.path])
         defer { withExtendedLifetime(folder) {} }
-        try tmux.run(["new-session", "-d", "-s", "overlay", "-x", "64", "-y", "18", session.path])
         try tmux.wait(for: "Signing in")
-        let screen = tmux.screen
+        let screen = try tmux.screen()
         #expect(screen.contains("Contacting the server"))
         #expect(!screen.contains("login.sh"), "the wrapper's title is the label:\n\(screen)")
         _ = FileManager.default.createFile(atPath: gate, contents: nil)
@@ -224,12 +156,11 @@ struct OverlayTmuxTests {
                 i=0
                 while [ $i -lt 100 ]; do echo $i >> '\(ticks)'; sleep 0.1; i=$((i+1)); done
                 """, executable: true)
-        let tmux = Tmux()
+        let tmux = try TmuxPane(width: 80, height: 18, command: ["bash --norc -i"])
         defer { withExtendedLifetime(folder) {} }
-        try tmux.run(["new-session", "-d", "-s", "overlay", "-x", "80", "-y", "18", "bash --norc -i"])
-        try tmux.run([
-            "send-keys", "-t", "overlay", "PATH='\(CommandRunner.path)' activity run -- \(command.path)", "Enter",
-        ])
+        try tmux.press(
+            "PATH='\(CommandRunner.path)' activity run -- \(command.path)", "Enter",
+        )
         func count() -> Int {
             ((try? String(contentsOfFile: ticks, encoding: .utf8)) ?? "").split(separator: "\n").count
         }
@@ -239,8 +170,8 @@ struct OverlayTmuxTests {
         let stopped = count()
         usleep(600_000)
         #expect(count() <= stopped + 1, "the command went on while activity was stopped")
-        #expect(try tmux.run(["display", "-p", "-t", "overlay", "#{cursor_flag}"]).hasPrefix("1"))
-        try tmux.run(["send-keys", "-t", "overlay", "fg", "Enter"])
+        #expect(tmux.cursorVisible)
+        try tmux.press("fg", "Enter")
         let resumed = Date().addingTimeInterval(60)
         while count() < stopped + 3, Date() < resumed { usleep(20_000) }
         #expect(count() >= stopped + 3, "fg did not resume the command")
@@ -262,31 +193,27 @@ struct OverlayTmuxTests {
                 while [ ! -e '\(gate)' ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
                 echo '{"v":1,"type":"end","id":"a"}'
                 """, executable: true)
-        let tmux = Tmux()
+        let tmux = try TmuxPane(
+            width: 64, height: 18,
+            command: [
+                "env", "PATH=\(CommandRunner.path)", "LANG=C.UTF-8", "PS1=$ ", "bash", "--norc", "--noprofile", "-i",
+            ])
         defer { withExtendedLifetime(folder) {} }
-        try tmux.run([
-            "new-session", "-d", "-s", "overlay", "-x", "64", "-y", "18", "env", "PATH=\(CommandRunner.path)",
-            "LANG=C.UTF-8", "PS1=$ ", "bash", "--norc", "--noprofile", "-i",
-        ])
         try tmux.wait(for: "$")
-        try tmux.run([
-            "send-keys", "-t", "overlay", "'\(producer.path)' | activity render --mode overlay; echo finished-$((6*7))",
-            "Enter",
-        ])
+        try tmux.press(
+            "'\(producer.path)' | activity render --mode overlay; echo finished-$((6*7))", "Enter")
         try tmux.wait(for: "Esc to cancel")
         try tmux.suspendJob()
-        #expect(!tmux.screen.contains("Esc to cancel"))
-        try tmux.run([
-            "send-keys", "-t", "overlay", "stty -a | tr ' ;' '\\n\\n' | grep -x -e -echo -e echo; echo modes-$((2*3))",
-            "Enter",
-        ])
+        #expect(try !tmux.screen().contains("Esc to cancel"))
+        try tmux.press(
+            "stty -a | tr ' ;' '\\n\\n' | grep -x -e -echo -e echo; echo modes-$((2*3))", "Enter")
         try tmux.wait(for: "modes-6")
-        let modes = tmux.screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let modes = try tmux.screen().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(modes.contains("echo") && !modes.contains("-echo"))
-        try tmux.run(["send-keys", "-t", "overlay", "fg", "Enter"])
+        try tmux.press("fg", "Enter")
         try tmux.wait(for: "Esc to cancel")
         _ = FileManager.default.createFile(atPath: gate, contents: nil)
         try tmux.wait(for: "finished-42")
-        #expect(!tmux.screen.contains("Esc to cancel"))
+        #expect(try !tmux.screen().contains("Esc to cancel"))
     }
 }

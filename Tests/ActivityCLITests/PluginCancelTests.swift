@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A renderer plugin under `activity run` writes a cancel line on its standard output: the

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `activity run` on a terminal gives the command a pseudo-terminal of its own: the command
@@ -7,7 +8,7 @@ import Testing
 @Suite("activity run on a pseudo-terminal", .serialized)
 struct PseudoTerminalRunTests {
     static var available: Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
+        TmuxPane.isInstalled
     }
 
     /// A file in the pane's folder that a command waits for, so the test decides when it goes on.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `activity render` writes its lines many at a time while more input is already there, and

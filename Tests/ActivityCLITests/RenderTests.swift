@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The closing summary line gives the time up to now, and the fixtures are from the past: it is

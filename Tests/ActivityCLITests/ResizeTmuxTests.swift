@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The live display while a person resizes the window: tmux reflows what is on its screen, so
@@ -12,7 +13,7 @@ import Testing
 @Suite("The live display across resizes (tmux)", .serialized)
 struct ResizeTmuxTests {
     static var available: Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
+        TmuxPane.isInstalled
     }
 
     /// Words of the permanent lines the producer writes after each resize.

@@ -1,5 +1,6 @@
 import ActivityWire
 import Foundation
+import TestSupport
 import Testing
 
 /// `activity run` and `activity emit` when the world around them is hostile: inherited signal

@@ -1,5 +1,6 @@
 import ActivityWire
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("activity run")

@@ -3,6 +3,7 @@ import ActivityTerminal
 import ActivityWire
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ActivityCLI
@@ -61,7 +62,7 @@ struct CancelKeyRoutingTests {
 @Suite("activity run --mode tty: Esc cancels", .serialized)
 struct TTYCancelKeyTmuxTests {
     static var available: Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
+        TmuxPane.isInstalled
     }
 
     /// A script that begins a cancellable activity, counts the cancels it receives (SIGUSR1),

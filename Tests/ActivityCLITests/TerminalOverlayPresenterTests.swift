@@ -3,6 +3,7 @@ import ActivityRendering
 import ActivityWire
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ActivityCLI
@@ -259,44 +260,9 @@ struct TerminalOverlayPresenterTests {
         #expect(!pty.text.contains("\u{1B}[?1049l"))
     }
 
-    static let pyteAvailable: Bool = {
-        let check = Process()
-        check.executableURL = URL(filePath: "/usr/bin/env")
-        check.arguments = ["python3", "-c", "import pyte"]
-        check.standardError = FileHandle.nullDevice
-        guard (try? check.run()) != nil else { return false }
-        check.waitUntilExit()
-        return check.terminationStatus == 0 || ProcessInfo.processInfo.environment["CI"] != nil
-    }()
-
-    /// The screen a VT100 emulator (pyte) shows after `bytes`, one string per row.
-    static func emulate(_ bytes: String, columns: Int, rows: Int) throws -> [String] {
-        let script = """
-            import pyte, sys
-            screen = pyte.Screen(\(columns), \(rows))
-            pyte.Stream(screen).feed(sys.stdin.read())
-            print("\\n".join(screen.display))
-            """
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(bytes.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            .prefix(rows).map(String.init)
-    }
-
     @Test(
         "a terminal emulator shows exactly the frame's centred box",
-        .enabled(if: TerminalOverlayPresenterTests.pyteAvailable, "pyte is not installed (pip install pyte)")
+        .enabled(if: PyteScreen.isAvailable, "pyte is not installed (pip install pyte)")
     )
     func emulatedScreen() throws {
         let pty = try PseudoTerminal(columns: 50, rows: 12)
@@ -319,7 +285,9 @@ struct TerminalOverlayPresenterTests {
         _ = model.reduce(.tick, at: 1000)
         let expected = OverlayTerminalFrame(state: model.state, columns: 50, rows: 12).lines
         #expect(expected.contains { $0.contains("75%") })
-        #expect(try Self.emulate(pty.text, columns: 50, rows: 12) == expected)
+        // pyte's rows, as tmux's, end at their last character.
+        let trimmed = expected.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+        #expect(try PyteScreen.rows(after: Array(pty.text.utf8), columns: 50, rows: 12) == trimmed)
     }
 
     @Test("not a terminal, or a dumb one: a clear error")

@@ -7,7 +7,7 @@ import Testing
 
 /// In the presenter's serialized suite: the presenters share the process's signal handlers.
 extension TerminalOverlayPresenterTests {
-    @Test("passed-through lines and problems are sanitized: the overlay always draws on a terminal")
+    @Test("passed-through lines, problems and notices are sanitized: the overlay always draws on a terminal")
     func sanitizedText() throws {
         let pty = try PseudoTerminal()
         defer { pty.close() }
@@ -15,12 +15,15 @@ extension TerminalOverlayPresenterTests {
             environment: Self.environment, outputFD: pty.terminal, inputFD: nil, configuration: Self.fast
         ) { _ in }
         defer { presenter.finish() }
+        let store = ActivityStore()
         presenter.passthrough(
-            Array("tool\u{1B}]0;PWNED\u{07}\u{1B}[2J\u{9B}31m \u{202E}says\n".utf8), to: .stdout)
-        presenter.report(Diagnostic(line: 3, code: .invalidJSON, message: "bad\u{1B}[5A\u{7F} line"))
-        try pty.wait { pty.text.contains("bad line") }
+            Array("tool\u{1B}]0;PWNED\u{07}\u{1B}[2J\u{9B}31m \u{202E}says\n".utf8), to: .stdout, in: store)
+        presenter.report(Diagnostic(line: 3, code: .invalidJSON, message: "bad\u{1B}[5A\u{7F} line"), in: store)
+        presenter.notice("plugin \u{1B}[2Jnotify exited", in: store)
+        try pty.wait { pty.text.contains("notify exited") }
         #expect(pty.text.contains("tool says"))
         #expect(pty.text.contains("activity: line 3: invalid-json: bad line"))
+        #expect(pty.text.contains("activity: warning: plugin notify exited"))
         for forbidden in ["PWNED", "\u{1B}", "\u{07}", "\u{9B}", "\u{7F}", "\u{202E}"] {
             #expect(!pty.text.contains(forbidden), "\(forbidden.debugDescription) in \(pty.text.debugDescription)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The project has one version, in VERSION; where it must be spelled out, it agrees.

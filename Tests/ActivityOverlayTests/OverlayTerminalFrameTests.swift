@@ -1,3 +1,4 @@
+import ActivityRendering
 import ActivityTerminal
 import ActivityWire
 import Testing

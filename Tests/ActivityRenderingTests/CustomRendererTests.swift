@@ -43,6 +43,40 @@ struct CustomRendererTests {
         #expect(collector.ticks > 0)
     }
 
+    @Test("a display of the caller's own draws with the options' log file, plugins' feed and problem counts")
+    func customDisplayWithLogFile() throws {
+        try withTemporaryDirectory { directory in
+            let log = directory + "/build.log"
+            let collector = FailureCollector()
+            let session = try RenderSession(options: RenderOptions(mode: .tty, logFile: log)) { [collector] }
+            #expect(session.mode == .auto)  // the caller's display, not a mode of the session's
+            session.handle(E.begin("a", "Compile", at: 1))
+            session.passthrough(Array("a line from the tool\n".utf8), to: .stdout)
+            session.report(Diagnostic(line: 3, code: .invalidJSON, message: "not JSON"))
+            session.handle(E.end("a", .failure, error: "boom", at: 2))
+            session.finish()
+            #expect(collector.failures == ["Compile"])
+            #expect(collector.finished == 1)
+            #expect(session.summary.diagnosticCount == 1)
+            let text = readFile(log) ?? ""
+            #expect(text.contains("begin id=a title=Compile"), "\(text)")
+            #expect(text.contains("output stream=stdout text=\"a line from the tool\""), "\(text)")
+            #expect(text.contains("end id=a title=Compile status=failure"), "\(text)")
+        }
+    }
+
+    @Test("the display is made only once the log file is open: when it cannot be, nothing is made")
+    func customDisplayNotMadeOnFailure() {
+        var made = false
+        #expect(throws: RenderError.self) {
+            _ = try RenderSession(options: RenderOptions(logFile: "/nonexistent/dir/build.log")) {
+                made = true
+                return [NoOpRenderer()]
+            }
+        }
+        #expect(!made)
+    }
+
     @Test("the multiplex ticks each renderer at its own interval")
     func multiplexTicks() {
         final class Slow: ActivityRenderer {

@@ -126,4 +126,57 @@ struct HistoryTests {
         #expect(!screen.contains("Build  146"))
         Golden.check(h.transcript, named: "history-usually.txt")
     }
+
+    @Test("log and JSON lines show no estimates: the file is not read at the start, nor created without a success")
+    func displaysWithoutEstimates() throws {
+        try withTemporaryDirectory { directory in
+            // Not a history: reading it gives a warning, so a read shows on the log display.
+            let notes = directory + "/notes.txt"
+            writeFile(notes, "my notes\n")
+            for mode in [RenderMode.log, .jsonl] {
+                let display = DisplayFile(directory: directory, name: "display-\(mode)")
+                var options = RenderOptions(mode: mode, displayFileDescriptor: display.descriptor, environment: [:])
+                options.historyFile = notes
+                let session = try RenderSession(options: options)
+                session.handle(E.begin("a", "Fetch", at: 1))
+                session.handle(E.end("a", .failure, at: 2))
+                session.finish()
+                #expect(!display.text.contains("history"), "\(mode): \(display.text)")
+                #expect(readFile(notes) == "my notes\n")
+
+                let missing = directory + "/state-\(mode)/history"
+                options.historyFile = missing
+                let abandoned = try RenderSession(options: options)
+                abandoned.handle(E.begin("b", "Build", at: 1))
+                abandoned.finish()
+                #expect(!FileManager.default.fileExists(atPath: directory + "/state-\(mode)"))
+            }
+        }
+    }
+
+    @Test("log mode still records a success, and warns at the end about a file that is not a history")
+    func logModeRecords() throws {
+        try withTemporaryDirectory { directory in
+            let display = DisplayFile(directory: directory)
+            var options = RenderOptions(mode: .log, displayFileDescriptor: display.descriptor, environment: [:])
+            options.historyFile = directory + "/history"
+            let session = try RenderSession(options: options)
+            session.handle(E.begin("a", "Fetch", at: 1))
+            session.handle(E.end("a", at: 4))
+            session.finish()
+            #expect(HistoryFile.load(directory + "/history").history.entry(for: ["Fetch"])?.durations == [3])
+
+            let notes = directory + "/notes.txt"
+            writeFile(notes, "my notes\n")
+            let other = DisplayFile(directory: directory, name: "other")
+            options = RenderOptions(mode: .log, displayFileDescriptor: other.descriptor, environment: [:])
+            options.historyFile = notes
+            let second = try RenderSession(options: options)
+            second.handle(E.begin("a", "Fetch", at: 1))
+            second.handle(E.end("a", at: 4))
+            second.finish()
+            #expect(other.text.contains("not a history file"))
+            #expect(readFile(notes) == "my notes\n")
+        }
+    }
 }

@@ -47,6 +47,27 @@ struct PlainAndLogTests {
         #expect(lines.filter { $0.contains("  Wait") }.count == 2)
     }
 
+    @Test("plain lines name the path as it is now: after a parent is retitled, and in slots used again")
+    func plainPathAfterRetitle() {
+        let buffer = BufferOutput()
+        let terminal = TerminalRenderer(output: buffer, configuration: .init(mode: .plain, startTime: 0))
+        var store = ActivityStore()
+        let events = [
+            E.begin("p", "Build", at: 0), E.begin("c", "Compile", parent: "p", total: 10, at: 0),
+            E.progress("c", 5, at: 1), E.progress("p", title: "Release build", at: 2), E.progress("c", 10, at: 3),
+            E.end("c", at: 4), E.end("p", at: 4), E.begin("q", "Test", at: 5),
+            E.begin("d", "Unit tests", parent: "q", total: 10, at: 5), E.progress("d", 5, at: 6),
+        ]
+        for event in events {
+            for update in store.updates(applying: event) { terminal.render(update, in: store) }
+        }
+        let lines = buffer.text.split(separator: "\n").map { $0.drop { $0 != "]" }.dropFirst(2) }
+        #expect(lines.contains { $0.hasPrefix("  Build › Compile  50%") })
+        #expect(lines.contains { $0.hasPrefix("  Release build › Compile  100%") })
+        #expect(lines.contains { $0.hasPrefix("✔ Release build › Compile") })
+        #expect(lines.contains { $0.hasPrefix("  Test › Unit tests  50%") })
+    }
+
     @Test("the text log: timestamps, begin, end with duration and status, logs, problems, summary")
     func textLog() throws {
         let buffer = BufferOutput()

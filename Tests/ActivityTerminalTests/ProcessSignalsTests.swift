@@ -6,6 +6,8 @@ import Testing
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// In-process, on SIGVTALRM, which nothing else in the test process uses.
@@ -14,13 +16,17 @@ struct ProcessSignalsTests {
     private func handler(of signal: Int32) -> Int {
         var current = sigaction()
         sigaction(signal, nil, &current)
-        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+        #if canImport(Darwin)
+            return unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self)
+        #else
+            return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+        #endif
     }
 
     @Test("one handler for two claims; the disposition found is back when the last claim goes")
     func claims() {
-        _ = Glibc.signal(SIGVTALRM, SIG_IGN)
-        defer { _ = Glibc.signal(SIGVTALRM, SIG_DFL) }
+        _ = signal(SIGVTALRM, SIG_IGN)
+        defer { _ = signal(SIGVTALRM, SIG_DFL) }
         #expect(ProcessSignals.claim([SIGVTALRM]).isEmpty, "an ignored signal is left ignored")
         let first = ProcessSignals.claim([SIGVTALRM], evenIfIgnored: true)
         let installed = handler(of: SIGVTALRM)
@@ -35,9 +41,9 @@ struct ProcessSignalsTests {
 
     @Test("a handler the program installs after ours stays when the claim goes")
     func laterHandlerStays() {
-        defer { _ = Glibc.signal(SIGVTALRM, SIG_DFL) }
+        defer { _ = signal(SIGVTALRM, SIG_DFL) }
         let claimed = ProcessSignals.claim([SIGVTALRM])
-        _ = Glibc.signal(SIGVTALRM, SIG_IGN)
+        _ = signal(SIGVTALRM, SIG_IGN)
         ProcessSignals.release(claimed)
         #expect(handler(of: SIGVTALRM) == 1)
     }

@@ -6,6 +6,8 @@ import ActivityWire
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// An external adapter, `activity-adapt-NAME` from `PATH`: the tool's output on its standard

@@ -5,6 +5,8 @@ import ActivityWire
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `activity adapt NAME [FILE]`: turns a tool's own progress output into events on standard

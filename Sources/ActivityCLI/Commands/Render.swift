@@ -5,6 +5,8 @@ import ActivityWire
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `activity render [display options] [FILE]`: draws the events of a stream on standard error and

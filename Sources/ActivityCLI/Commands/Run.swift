@@ -6,6 +6,8 @@ import ActivityTerminal
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `activity run [display options] [--] CMD [ARGS…]`: runs a command and draws what it reports.

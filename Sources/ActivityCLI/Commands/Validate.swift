@@ -4,6 +4,8 @@ import ActivityWire
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `activity validate [FILE…]`: checks streams against the schema and the protocol's rules.

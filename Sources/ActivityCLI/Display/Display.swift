@@ -2,7 +2,10 @@ import ActivityRendering
 import ActivityTerminal
 import ActivityWire
 
-/// What the commands draw on: a render session (terminal, plain, log, jsonl), or the overlay.
+/// What the commands draw on: a render session (``SessionDisplay``: the terminal, plain, log,
+/// jsonl or one of the overlays, with the log file and plugins), or that session with live OTLP
+/// export (``OTLPExportingDisplay``). The commands' calls are the session's own, plus the ones of
+/// `activity run` (a command's terminal output, Ctrl-Z, the cancel key).
 ///
 /// Conforming types must be safe to call from any thread. ``finish()`` ends the activities still
 /// open as abandoned and leaves the terminal as it found it; it may be called more than once.
@@ -73,7 +76,7 @@ extension Display {
 
     func suspend() {}
     func resume() {}
-    /// Displays without a cancel key (the overlay has its own keyboard) never take one.
+    /// Displays without a cancel key never take one.
     func offerCancelKey(_ offered: Bool) {}
     func pressCancelKey() -> Bool { false }
     var drawsOnTerminal: Bool { false }

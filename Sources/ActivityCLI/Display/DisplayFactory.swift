@@ -5,6 +5,8 @@ import ActivityWire
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Builds the display the options ask for.
@@ -35,40 +37,14 @@ enum DisplayFactory {
         return OTLPExportingDisplay(display, settings: otlp)
     }
 
-    /// The display on this machine: terminal, overlay, log file, plugins.
+    /// The display on this machine: a render session drawing on the terminal or the overlay,
+    /// with the log file, plugins and history file.
     private static func makeLocal(
         _ options: DisplayOptions, onCancel: @escaping @Sendable ([ActivityID]) -> Void,
         sendCancel: (@Sendable (ActivityID) -> Void)?
     ) throws(DisplayError) -> any Display {
-        let mode: RenderMode
-        switch options.mode {
-        case .auto: mode = .auto
-        case .tty: mode = .tty
-        case .plain: mode = .plain
-        case .log: mode = .log
-        case .jsonl: mode = .jsonl
-        case .overlay:
-            let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC)
-            do {
-                return try TerminalOverlayPresenter(
-                    environment: RenderOptions.processEnvironment(), outputFD: 2,
-                    inputFD: terminal >= 0 ? terminal : nil
-                ) { ids in onCancel(ids) }
-            } catch {
-                if terminal >= 0 { close(terminal) }
-                throw DisplayError(message: "\(error)", exitStatus: ExitCode.unavailable)
-            }
-        case .overlayJSONL:
-            guard let source = options.control else { return OverlayJSONLinesPresenter(outputFD: 1) }
-            do throws(ControlChannel.Failure) {
-                return OverlayJSONLinesPresenter(outputFD: 1, control: try ControlChannel(source), onCancel: onCancel)
-            } catch {
-                throw DisplayError(message: "--control \(error.message)", exitStatus: ExitCode.unavailable)
-            }
-        }
         var renderOptions = RenderOptions(
-            mode: mode, logFile: options.logFile, logFormat: options.logFormat == .jsonl ? .jsonl : .text,
-            plugins: options.plugins)
+            logFile: options.logFile, logFormat: options.logFormat == .jsonl ? .jsonl : .text, plugins: options.plugins)
         renderOptions.verbosity = options.verbosity
         renderOptions.handlesSignals = true
         renderOptions.summary = options.summary
@@ -76,8 +52,25 @@ enum DisplayFactory {
         renderOptions.onCancelRequest = sendCancel
         renderOptions.historyFile = options.history
         renderOptions.batchesOutput = options.batchesOutput
+        let overlay: OverlayDisplay?
+        switch options.mode {
+        case .auto: (renderOptions.mode, overlay) = (.auto, nil)
+        case .tty: (renderOptions.mode, overlay) = (.tty, nil)
+        case .plain: (renderOptions.mode, overlay) = (.plain, nil)
+        case .log: (renderOptions.mode, overlay) = (.log, nil)
+        case .jsonl: (renderOptions.mode, overlay) = (.jsonl, nil)
+        case .overlay, .overlayJSONL: overlay = try OverlayDisplay(options, onCancel: onCancel)
+        }
         do throws(RenderError) {
-            return SessionDisplay(session: try RenderSession(options: renderOptions))
+            guard let overlay else { return SessionDisplay(session: try RenderSession(options: renderOptions)) }
+            // The overlay draws in place of the mode's display; the log file, plugins and history
+            // file are the session's, as in every other mode.
+            do throws(RenderError) {
+                return SessionDisplay(session: try RenderSession(options: renderOptions) { [overlay.make()] })
+            } catch {
+                overlay.discard()
+                throw error
+            }
         } catch {
             throw DisplayError(message: Self.message(for: error, options), exitStatus: Self.exitStatus(for: error))
         }

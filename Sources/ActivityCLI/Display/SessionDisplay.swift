@@ -3,7 +3,8 @@ import ActivityTerminal
 import ActivityWire
 
 /// A ``Display`` drawn by a `RenderSession`: terminal (tty or plain), log text or JSON lines on
-/// standard error, plus any log file and plugins the options ask for.
+/// standard error, or an overlay (``TerminalOverlayPresenter``, ``OverlayJSONLinesPresenter``),
+/// plus any log file, plugins and history file the options ask for.
 final class SessionDisplay: Display {
     let session: RenderSession
 

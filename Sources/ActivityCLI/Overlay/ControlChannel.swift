@@ -8,6 +8,8 @@ import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `--control fd:N|unix:PATH`: the channel on which the process presenting `--mode overlay-jsonl`
@@ -109,10 +111,9 @@ final class ControlChannel: Sendable {
 
     private func read(_ handler: Handler) {
         defer { done.signal() }
-        var splitter = LineSplitter(maxLineBytes: Self.maxLineBytes)
+        var reader = ControlReader(.init(fd: fd, owned: false, isSocket: isSocket))
         var number = 0
         var inLongLine = false
-        var buffer = [UInt8](repeating: 0, count: 4096)
         func deliver(_ piece: LineSplitter.Piece) {
             if inLongLine {
                 inLongLine = !piece.isComplete
@@ -136,17 +137,9 @@ final class ControlChannel: Sendable {
             if ready < 0 && errno != EINTR { return }
             if fds[1].revents != 0 { return }
             guard fds[0].revents != 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { raw in
-                isSocket
-                    ? recv(fd, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT))
-                    : SystemCall.read(fd, raw.baseAddress, raw.count)
-            }
-            if count > 0 {
-                buffer.withUnsafeBytes { raw in
-                    splitter.feed(UnsafeRawBufferPointer(rebasing: raw[..<count]), deliver)
-                }
-            } else if count == 0 || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
-                splitter.finish(deliver)
+            // The channel is closed by `stop()`, not by the reader (`owned: false`).
+            if !reader.read(deliver) {
+                reader.finish(deliver)
                 return
             }
         }

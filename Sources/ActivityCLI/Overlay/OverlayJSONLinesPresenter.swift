@@ -9,6 +9,8 @@ import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `--mode overlay-jsonl`: runs the overlay model on the events and writes its state as JSON lines

@@ -5,6 +5,8 @@ import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The overlay's use of the process's signal handlers (`ProcessSignals`): what must be undone if

@@ -5,6 +5,8 @@ import ActivityPOSIX
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A status descriptor for `activity run -- apt-get …`, given without touching the command line.

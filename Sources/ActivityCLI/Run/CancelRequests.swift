@@ -5,6 +5,8 @@ import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The cancels the person asks for in the display (Esc in the terminal overlay), on their way from

@@ -6,6 +6,8 @@ import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A spawned child in its own process group: waits for it on a thread of its own, forwards

@@ -4,6 +4,8 @@ import ActivityPOSIX
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The pseudo-terminal `activity run` gives a command when its own output is a terminal: the

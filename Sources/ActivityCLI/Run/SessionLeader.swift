@@ -4,6 +4,8 @@ import ActivityTerminal
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `activity _session-leader CMD [ARGS…]`, started by `activity run` (internal, not for people):

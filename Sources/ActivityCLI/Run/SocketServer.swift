@@ -4,6 +4,8 @@ import ActivityPOSIX
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The listening Unix stream socket of `activity run`, in a fresh private directory.
@@ -34,7 +36,7 @@ final class SocketServer {
         guard let made = mkdtemp(&template) else { throw .system("mkdtemp \(base)", errno) }
         directory = String(cString: made)
         path = directory + "/sink"
-        fileDescriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        fileDescriptor = SystemCall.unixStreamSocket()
         guard fileDescriptor >= 0 else {
             let error = errno
             rmdir(directory)

@@ -4,6 +4,8 @@ import ActivityRendering
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Starts the command of `activity run` with `posix_spawnp`.

@@ -1,5 +1,6 @@
 import ActivityAdapters
 import ActivityOverlay
+import ActivityPOSIX
 import ActivityRendering
 import ActivityTerminal
 import ActivityWire
@@ -8,6 +9,8 @@ import ActivityWire
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Runs one command for `activity run`: the socket, the child, its output, and one poll(2) loop
@@ -487,7 +490,9 @@ struct IOLoop {
             switch tracker.cancel(id) {
             case .line(let line, let fd):
                 // One short line on a socket the reporter reads: never waits, never raises SIGPIPE.
-                _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                _ = line.withUnsafeBytes {
+                    send(fd, $0.baseAddress, $0.count, SystemCall.noSignal | Int32(MSG_DONTWAIT))
+                }
             case .signal(let signal, let pid):
                 kill(pid, signal)
             case .ignored:

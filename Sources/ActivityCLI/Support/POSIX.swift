@@ -4,6 +4,8 @@ import ActivityPOSIX
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Small wrappers around the C library that the commands share.
@@ -40,13 +42,7 @@ enum POSIX {
 
     /// The environment as `NAME=value` strings.
     static func environment() -> [String] {
-        var result: [String] = []
-        var pointer = environ
-        while let entry = pointer.pointee {
-            result.append(String(cString: entry))
-            pointer += 1
-        }
-        return result
+        SystemCall.environment()
     }
 
     /// A variable of the environment, or `nil`.

@@ -5,6 +5,8 @@ import ActivityTerminal
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Turns every catchable signal whose default action ends the process (SIGINT, SIGTERM, SIGHUP,

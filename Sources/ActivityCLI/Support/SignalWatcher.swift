@@ -5,6 +5,8 @@ import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// For `render`, `replay` and `demo`: on SIGINT, SIGTERM or SIGHUP, finish the display (which

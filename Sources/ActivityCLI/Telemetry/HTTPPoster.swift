@@ -5,6 +5,8 @@ import CHTTPSPost
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// One HTTP/1.1 POST on a socket of its own, every step bounded by a deadline: name lookup,
@@ -75,7 +77,7 @@ enum HTTPPoster {
     private static func connect(_ endpoint: HTTPEndpoint, deadline: Double) -> Result<Int32, Failure> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = SystemCall.streamType
         var list: UnsafeMutablePointer<addrinfo>?
         let lookup = getaddrinfo(endpoint.host, String(endpoint.port), &hints, &list)
         guard lookup == 0, let first = list else {
@@ -87,10 +89,9 @@ enum HTTPPoster {
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let address = candidate {
             candidate = address.pointee.ai_next
-            let fd = socket(
-                address.pointee.ai_family,
-                address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue)
-                    | Int32(SOCK_NONBLOCK.rawValue), address.pointee.ai_protocol)
+            let fd = SystemCall.openSocket(
+                domain: address.pointee.ai_family, type: address.pointee.ai_socktype,
+                protocol: address.pointee.ai_protocol, nonBlocking: true)
             guard fd >= 0 else {
                 lastError = errno
                 continue
@@ -115,7 +116,7 @@ enum HTTPPoster {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes {
-                SystemCall.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                SystemCall.send(fd, $0.baseAddress! + offset, bytes.count - offset, SystemCall.noSignal)
             }
             if sent > 0 {
                 offset += sent

@@ -7,6 +7,8 @@ import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Sends activities to an OpenTelemetry Collector over OTLP/HTTP as they end.

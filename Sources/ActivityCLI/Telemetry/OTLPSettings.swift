@@ -2,6 +2,8 @@
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// How live OTLP export is configured: `--otlp-endpoint`, and the OpenTelemetry environment

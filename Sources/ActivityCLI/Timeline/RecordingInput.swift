@@ -5,6 +5,8 @@ import ActivityWire
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Reads a recording for `report` and `export`.

@@ -6,22 +6,36 @@ import ActivityWire
 /// At most ``ActivityHistory/maxEntries`` paths are noted in one session; later new paths are
 /// not. The file is written by ``save()``, which the session calls once every activity has
 /// ended and before the displays draw their last frame, so a warning still reaches them.
+///
+/// A display that shows estimates (TTY and plain: "usually 2m10s", "slower than usual") reads the
+/// file when the session begins. The others (log, JSON lines) show none, so they read it only at
+/// the end, and only when there are runs to add: a session that ran nothing to completion never
+/// opens it.
 final class HistoryRecorder: ActivityRenderer {
     let path: String
-    /// What the file held when the session began: the estimates shown.
+    /// What the file held when the session began: the estimates shown. Empty when the display
+    /// shows none (the file was not read).
     let known: ActivityHistory
     /// What this session adds.
     private(set) var runs = ActivityHistory()
-    /// Whether the file may be written (it is a history, or there is none yet).
-    private let writable: Bool
+    /// Whether the file was read at the start, and then whether it may be written (it is a
+    /// history, or there is none yet).
+    private let loadedWritable: Bool?
     /// The warning loading gave, taken once by the session.
     private(set) var loadWarning: String?
 
-    init(path: String) {
+    /// - Parameter readsEstimates: whether to read the file now, for a display that shows
+    ///   estimates; otherwise ``save()`` reads it.
+    init(path: String, readsEstimates: Bool) {
         self.path = path
+        guard readsEstimates else {
+            known = ActivityHistory()
+            loadedWritable = nil
+            return
+        }
         let loaded = HistoryFile.load(path)
         known = loaded.history
-        writable = loaded.writable
+        loadedWritable = loaded.writable
         loadWarning = loaded.warning
     }
 
@@ -36,10 +50,20 @@ final class HistoryRecorder: ActivityRenderer {
             total: activity.total, endedAt: update.timestamp)
     }
 
-    /// Adds this session's runs to the file; returns a warning when that failed.
-    func save() -> String? {
+    /// Adds this session's runs to the file; returns the warnings, the loading's first when the
+    /// file is read only now.
+    func save() -> [String] {
         // A session that ran nothing to completion has nothing to add: the file is not touched.
-        guard writable, !runs.isEmpty else { return nil }
-        return HistoryFile.save(runs, to: path)
+        guard !runs.isEmpty else { return [] }
+        var warnings: [String] = []
+        var writable = loadedWritable
+        if writable == nil {
+            let loaded = HistoryFile.load(path)
+            writable = loaded.writable
+            if let warning = loaded.warning { warnings.append(warning) }
+        }
+        guard writable == true else { return warnings }
+        if let warning = HistoryFile.save(runs, to: path) { warnings.append(warning) }
+        return warnings
     }
 }

@@ -25,7 +25,7 @@ extension TerminalRenderer {
             let currentTenth = tenth(activity)
             guard currentTenth > last.tenth || time - last.time >= configuration.plainProgressInterval else { return }
             plainProgress[handle.index] = (handle, time, currentTenth)
-            writePlain(progressLine(activity, at: time, in: store), at: time)
+            writeProgressLine(activity, at: time, in: store)
         case .log:
             guard let log = update.log else { return }
             let activity = update.handle.flatMap { store[$0] }
@@ -62,28 +62,49 @@ extension TerminalRenderer {
         return Formatting.count(total) + " " + (activity.unit ?? (total == 1 ? "item" : "items"))
     }
 
-    /// `  Title  45%  45/100 files  3.60 files/s  ETA 15s  message`
-    private func progressLine(_ activity: ActivityState, at time: Double, in store: ActivityStore) -> StyledLine {
-        var parts = ["  " + pathTitle(of: activity, in: store)]
-        if let fraction = activity.fraction {
-            parts.append(Formatting.percent(fraction).drop { $0 == " " }.description)
+    /// `  Title  45%  45/100 files  3.60 files/s  ETA 15s  message`, written as bytes: plain mode
+    /// neither colours nor cuts, so the line needs no spans and no widths.
+    private func writeProgressLine(_ activity: ActivityState, at time: Double, in store: ActivityStore) {
+        let title = pathTitle(of: activity, in: store)
+        writePlain(at: time) { bytes in
+            func part(_ text: String) {
+                bytes.append(0x20)
+                bytes.append(0x20)
+                StyledLine.appendUTF8(text, to: &bytes)
+            }
+            part(title)
+            if let fraction = activity.fraction {
+                part(Formatting.percent(fraction).drop { $0 == " " }.description)
+            }
+            part(Formatting.progress(completed: activity.completed, total: activity.total, unit: activity.unit))
+            if let rate = activity.rate(at: time), rate > 0 { part(Formatting.rate(rate, unit: activity.unit)) }
+            if let eta = activity.eta(at: time) { part("ETA " + Formatting.eta(eta)) }
+            if let message = activity.message, !message.isEmpty { part(message) }
         }
-        parts.append(Formatting.progress(completed: activity.completed, total: activity.total, unit: activity.unit))
-        if let rate = activity.rate(at: time), rate > 0 { parts.append(Formatting.rate(rate, unit: activity.unit)) }
-        if let eta = activity.eta(at: time) { parts.append("ETA " + Formatting.eta(eta)) }
-        if let message = activity.message, !message.isEmpty { parts.append(message) }
-        return StyledLine(parts.joined(separator: "  "))
     }
 
     /// Writes one line with its elapsed-time prefix: `[  12.3s] …`.
     func writePlain(_ line: StyledLine, at time: Double?) {
+        writePlain(at: time) { line.encoded(colors: nil, into: &$0) }
+    }
+
+    /// Writes the line `body` appends after the elapsed-time prefix, in one write.
+    private func writePlain(at time: Double?, _ body: (inout [UInt8]) -> Void) {
         let elapsed = max(0, (time ?? startTime ?? 0) - (startTime ?? time ?? 0))
-        var prefix = Formatting.duration(elapsed)
-        if prefix.count < 7 { prefix = String(repeating: " ", count: 7 - prefix.count) + prefix }
-        var bytes = Array("[\(prefix)] ".utf8)
-        line.encoded(colors: nil, into: &bytes)
+        var bytes = plainLine
+        plainLine = []  // the buffer is ours alone while the line is built: no copy on append
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(UInt8(ascii: "["))
+        let prefix = Formatting.duration(elapsed).utf8
+        // Right-aligned in 7 columns; the duration is ASCII.
+        if prefix.count < 7 { bytes.append(contentsOf: repeatElement(0x20, count: 7 - prefix.count)) }
+        bytes.append(contentsOf: prefix)
+        bytes.append(UInt8(ascii: "]"))
+        bytes.append(0x20)
+        body(&bytes)
         bytes.append(0x0A)
         output.write(bytes)
+        plainLine = bytes
         notePermanentLine()
     }
 }

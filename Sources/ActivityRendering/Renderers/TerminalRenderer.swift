@@ -114,6 +114,14 @@ public final class TerminalRenderer: ActivityRenderer {
     var shownDiagnostics: Set<Diagnostic.Code> = []
     /// Plain mode: when each activity's last progress line was written, by handle index.
     @exclusivity(unchecked) var plainProgress: [(handle: ActivityHandle, time: Double, tenth: Int)?] = []
+    /// The path titles made last (``pathTitle(of:in:)``), by handle index, with the epoch they
+    /// were made in.
+    @exclusivity(unchecked) var pathTitles: [(handle: ActivityHandle, epoch: Int, title: String)?] = []
+    /// Moves on whenever a path title may change: an activity is retitled or ends (its slot,
+    /// and so a parent of others, may go).
+    @exclusivity(unchecked) var pathTitleEpoch = 0
+    /// Plain mode's line, built as bytes and reused.
+    @exclusivity(unchecked) var plainLine: [UInt8] = []
     @exclusivity(unchecked) var isFinished = false
     /// The unfinished passed-through line of each stream drawn on a terminal.
     var passthroughLines: [StandardStream: LineSplitter] = [:]
@@ -186,6 +194,7 @@ public final class TerminalRenderer: ActivityRenderer {
     public func render(_ update: ActivityUpdate, in store: ActivityStore) {
         guard !isFinished else { return }
         if startTime == nil { startTime = update.timestamp }
+        if update.kind == .end || update.progressTitle != nil { pathTitleEpoch &+= 1 }
         if update.kind == .end { noteForSummary(update, in: store) }
         switch configuration.mode {
         case .tty: renderLive(update, in: store)
@@ -286,6 +295,7 @@ public final class TerminalRenderer: ActivityRenderer {
         }
         lineCache.removeAll()
         plainProgress.removeAll()
+        pathTitles.removeAll()
     }
 
     // MARK: - Shared formatting
@@ -302,10 +312,24 @@ public final class TerminalRenderer: ActivityRenderer {
 
     /// The titles from the top down to `activity`, joined: `Build › Compile`. (The store has
     /// sanitized them.)
+    ///
+    /// Kept by handle until a title may have changed (``pathTitleEpoch``): plain mode names the
+    /// path on every line it writes.
     func pathTitle(of activity: ActivityState, in store: ActivityStore) -> String {
+        let handle = activity.handle
+        if handle.index < pathTitles.count, let kept = pathTitles[handle.index], kept.handle == handle,
+            kept.epoch == pathTitleEpoch
+        {
+            return kept.title
+        }
         var titles = activity.parent.map { store.path(of: $0) } ?? []
         titles.append(activity.title)
-        return titles.joined(separator: style.pathSeparator)
+        let title = titles.joined(separator: style.pathSeparator)
+        if pathTitles.count <= handle.index {
+            pathTitles.append(contentsOf: repeatElement(nil, count: handle.index + 1 - pathTitles.count))
+        }
+        pathTitles[handle.index] = (handle, pathTitleEpoch, title)
+        return title
     }
 
     /// A finished activity's line: `✔ Title  3.2s  message` or `✖ Title  1.0s  error`.

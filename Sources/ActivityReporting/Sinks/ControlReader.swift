@@ -21,6 +21,12 @@ package struct ControlReader {
         package var fd: Int32
         package var owned: Bool
         package var isSocket: Bool
+
+        package init(fd: Int32, owned: Bool, isSocket: Bool) {
+            self.fd = fd
+            self.owned = owned
+            self.isSocket = isSocket
+        }
     }
 
     private(set) var channel: Channel?
@@ -30,7 +36,7 @@ package struct ControlReader {
     /// activity that is not cancellable, not open, not this process's own, or already cancelled.
     package static let ignored = Atomic<Int>(0)
 
-    init(_ channel: Channel?) {
+    package init(_ channel: Channel?) {
         self.channel = channel
     }
 
@@ -39,29 +45,44 @@ package struct ControlReader {
     /// Reads what is there and cancels what it asks for. A channel whose other end has gone away
     /// is closed, and never polled again.
     mutating func readAvailable() {
-        guard let channel else { return }
-        var buffer = [UInt8](repeating: 0, count: 1024)
         var commands: [ControlMessage?] = []
+        let open = read { piece in
+            commands.append(piece.isComplete ? ControlMessage(decoding: piece.bytes) : nil)
+        }
+        if !open { close() }
+        for command in commands { Self.perform(command) }
+    }
+
+    /// Reads what is there without waiting and passes on each piece of a line (the pieces of a
+    /// line longer than the limit come incomplete, then one complete piece ends it). `false` once
+    /// the other end has gone away or the channel failed; ``finish(_:)`` then passes on a last
+    /// line that had no newline, for a caller that wants it.
+    ///
+    /// The one reading loop of a control channel: the SDK's writer thread and the overlay's
+    /// `--control` channel both read through it.
+    package mutating func read(_ deliver: (LineSplitter.Piece) -> Void) -> Bool {
+        guard let channel else { return false }
+        var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { raw in
                 channel.isSocket
                     ? recv(channel.fd, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT))
-                    : read(channel.fd, raw.baseAddress, raw.count)
+                    : SystemCall.read(channel.fd, raw.baseAddress, raw.count)
             }
             if count > 0 {
                 buffer.withUnsafeBytes { raw in
-                    splitter.feed(UnsafeRawBufferPointer(rebasing: raw[..<count])) { piece in
-                        commands.append(piece.isComplete ? ControlMessage(decoding: piece.bytes) : nil)
-                    }
+                    splitter.feed(UnsafeRawBufferPointer(rebasing: raw[..<count]), deliver)
                 }
                 continue
             }
             if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            close()
-            break
+            return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
         }
-        for command in commands { Self.perform(command) }
+    }
+
+    /// At the end of the channel: passes on a last line that had no newline.
+    package mutating func finish(_ deliver: (LineSplitter.Piece) -> Void) {
+        splitter.finish(deliver)
     }
 
     /// Cancels the activity a control line names, exactly once.
@@ -89,9 +110,15 @@ package struct ControlReader {
             case S_IFSOCK:
                 return Channel(fd: fd, owned: false, isSocket: true)
             case S_IFIFO:
-                // A description of our own of the same pipe, so the caller's flags stay as they are.
-                let own = SystemCall.open("/proc/self/fd/\(fd)", O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0)
-                return own >= 0 ? Channel(fd: own, owned: true, isSocket: false) : nil
+                #if os(Linux)
+                    // A description of our own of the same pipe, so the caller's flags stay as they are.
+                    let own = SystemCall.open("/proc/self/fd/\(fd)", O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0)
+                    return own >= 0 ? Channel(fd: own, owned: true, isSocket: false) : nil
+                #else
+                    // No way to open a description of our own of a pipe (Linux has /proc/self/fd):
+                    // making the caller's non-blocking would change its flags. Not read.
+                    return nil
+                #endif
             default:
                 return nil
             }

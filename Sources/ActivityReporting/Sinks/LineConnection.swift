@@ -266,7 +266,7 @@ package final class LineConnection: Sendable {
                 let start = bytes.baseAddress! + offset
                 let written =
                     target.isSocket
-                    ? send(target.fd, start, bytes.count - offset, System.sendFlags)
+                    ? send(target.fd, start, bytes.count - offset, SystemCall.noSignal | Int32(MSG_DONTWAIT))
                     : SystemCall.write(target.fd, start, bytes.count - offset)
                 if written < 0 {
                     switch errno {
@@ -274,7 +274,7 @@ package final class LineConnection: Sendable {
                         if giveUp() { return false }
                         continue
                     case EPIPE:
-                        System.consumePendingSIGPIPE(&signals)  // the SIGPIPE this write raised
+                        SystemCall.consumePendingSIGPIPE(&signals)  // the SIGPIPE this write raised
                         return false
                     default:
                         return false
@@ -343,7 +343,7 @@ package final class LineConnection: Sendable {
     /// refuses a non-blocking connect with EAGAIN, so it is retried until the deadline. The socket
     /// stays non-blocking (it is this connection's own; writes poll first).
     private static func connect(_ path: String, timeout: Double) throws(ActivitySinkError) -> Target {
-        let fd = System.streamSocket()
+        let fd = SystemCall.unixStreamSocket()
         guard fd >= 0 else { throw ActivitySinkError("cannot create a socket: \(String(cString: strerror(errno)))") }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var address = sockaddr_un()

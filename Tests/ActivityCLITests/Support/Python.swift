@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The test scripts under `Tests/ActivityCLITests/Scripts/`, run with `python3` from PATH.
 enum Python {

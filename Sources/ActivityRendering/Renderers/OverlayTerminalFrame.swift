@@ -1,3 +1,4 @@
+public import ActivityOverlay
 import ActivityTerminal
 
 /// The terminal picture of an overlay: a centred box with a spinner or a bar, the label, the message

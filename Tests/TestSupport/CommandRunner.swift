@@ -2,35 +2,45 @@ import Foundation
 import Testing
 
 /// Runs the built `activity` executable (or any command) and collects what it did.
-struct CommandResult: Sendable {
-    var status: Int32
+package struct CommandResult: Sendable {
+    package var status: Int32
     /// Whether `status` is a signal number rather than an exit code.
-    var killed: Bool
-    var standardOutput: String
-    var standardError: String
+    package var killed: Bool
+    package var standardOutput: String
+    package var standardError: String
     /// Standard output byte for byte (`standardOutput` repairs invalid UTF-8).
-    var standardOutputData = Data()
+    package var standardOutputData = Data()
+
+    package init(
+        status: Int32, killed: Bool, standardOutput: String, standardError: String, standardOutputData: Data = Data()
+    ) {
+        self.status = status
+        self.killed = killed
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.standardOutputData = standardOutputData
+    }
 }
 
-enum CommandRunner {
+package enum CommandRunner {
     /// The folder of the built products: the test runner sits in it.
-    static let binFolder: URL = {
+    package static let binFolder: URL = {
         var url = Bundle.main.bundleURL
         if url.pathExtension == "xctest" { url.deleteLastPathComponent() }
         return url
     }()
 
     /// The `activity` executable.
-    static var activity: String { binFolder.appendingPathComponent("activity").path }
+    package static var activity: String { binFolder.appendingPathComponent("activity").path }
 
     /// `PATH` with the build folder first, so scripts find `activity`.
-    static var path: String {
+    package static var path: String {
         binFolder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
     }
 
     /// The environment tests start from: no inherited sink or parent, the build folder on `PATH`,
     /// no terminal colour settings, no history (a test that wants one names its file).
-    static func baseEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+    package static func baseEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         for key in ["ACTIVITY_SINK", "ACTIVITY_PARENT", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
             environment[key] = nil
@@ -42,7 +52,7 @@ enum CommandRunner {
     }
 
     /// Runs `activity ARGUMENTS`.
-    static func activity(
+    package static func activity(
         _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
         currentDirectory: URL? = nil, timeout: Double = 60
     ) throws -> CommandResult {
@@ -55,7 +65,7 @@ enum CommandRunner {
     ///
     /// Spawned with `posix_spawn` and waited for with `waitpid`: Foundation's `Process` also waits
     /// for descriptors that daemons started by the program (tmux) inherit.
-    static func run(
+    package static func run(
         _ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
         currentDirectory: URL? = nil, timeout: Double = 60
     ) throws -> CommandResult {
@@ -77,7 +87,7 @@ enum CommandRunner {
     }
 
     /// Starts a program with its standard streams on files; returns its pid.
-    static func spawn(
+    package static func spawn(
         _ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
         stdin: String, stdout: String, stderr: String
     ) throws -> pid_t {
@@ -113,7 +123,7 @@ enum CommandRunner {
     }
 
     /// Waits for a child; kills it when `timeout` passes. Returns the exit code, or the signal.
-    static func wait(_ pid: pid_t, timeout: Double, what: String) -> (code: Int32, killed: Bool) {
+    package static func wait(_ pid: pid_t, timeout: Double, what: String) -> (code: Int32, killed: Bool) {
         let deadline = Date().addingTimeInterval(timeout)
         var status: Int32 = 0
         while true {
@@ -132,15 +142,15 @@ enum CommandRunner {
 }
 
 /// A folder under the system's temporary directory, removed when the value goes away.
-final class TemporaryFolder {
-    let url: URL
+package final class TemporaryFolder {
+    package let url: URL
 
-    init() throws {
+    package init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("activity-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    func file(_ name: String, contents: String, executable: Bool = false) throws -> URL {
+    package func file(_ name: String, contents: String, executable: Bool = false) throws -> URL {
         let file = url.appendingPathComponent(name)
         // Through a close-on-exec descriptor of our own: a child another test spawns meanwhile
         // must not inherit it, or running this file fails with "Text file busy".

@@ -1,0 +1,110 @@
+/// Numbers written for people, the same in the live display, the logs and the reports: fixed
+/// decimals and sizes in binary units. No Foundation, so the text never depends on `LC_NUMERIC`.
+///
+/// ```swift
+/// DecimalText.fixed(3.14159, decimals: 2)   // "3.14"
+/// DecimalText.bytes(1536)                    // "1.50 KiB"
+/// DecimalText.bytes(1536, perSecond: true)   // "1.50 KiB/s"
+/// ```
+package enum DecimalText {
+    /// `value` with exactly `decimals` digits after the point, rounded half away from zero; `?`
+    /// for NaN, `∞` or `-∞` for the infinities.
+    package static func fixed(_ value: Double, decimals: Int) -> String {
+        fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    /// ``fixed(_:decimals:)`` followed by the ASCII byte `suffix` unless it is 0.
+    package static func fixed(_ value: Double, decimals: Int, suffix: UInt8) -> String {
+        guard suffix != 0 else { return fixed(value, decimals: decimals, suffix: "") }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { byte in
+            byte[0] = suffix
+            return fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(byte))
+        }
+    }
+
+    /// ``fixed(_:decimals:)`` followed by `suffix`.
+    package static func fixed(_ value: Double, decimals: Int, suffix: String) -> String {
+        if let text = suffix.utf8.withContiguousStorageIfAvailable({
+            fixed(value, decimals: decimals, suffixBytes: $0)
+        }) {
+            return text
+        }
+        return fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(start: nil, count: 0)) + suffix
+    }
+
+    /// The digits are written into a buffer on the stack, so a short result is made without an
+    /// allocation.
+    private static func fixed(
+        _ value: Double, decimals: Int, suffixBytes suffix: UnsafeBufferPointer<UInt8>
+    ) -> String {
+        guard value.isFinite else {
+            let text = value.isNaN ? "?" : (value < 0 ? "-∞" : "∞")
+            return suffix.isEmpty ? text : text + String(decoding: suffix, as: UTF8.self)
+        }
+        let decimals = min(max(0, decimals), 9)
+        let scaled = (abs(value) * powersOfTen[decimals]).rounded()
+        guard scaled < 9.0e18 else {
+            let text = String(Int64(value))
+            return suffix.isEmpty ? text : text + String(decoding: suffix, as: UTF8.self)
+        }
+        var integer = UInt64(scaled)
+        let negative = value < 0 && integer != 0
+        // Written backwards from the end: suffix, fraction digits, point, integer digits, sign.
+        let capacity = 32 + suffix.count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var position = capacity - suffix.count
+            for (offset, byte) in suffix.enumerated() { buffer[position + offset] = byte }
+            if decimals > 0 {
+                for _ in 0..<decimals {
+                    position -= 1
+                    buffer[position] = UInt8(truncatingIfNeeded: integer % 10) + 0x30
+                    integer /= 10
+                }
+                position -= 1
+                buffer[position] = UInt8(ascii: ".")
+            }
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(truncatingIfNeeded: integer % 10) + 0x30
+                integer /= 10
+            } while integer > 0
+            if negative {
+                position -= 1
+                buffer[position] = UInt8(ascii: "-")
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[position..<capacity]), as: UTF8.self)
+        }
+    }
+
+    private static let powersOfTen: [Double] = (0...9).map { power in
+        var scale: Int64 = 1
+        for _ in 0..<power { scale *= 10 }
+        return Double(scale)
+    }
+
+    /// How many decimals give three significant digits: `1.23`, `12.3`, `123`.
+    package static func significantDecimals(_ value: Double) -> Int {
+        value < 9.995 ? 2 : value < 99.95 ? 1 : 0
+    }
+
+    /// Three significant digits: `1.23`, `12.3`, `123`.
+    package static func significant(_ value: Double) -> String {
+        fixed(value, decimals: significantDecimals(value))
+    }
+
+    /// Bytes in binary units, whole bytes below a KiB and three significant digits above:
+    /// `512 B`, `1.50 KiB`, `12.3 MiB`, `400 GiB`; `perSecond` adds `/s`. Negative counts are 0.
+    package static func bytes(_ value: Double, perSecond: Bool = false) -> String {
+        let units = perSecond ? byteRateUnits : byteUnits
+        var amount = max(0, value)
+        var index = 0
+        while amount >= 1024, index < units.count - 1 {
+            amount /= 1024
+            index += 1
+        }
+        return fixed(amount, decimals: index == 0 ? 0 : significantDecimals(amount), suffix: units[index])
+    }
+
+    private static let byteUnits = [" B", " KiB", " MiB", " GiB", " TiB", " PiB"]
+    private static let byteRateUnits = [" B/s", " KiB/s", " MiB/s", " GiB/s", " TiB/s", " PiB/s"]
+}

@@ -2,6 +2,14 @@ import ActivityTerminal
 public import ActivityWire
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Renders one event stream: owns the store, the renderers the options ask for, the redraw
 /// timer and, in TTY mode, the terminal.
 ///
@@ -26,26 +34,23 @@ import Synchronization
 ///
 /// Redraws happen on a timer thread at most 20 times a second, never per event. In TTY mode the
 /// cursor is hidden only while the live region is on screen, and restored by ``finish()``, by
-/// `deinit`, and by signal handlers:
+/// `deinit`, and on a signal, when ``RenderOptions/handlesSignals`` asks for it (the `activity`
+/// command does; one session at a time). The process's one set of handlers (`ProcessSignals`,
+/// in ActivityTerminal) then takes SIGINT and SIGTERM (unless ignored when the session starts,
+/// as Dispatch signal sources require: the program handles those and calls ``finish()``) and
+/// SIGWINCH:
 ///
-/// - **SIGINT, SIGTERM**: the handler writes the restore sequence (end synchronized output,
-///   reset colours, show the cursor, a fresh line). If the program had installed a handler of its
-///   own before the session started, that handler is then called and the display carries on
-///   (the next frame hides the cursor again); otherwise the default disposition is put back and
-///   the signal raised again, so the process ends with the status the signal gives. A signal
-///   that is *ignored* when the session starts (as Dispatch signal sources require) is left
-///   alone: the program handles it and calls ``finish()``. A program that forwards signals to a
-///   child, like `activity run`, can therefore either install its handler first, or ignore the
-///   signal and use a Dispatch source; a handler installed *after* the session replaces ours
-///   and should call ``restoreTerminal()``.
+/// - **SIGINT, SIGTERM**: the restore sequence is written (end synchronized output, reset
+///   colours, show the cursor). A handler the program installed before the session is then
+///   called and the display carries on (the next frame hides the cursor again); otherwise the
+///   signal's default action ends the process, with the status the signal gives. A handler
+///   installed *after* the session replaces ours and should call ``restoreTerminal()``.
 /// - **SIGWINCH**: the live region is redrawn at the new size at once.
-///
-/// The handlers are installed only when ``RenderOptions/handlesSignals`` asks for them (the
-/// `activity` command does); one session at a time owns them.
 public final class RenderSession: Sendable {
     private let state: SessionState
     private let timer: RedrawTimer?
-    private let signals: SignalGuard?
+    /// The signals claimed from ``ProcessSignals`` while the session owns the terminal.
+    private let signals: [Int32]?
     private let finished = Atomic<Bool>(false)
     private let finishing = Mutex(false)
     private let clock: @Sendable () -> Double
@@ -118,6 +123,7 @@ public final class RenderSession: Sendable {
         var renderers: [any ActivityRenderer] = []
         var terminal: TerminalRenderer?
         var colorWarning: String?
+        var clearsTaskbar = false
         // Read before anything is drawn, by the displays that show estimates from it: a small
         // file, and its warning goes above the display.
         let showsEstimates = mode == .tty || mode == .plain || mode == .auto
@@ -140,7 +146,7 @@ public final class RenderSession: Sendable {
             configuration.taskbarProgress =
                 mode == .tty && displayIsTerminal
                 && (options.taskbarProgress ?? TaskbarProgress.isSupported(environment: environment))
-            SignalRelay.clearsTaskbar.store(configuration.taskbarProgress, ordering: .releasing)
+            clearsTaskbar = configuration.taskbarProgress
             let renderer = TerminalRenderer(
                 output: display, configuration: configuration,
                 passthrough: Self.passthroughTargets(display: descriptor, tty: mode == .tty, outputs: standardOutputs))
@@ -184,9 +190,14 @@ public final class RenderSession: Sendable {
             RedrawTimer(interval: interval) { state.tick(now: clock()) }
         }
         self.timer = timer
-        if mode == .tty && options.handlesSignals {
-            signals = SignalGuard(
-                descriptor: descriptor, watchSize: displayIsTerminal, wakeDescriptor: timer?.wakeDescriptor ?? -1)
+        // Autowrap is off only inside a frame; a signal may come in the middle of one.
+        let restore =
+            Array("\u{1B}[?2026l\u{1B}[0m\u{1B}[?7h\u{1B}[?25h".utf8)
+            + (clearsTaskbar ? TaskbarProgress.cleared.sequence : [])
+        if mode == .tty && options.handlesSignals,
+            TerminalClaim.display.take(output: descriptor, bytes: restore, wake: timer?.wakeDescriptor ?? -1)
+        {
+            signals = ProcessSignals.claim([SIGINT, SIGTERM] + (displayIsTerminal ? [SIGWINCH] : []))
         } else {
             signals = nil
         }
@@ -361,7 +372,10 @@ public final class RenderSession: Sendable {
             timer?.stop()
             let now = clock()
             state.core.withLock { $0.finish(now: $0.streamTime(now)) }
-            signals?.uninstall()
+            if let signals {
+                ProcessSignals.release(signals)
+                TerminalClaim.display.release()
+            }
             done = true
         }
     }
@@ -371,7 +385,7 @@ public final class RenderSession: Sendable {
     ///
     /// Async-signal-safe: call it from a signal handler installed after the session started.
     public static func restoreTerminal() {
-        SignalRelay.restoreTerminal()
+        ProcessSignals.restoreTerminals()
     }
 }
 
@@ -393,7 +407,7 @@ final class SessionState: Sendable {
             if let watched, let terminal = core.terminal {
                 terminal.resize(
                     to: TerminalSize(TerminalDevice.size(of: watched.descriptor, environment: watched.environment)))
-                if SignalRelay.cursorRestored.exchange(false, ordering: .relaxed) { terminal.cursorWasShown() }
+                if TerminalClaim.display.consumeRestored() { terminal.cursorWasShown() }
             }
             core.renderer.tick(core.store, now: now)
             core.deliverNotices()

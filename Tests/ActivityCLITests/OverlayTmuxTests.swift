@@ -152,7 +152,7 @@ struct OverlayTmuxTests {
         let command = try folder.file(
             "ticker.sh",
             contents: """
-                #!/bin/sh
+                #!/bin/bash
                 i=0
                 while [ $i -lt 100 ]; do echo $i >> '\(ticks)'; sleep 0.1; i=$((i+1)); done
                 """, executable: true)
@@ -187,7 +187,7 @@ struct OverlayTmuxTests {
         let producer = try folder.file(
             "producer.sh",
             contents: """
-                #!/bin/sh
+                #!/bin/bash
                 echo '{"v":1,"type":"begin","id":"a","title":"Signing in","cancellable":true,"blocking":"dim"}'
                 i=0
                 while [ ! -e '\(gate)' ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done

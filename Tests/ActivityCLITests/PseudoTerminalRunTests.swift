@@ -190,15 +190,13 @@ struct PseudoTerminalRunTests {
     func jobControl() throws {
         let pane = try TmuxPane()
         let gate = gate(pane)
-        try pane.type("activity run -- sh -c 'echo sta\"\"rted; \(waitLoop(gate)); echo resumed-and-done'")
+        // bash, not sh: dash runs `sleep` with vfork, and a Ctrl-Z that lands between the vfork and
+        // the exec stops the child while the shell waits for it, uninterruptibly, for ever: the
+        // job never stops (dash's own bug, which `activity` cannot undo).
+        try pane.type("activity run -- bash -c 'echo sta\"\"rted; \(waitLoop(gate)); echo resumed-and-done'")
         #expect(try pane.waitFor("started"))
         try pane.press("C-z")
-        var stopped = try pane.waitFor("Stopped", timeout: 15) || pane.waitFor("stopped", timeout: 1)
-        if !stopped {
-            // Under a heavy load the first press has, rarely, not stopped the job: an open bug.
-            try pane.press("C-z")
-            stopped = try pane.waitFor("Stopped") || pane.waitFor("stopped", timeout: 1)
-        }
+        let stopped = try pane.waitFor("Stopped") || pane.waitFor("stopped", timeout: 1)
         let screen = try pane.screen()
         #expect(stopped, "Ctrl-Z did not stop the job; the screen:\n\(screen)")
         try #require(stopped)
@@ -209,7 +207,7 @@ struct PseudoTerminalRunTests {
         try pane.type("fg")
         open(gate)
         #expect(try pane.waitFor("resumed-and-done"))
-        #expect(try pane.waitFor("✔ sh -c"))
+        #expect(try pane.waitFor("✔ bash -c"))
     }
 
     @Test("Ctrl-C reaches the command through its terminal: killed by SIGINT, 130", .enabled(if: available))

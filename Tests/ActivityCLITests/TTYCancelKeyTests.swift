@@ -156,8 +156,9 @@ struct TTYCancelKeyTmuxTests {
         let script = try script(in: pane, gate: gate)
         let before = pane.folder.url.appendingPathComponent("before").path
         let after = pane.folder.url.appendingPathComponent("after").path
-        // (No status after it: the shell moves on when the job stops.)
-        try pane.type("stty -a > '\(before)'; activity run -- sh '\(script)'")
+        // (No status after it: the shell moves on when the job stops.) bash, not sh: a Ctrl-Z
+        // between dash's vfork of `sleep` and its exec would leave the job running for ever.
+        try pane.type("stty -a > '\(before)'; activity run -- bash '\(script)'")
         #expect(try pane.waitFor("Esc cancels Waiting for Cancel"))
         try pane.press("C-z")
         #expect(try pane.waitFor("Stopped") || pane.waitFor("stopped"))

@@ -1,3 +1,5 @@
+import ActivityTerminal
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,9 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-/// The pid of the command the session leader runs, for its signal handlers.
-nonisolated(unsafe) private var sessionCommand: pid_t = 0
 
 /// `activity _session-leader CMD [ARGS…]`, started by `activity run` (internal, not for people):
 /// the leader of the pseudo-terminal's session, with the pty as its controlling terminal, which
@@ -34,16 +33,9 @@ enum SessionLeader {
             Console.error(error.message(for: command[0]), command: "run")
             return error.exitStatus
         }
-        sessionCommand = pid
         setForeground(pid)  // done already where the C library could (Spawn.Streams.inheritedInForeground)
         // What `activity run` forwards to the leader's group goes on to the command's.
-        for signal in SignalPipe.handled {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { number in _ = kill(-sessionCommand, number) }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(signal, &action, nil)
-        }
+        ProcessSignals.forward(SignalPipe.handled, toGroup: pid)
         while true {
             var status: Int32 = 0
             let result = waitpid(pid, &status, WUNTRACED)

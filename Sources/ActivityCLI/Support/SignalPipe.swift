@@ -1,4 +1,5 @@
 import ActivityPOSIX
+import ActivityTerminal
 
 #if canImport(Glibc)
     import Glibc
@@ -8,25 +9,20 @@ import ActivityPOSIX
     import Darwin
 #endif
 
-/// The write end of the pipe that signal handlers report to (async-signal-safe: one `write(2)`).
-nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
-
 /// Turns every catchable signal whose default action ends the process (SIGINT, SIGTERM, SIGHUP,
-/// SIGQUIT, SIGUSR1, …) into bytes on a pipe, so that a poll loop or a waiting thread handles
-/// them as ordinary input, outside the signal handler: `activity` then restores the terminal,
-/// stops what it started and removes what it made, and ends by the same signal. Faults (SIGSEGV,
-/// SIGABRT, …) are not among them: they are this process's own errors.
+/// SIGQUIT, SIGUSR1, …: `ProcessSignals.terminating`) into bytes on a pipe, through the process's
+/// one set of handlers, so that a poll loop or a waiting thread handles them as ordinary input,
+/// outside the signal handler: `activity` then restores the terminal, stops what it started and
+/// removes what it made, and ends by the same signal.
 ///
-/// The previous dispositions are restored by ``restore()``; ``dieBy(_:)`` then re-raises a
-/// signal so that `activity` ends the way the caller's shell expects (status 128 + N).
+/// ``restore()`` gives the signals up; ``dieBy(_:)`` then re-raises a signal so that `activity`
+/// ends the way the caller's shell expects (status 128 + N).
 enum SignalPipe {
-    static let handled: [Int32] = [
-        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU, SIGXFSZ, SIGPWR,
-    ]
+    static let handled: [Int32] = ProcessSignals.terminating
 
     /// The read end: each byte is a signal number.
     nonisolated(unsafe) private(set) static var readEnd: Int32 = -1
-    nonisolated(unsafe) private static var previous: [Int32: sigaction] = [:]
+    nonisolated(unsafe) private static var claimed: [Int32] = []
 
     /// Installs the handlers. Returns `false` when the pipe cannot be made.
     @discardableResult
@@ -34,26 +30,7 @@ enum SignalPipe {
         var ends: [Int32] = [-1, -1]
         guard POSIX.makePipe(&ends, nonBlocking: true) else { return false }
         readEnd = ends[0]
-        signalPipeWriteEnd = ends[1]
-        for signal in handled {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                let saved = errno
-                _ = write(signalPipeWriteEnd, &byte, 1)
-                errno = saved
-            }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            var old = sigaction()
-            sigaction(signal, &action, &old)
-            previous[signal] = old
-        }
-        // A parent may have started us with these signals blocked; they must reach the handler.
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signal in handled { sigaddset(&set, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        claimed = ProcessSignals.deliver(handled, to: ends[1])
         return true
     }
 
@@ -69,10 +46,10 @@ enum SignalPipe {
         return result
     }
 
-    /// Puts back the dispositions found at ``install()``.
+    /// Gives up the signals: the dispositions found at ``install()`` are back.
     static func restore() {
-        for (signal, var action) in previous { sigaction(signal, &action, nil) }
-        previous.removeAll()
+        ProcessSignals.stopDelivering(claimed)
+        claimed = []
     }
 
     /// Ends the process by `signal` with its default action, so the parent sees how it ended.

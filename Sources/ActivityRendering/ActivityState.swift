@@ -17,11 +17,14 @@ public struct ActivityState: Sendable, Hashable {
         let attrs: [String: AttributeValue]
         let startTime: Double
         let sequence: Int
+        /// Who began it, when the store is fed by several reporters; `nil`: anyone may change it.
+        let owner: ActivityOwner?
 
         init(
             id: ActivityID, handle: ActivityHandle, parent: ActivityHandle?, depth: Int, unit: String?,
             cancellable: Bool,
-            blocking: ActivityEvent.Blocking, attrs: [String: AttributeValue], startTime: Double, sequence: Int
+            blocking: ActivityEvent.Blocking, attrs: [String: AttributeValue], startTime: Double, sequence: Int,
+            owner: ActivityOwner? = nil
         ) {
             self.id = id
             self.handle = handle
@@ -33,6 +36,7 @@ public struct ActivityState: Sendable, Hashable {
             self.attrs = attrs
             self.startTime = startTime
             self.sequence = sequence
+            self.owner = owner
         }
 
         static func == (lhs: Identity, rhs: Identity) -> Bool {
@@ -40,7 +44,7 @@ public struct ActivityState: Sendable, Hashable {
                 || (lhs.id == rhs.id && lhs.handle == rhs.handle && lhs.parent == rhs.parent && lhs.depth == rhs.depth
                     && lhs.unit == rhs.unit
                     && lhs.cancellable == rhs.cancellable && lhs.blocking == rhs.blocking && lhs.attrs == rhs.attrs
-                    && lhs.startTime == rhs.startTime && lhs.sequence == rhs.sequence)
+                    && lhs.startTime == rhs.startTime && lhs.sequence == rhs.sequence && lhs.owner == rhs.owner)
         }
 
         func hash(into hasher: inout Hasher) {
@@ -77,6 +81,8 @@ public struct ActivityState: Sendable, Hashable {
     public var isFrame: Bool { identity.attrs[ActivityEvent.Begin.frameAttribute] == .bool(true) }
     /// When it began, Unix seconds.
     public var startTime: Double { identity.startTime }
+    /// Who began it, when the store is fed by several reporters (see ``ActivityOwner``).
+    package var owner: ActivityOwner? { identity.owner }
     /// When it ended, Unix seconds; `nil` while it runs.
     public var endTime: Double?
     /// How it ended; `nil` while it runs.

@@ -4,7 +4,7 @@ import ActivityWire
 /// The consumer rules, one event kind at a time, on slots found by handle.
 extension ActivityStore {
     mutating func applyBegin(
-        _ begin: ActivityEvent.Begin, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
+        _ begin: ActivityEvent.Begin, time: Double, line: Int, owner: ActivityOwner?, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
         var begin = begin
         if slot(of: begin.id) != nil {
@@ -39,7 +39,8 @@ extension ActivityStore {
             identity: .init(
                 id: begin.id, handle: handle, parent: parent, depth: depth,
                 unit: begin.unit.map(TerminalSanitizer.display), cancellable: begin.cancellable,
-                blocking: begin.blocking, attrs: Self.sanitized(begin.attrs), startTime: time, sequence: sequence),
+                blocking: begin.blocking, attrs: Self.sanitized(begin.attrs), startTime: time, sequence: sequence,
+                owner: owner),
             title: TerminalSanitizer.display(begin.title), message: begin.message.map(TerminalSanitizer.display),
             completed: begin.completed, total: begin.total)
         node.estimator.record(completed: begin.completed, at: time)
@@ -112,12 +113,16 @@ extension ActivityStore {
         return diagnostics
     }
 
+    /// Ends the activity in slot `index` (found for `end.id`), if running, and if the reporter on
+    /// `sender` (when there is one) may.
     mutating func applyEnd(
-        _ end: ActivityEvent.End, time: Double, line: Int, _ body: (ActivityUpdate) -> Void
+        _ end: ActivityEvent.End, at index: Int?, sender: Int32?, time: Double, line: Int,
+        _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
-        guard let index = slot(of: end.id), slots[index]!.isRunning else {
+        guard let index, slots[index]!.isRunning else {
             return problem(unknown: end.id, doing: "end", line: line)
         }
+        if let refusal = refusal(of: sender, at: index, doing: "end", line: line) { return refusal }
         var diagnostics: [Diagnostic] = []
         let children = slots[index]!.children
         if !children.isEmpty {
@@ -180,6 +185,34 @@ extension ActivityStore {
         summary.ended[status, default: 0] += 1
         body(ActivityUpdate(.end(normalized), handle: handle, timestamp: time))
         retire(handle)
+    }
+
+    /// The diagnostic for an event that the reporter on `sender` may not send about the running
+    /// activity in slot `index`; `nil` when it may (or when the event is the caller's own).
+    @inline(__always)
+    mutating func refusal(of sender: Int32?, at index: Int, doing what: String, line: Int) -> [Diagnostic]? {
+        guard let sender, let owner = slots[index]!.identity.owner, !owner.admits(sender) else { return nil }
+        let whose = owner == .caller ? "the run's own activity" : "an activity another reporter began"
+        return record(
+            line, .notOwner, "a reporter sent \(what) for \(whose) (\(slots[index]!.id.rawValue)); skipped")
+    }
+
+    /// Ends, as abandoned, the running activities `owner` began, the latest begun first: their
+    /// reporter went away. A pass over what is open: it runs when a reporter goes, not per event.
+    mutating func abandon(
+        ownedBy owner: ActivityOwner, time: Double, _ body: (ActivityUpdate) -> Void
+    ) -> [Diagnostic] {
+        var owned: [(sequence: Int, index: Int, id: ActivityID)] = []
+        for (index, slot) in slots.enumerated() {
+            guard let slot, slot.isRunning, slot.identity.owner == owner else { continue }
+            owned.append((slot.sequence, index, slot.id))
+        }
+        var diagnostics: [Diagnostic] = []
+        for (_, index, id) in owned.sorted(by: { $0.sequence > $1.sequence }) {
+            let end = ActivityEvent.End(id: id, status: .abandoned, message: "its reporter went away", timestamp: time)
+            diagnostics += applyEnd(end, at: index, sender: nil, time: time, line: 0, body)
+        }
+        return diagnostics
     }
 
     mutating func problem(unknown id: ActivityID, doing what: String, line: Int) -> [Diagnostic] {

@@ -174,28 +174,50 @@ public struct ActivityStore: Sendable {
     public mutating func apply(
         _ event: consuming ActivityEvent, line: Int, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
+        apply(event, line: line, sender: nil, owner: nil, body)
+    }
+
+    /// Applies one event that the reporter on connection `sender` sent, in a store fed by several
+    /// (`activity run`): a `progress` or `end` changes only an activity that reporter may change
+    /// (see ``ActivityOwner``), else the event is skipped with a `not-owner` diagnostic; a `begin`
+    /// makes `owner` the activity's owner. With no `sender`, the event is the caller's own.
+    @discardableResult
+    package mutating func apply(
+        _ event: consuming ActivityEvent, line: Int, sender: Int32?, owner: ActivityOwner?,
+        _ body: (ActivityUpdate) -> Void
+    ) -> [Diagnostic] {
         releaseEvicted()
         let time = stamp(event.timestamp)
         switch consume event {
         case .begin(var begin):
             begin.timestamp = time
-            return applyBegin(begin, time: time, line: line, body)
+            return applyBegin(begin, time: time, line: line, owner: owner, body)
         case .progress(let progress):
-            guard let index = slot(of: progress.id),
-                applyProgress(
-                    at: index, completed: progress.completed, total: progress.total, message: progress.message,
-                    title: progress.title, time: time, body)
-            else {
+            guard let index = slot(of: progress.id), slots[index]!.isRunning else {
                 return problem(unknown: progress.id, doing: "progress", line: line)
             }
+            if let refusal = refusal(of: sender, at: index, doing: "progress", line: line) { return refusal }
+            _ = applyProgress(
+                at: index, completed: progress.completed, total: progress.total, message: progress.message,
+                title: progress.title, time: time, body)
             return []
         case .log(var log):
             log.timestamp = time
             return applyLog(log, line: line, body)
         case .end(var end):
             end.timestamp = time
-            return applyEnd(end, time: time, line: line, body)
+            return applyEnd(end, at: slot(of: end.id), sender: sender, time: time, line: line, body)
         }
+    }
+
+    /// Ends, as abandoned, the running activities `owner` began, the latest begun first: the
+    /// reporter (or process) went away. Returns the diagnostics this raised.
+    @discardableResult
+    package mutating func abandon(
+        ownedBy owner: ActivityOwner, at time: Double, _ body: (ActivityUpdate) -> Void
+    ) -> [Diagnostic] {
+        releaseEvicted()
+        return abandon(ownedBy: owner, time: stamp(time), body)
     }
 
     /// Applies one event decoded in place: the id is looked up from the line's bytes, and only
@@ -204,8 +226,18 @@ public struct ActivityStore: Sendable {
     package mutating func apply(
         _ event: borrowing LineEvent, line: Int, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
+        apply(event, line: line, sender: nil, body)
+    }
+
+    /// Applies one event decoded in place that the reporter on `sender` sent (see
+    /// ``apply(_:line:sender:owner:_:)-(ActivityEvent,_,_,_,_)``; a `begin` here is that
+    /// connection's). With no `sender`, the event is the caller's own.
+    @discardableResult
+    package mutating func apply(
+        _ event: borrowing LineEvent, line: Int, sender: Int32?, _ body: (ActivityUpdate) -> Void
+    ) -> [Diagnostic] {
         guard event.kind == .progress, let id = event.id else {
-            return apply(event.event(), line: line, body)
+            return apply(event.event(), line: line, sender: sender, owner: sender.map { .connection($0) }, body)
         }
         releaseEvicted()
         let time = stamp(event.timestamp)
@@ -213,13 +245,13 @@ public struct ActivityStore: Sendable {
         let index =
             id.escaped
             ? slot(of: event.activityID(id)) : slot(of: UnsafeBufferPointer(rebasing: event.bytes[id.range]))
-        guard let index,
-            applyProgress(
-                at: index, completed: event.completed, total: event.total, message: event.message.map(event.string),
-                title: event.title.map(event.string), time: time, body)
-        else {
+        guard let index, slots[index]!.isRunning else {
             return problem(unknown: event.activityID(id), doing: "progress", line: line)
         }
+        if let refusal = refusal(of: sender, at: index, doing: "progress", line: line) { return refusal }
+        _ = applyProgress(
+            at: index, completed: event.completed, total: event.total, message: event.message.map(event.string),
+            title: event.title.map(event.string), time: time, body)
         return []
     }
 

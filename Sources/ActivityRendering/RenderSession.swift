@@ -229,23 +229,38 @@ public final class RenderSession: Sendable {
 
     /// Applies one event read from input line `line` (named in diagnostics).
     public func handle(_ event: ActivityEvent, line: Int) {
-        guard !finished.load(ordering: .relaxed) else { return }
+        handle(event, line: line, sender: nil, owner: nil)
+    }
+
+    /// Applies one event that the reporter on connection `sender` sent, in a session fed by
+    /// several (`activity run`): see ``ActivityOwner``. Returns whether it was taken (`false`:
+    /// skipped, with a `not-owner` diagnostic, as another's).
+    @discardableResult
+    package func handle(_ event: ActivityEvent, line: Int, sender: Int32?, owner: ActivityOwner?) -> Bool {
+        guard !finished.load(ordering: .relaxed) else { return false }
         var event = event
         let arrival = clock()
         if event.timestamp == nil { event.timestamp = arrival }
-        state.core.withLock { core in
+        return state.core.withLock { core in
             core.noteArrival(eventTime: event.timestamp!, arrival: arrival)
-            core.apply(event, line: line)
+            return core.apply(event, line: line, sender: sender, owner: owner)
         }
     }
 
     /// Applies one event decoded in place (see `EventStreamReader`): the fast path of `activity
     /// render`, where the id is looked up from the line's bytes and no copy of the event is made.
     package func handle(_ event: LineEvent, line: Int) {
-        guard !finished.load(ordering: .relaxed) else { return }
+        handle(event, line: line, sender: nil)
+    }
+
+    /// Applies one event decoded in place that the reporter on connection `sender` sent (see
+    /// ``handle(_:line:sender:owner:)``).
+    @discardableResult
+    package func handle(_ event: LineEvent, line: Int, sender: Int32?) -> Bool {
+        guard !finished.load(ordering: .relaxed) else { return false }
         var event = event
         let clock = self.clock
-        state.core.withLock { core in
+        return state.core.withLock { core in
             if let timestamp = event.timestamp {
                 // Events that stream this fast arrive together: the clock is read for one in 64.
                 if core.eventsSinceClock & 63 == 0 { core.noteArrival(eventTime: timestamp, arrival: clock()) }
@@ -256,8 +271,22 @@ public final class RenderSession: Sendable {
                 event.timestamp = arrival
                 core.noteArrival(eventTime: arrival, arrival: arrival)
             }
-            core.apply(event, line: line)
+            return core.apply(event, line: line, sender: sender)
         }
+    }
+
+    /// Ends, as abandoned, the running activities `owner` began (its reporter went away), the
+    /// latest begun first. Returns their ids.
+    @discardableResult
+    package func abandon(ownedBy owner: ActivityOwner) -> [ActivityID] {
+        guard !finished.load(ordering: .relaxed) else { return [] }
+        let now = clock()
+        return state.core.withLock { $0.abandon(ownedBy: owner, at: $0.streamTime(now)) }
+    }
+
+    /// The activity `id` as the store holds it now, if it does.
+    package func activity(_ id: ActivityID) -> ActivityState? {
+        state.core.withLock { core in core.store.slot(of: id).flatMap { core.store.slots[$0] } }
     }
 
     /// Writes the output gathered so far (``RenderOptions/batchesOutput``): call it before a read
@@ -461,12 +490,26 @@ final class SessionCore {
         self.renderer = MultiplexRenderer(renderers + plugins)
     }
 
-    func apply(_ event: ActivityEvent, line: Int) {
-        fold { store, updates in store.apply(event, line: line) { updates.append($0) } }
+    /// Returns whether the event was taken (not skipped as another reporter's).
+    @discardableResult
+    func apply(_ event: ActivityEvent, line: Int, sender: Int32? = nil, owner: ActivityOwner? = nil) -> Bool {
+        fold { store, updates in store.apply(event, line: line, sender: sender, owner: owner) { updates.append($0) } }
     }
 
-    func apply(_ event: LineEvent, line: Int) {
-        fold { store, updates in store.apply(event, line: line) { updates.append($0) } }
+    @discardableResult
+    func apply(_ event: LineEvent, line: Int, sender: Int32? = nil) -> Bool {
+        fold { store, updates in store.apply(event, line: line, sender: sender) { updates.append($0) } }
+    }
+
+    /// Ends what `owner` began as abandoned; returns the ids ended.
+    func abandon(ownedBy owner: ActivityOwner, at time: Double) -> [ActivityID] {
+        var ended: [ActivityID] = []
+        fold { store, updates in
+            let diagnostics = store.abandon(ownedBy: owner, at: time) { updates.append($0) }
+            ended = updates.compactMap { $0.kind == .end ? $0.handle.flatMap { store[$0]?.id } : nil }
+            return diagnostics
+        }
+        return ended
     }
 
     /// Runs `body` with the store and the update buffer lent as `inout`: handing a renderer
@@ -480,15 +523,22 @@ final class SessionCore {
 
     /// Folds one event (`apply` adds its updates and returns its diagnostics) and hands what it
     /// made to the renderers, with the store lent (``withLocalStore(_:)``).
+    /// Returns whether the event was taken: not skipped as another reporter's.
     @inline(__always)
-    private func fold(_ apply: (inout ActivityStore, inout [ActivityUpdate]) -> [Diagnostic]) {
-        guard !isFinished else { return }
+    @discardableResult
+    private func fold(_ apply: (inout ActivityStore, inout [ActivityUpdate]) -> [Diagnostic]) -> Bool {
+        guard !isFinished else { return false }
+        var taken = true
         withLocalStore { store, updates in
             let diagnostics = apply(&store, &updates)
             for update in updates { renderer.render(update, in: store) }
-            for diagnostic in diagnostics { renderer.report(diagnostic, in: store) }
+            for diagnostic in diagnostics {
+                if diagnostic.code == .notOwner { taken = false }
+                renderer.report(diagnostic, in: store)
+            }
         }
         if !plugins.isEmpty { deliverNotices() }
+        return taken
     }
 
     /// Shows what plugins have to say about themselves (one notice when one dies).

@@ -1,3 +1,4 @@
+import ActivityRendering
 import ActivityWire
 import Testing
 
@@ -9,8 +10,10 @@ import Testing
 
 @Suite("Where activity run sends a cancel")
 struct CancelRouteTests {
+    let display = RecordingRenderer.display().display
+
     func feed(_ tracker: inout ConnectionTracker, _ lines: [String], from fd: Int32) {
-        _ = Array(lines.map { $0 + "\n" }.joined().utf8).withUnsafeBytes { tracker.receive($0, from: fd) }
+        Array(lines.map { $0 + "\n" }.joined().utf8).withUnsafeBytes { tracker.receive($0, from: fd, into: display) }
     }
 
     func id(_ text: String) -> ActivityID { ActivityID(text)! }
@@ -21,8 +24,8 @@ struct CancelRouteTests {
         tracker.open(5)
         tracker.open(6)
         feed(&tracker, [#"{"v":1,"type":"begin","id":"a","title":"A","cancellable":true}"#], from: 5)
-        #expect(tracker.cancel(id("a")) == .line(ControlMessage.cancel(id("a")).encoded(), to: 5))
-        #expect(tracker.cancel(id("a")) == .ignored)  // once, however often the key is pressed
+        #expect(tracker.cancel(id("a"), in: display) == .line(ControlMessage.cancel(id("a")).encoded(), to: 5))
+        #expect(tracker.cancel(id("a"), in: display) == .ignored)  // once, however often the key is pressed
         #expect(tracker.ignoredCancels == 1)
     }
 
@@ -38,9 +41,9 @@ struct CancelRouteTests {
                 #"{"v":1,"type":"end","id":"done"}"#,
                 #"{"v":1,"type":"begin","id":"gone","title":"G","cancellable":true}"#,
             ], from: 5)
-        _ = tracker.close(5)
+        tracker.close(5, into: display)
         for name in ["plain", "done", "unknown", "gone", "root"] {
-            #expect(tracker.cancel(id(name)) == .ignored, "\(name)")
+            #expect(tracker.cancel(id(name), in: display) == .ignored, "\(name)")
         }
         #expect(tracker.ignoredCancels == 5)
     }
@@ -60,9 +63,9 @@ struct CancelRouteTests {
                 #"{"v":1,"type":"begin","id":"k","title":"K","cancellable":true,"attrs":{"# + owner
                     + #","x-activity-cancel-signal":9}}"#,
             ], from: 5)
-        #expect(tracker.cancel(id("s")) == .signal(SIGUSR1, to: 4242))
-        #expect(tracker.cancel(id("n")) == .ignored)  // no channel: never killed for want of one
-        #expect(tracker.cancel(id("k")) == .ignored)  // only signals a script can trap
+        #expect(tracker.cancel(id("s"), in: display) == .signal(SIGUSR1, to: 4242))
+        #expect(tracker.cancel(id("n"), in: display) == .ignored)  // no channel: never killed for want of one
+        #expect(tracker.cancel(id("k"), in: display) == .ignored)  // only signals a script can trap
     }
 
     @Test("emit begin: --cancel-signal makes it cancellable; --cancellable alone is refused")

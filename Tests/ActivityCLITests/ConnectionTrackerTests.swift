@@ -1,3 +1,4 @@
+import ActivityRendering
 import ActivityWire
 import Testing
 
@@ -5,70 +6,80 @@ import Testing
 
 @Suite("Connection tracking under activity run")
 struct ConnectionTrackerTests {
-    func feed(_ tracker: inout ConnectionTracker, _ lines: [String], from fd: Int32) -> [ConnectionTracker.Output] {
-        Array(lines.map { $0 + "\n" }.joined().utf8).withUnsafeBytes { tracker.receive($0, from: fd) }
-    }
-
-    func codes(_ outputs: [ConnectionTracker.Output]) -> [Diagnostic.Code] {
-        outputs.compactMap { if case .diagnostic(let d) = $0 { d.code } else { nil } }
-    }
-
-    func events(_ outputs: [ConnectionTracker.Output]) -> [ActivityEvent] {
-        outputs.compactMap { if case .event(let e) = $0 { e } else { nil } }
+    func feed(_ tracker: inout ConnectionTracker, _ lines: [String], from fd: Int32, into display: any Display) {
+        Array(lines.map { $0 + "\n" }.joined().utf8).withUnsafeBytes { tracker.receive($0, from: fd, into: display) }
     }
 
     @Test("a reporter cannot change or end another reporter's activity, nor the run's own")
     func trustRule() {
+        let (display, seen) = RecordingRenderer.display()
         let root = ActivityID("root")!
         var tracker = ConnectionTracker(root: root)
         tracker.open(5)
         tracker.open(6)
-        _ = feed(&tracker, [#"{"v":1,"type":"begin","id":"a","title":"A"}"#], from: 5)
-        let foreign = feed(
+        feed(&tracker, [#"{"v":1,"type":"begin","id":"a","title":"A"}"#], from: 5, into: display)
+        _ = seen.take()
+        feed(
             &tracker,
             [
                 #"{"v":1,"type":"progress","id":"a","completed":3}"#, #"{"v":1,"type":"end","id":"a"}"#,
                 #"{"v":1,"type":"progress","id":"root","message":"hijacked"}"#,
                 #"{"v":1,"type":"end","id":"root","status":"failure"}"#,
                 #"{"v":1,"type":"begin","id":"root","title":"again"}"#,
-            ], from: 6)
-        #expect(events(foreign).isEmpty)
-        #expect(codes(foreign) == Array(repeating: .notOwner, count: 5))
+            ], from: 6, into: display)
+        let foreign = seen.take()
+        #expect(foreign.events.isEmpty)
+        #expect(foreign.codes == Array(repeating: .notOwner, count: 5))
         // The owner still may, and its activity is still its own when it goes away.
-        let own = feed(&tracker, [#"{"v":1,"type":"progress","id":"a","completed":4}"#], from: 5)
-        #expect(events(own).count == 1)
-        #expect(events(tracker.close(5)).count == 1)
+        feed(&tracker, [#"{"v":1,"type":"progress","id":"a","completed":4}"#], from: 5, into: display)
+        #expect(seen.take().events.count == 1)
+        tracker.close(5, into: display)
+        let abandoned = seen.take().events
+        #expect(abandoned.count == 1)
+        if case .end(let end)? = abandoned.first { #expect(end.status == .abandoned) } else { Issue.record("no end") }
     }
 
     @Test("any connection may end what activity emit began: each emit is a connection of its own")
     func emitOwned() {
+        let (display, seen) = RecordingRenderer.display()
         var tracker = ConnectionTracker(root: ActivityID("r")!)
         tracker.open(3)
         tracker.open(4)
-        _ = feed(
+        feed(
             &tracker, [#"{"v":1,"type":"begin","id":"s","title":"S","attrs":{"x-activity-owner-pid":4242}}"#],
-            from: 3)
-        _ = tracker.close(3)
-        let ended = feed(&tracker, [#"{"v":1,"type":"end","id":"s"}"#], from: 4)
-        #expect(codes(ended).isEmpty)
-        #expect(events(ended).count == 1)
-        #expect(tracker.trackedCount == 0)
+            from: 3, into: display)
+        tracker.close(3, into: display)
+        #expect(display.activity(ActivityID("s")!)?.isRunning == true, "not its connection's to abandon")
+        _ = seen.take()
+        feed(&tracker, [#"{"v":1,"type":"end","id":"s"}"#], from: 4, into: display)
+        let ended = seen.take()
+        #expect(ended.codes.filter { $0 != .unknownParent }.isEmpty)
+        #expect(ended.events.count == 1)
+        #expect(!tracker.watchesProcesses || display.activity(ActivityID("s")!)?.isRunning == false)
     }
 
-    @Test("memory is bounded like the store's: begins past the limit pass on untracked")
-    func bounded() {
-        var tracker = ConnectionTracker(root: ActivityID("r")!, maxTracked: 100)
+    @Test("the activities of an activity emit caller end when its process is gone, the latest first")
+    func processGone() {
+        let (display, seen) = RecordingRenderer.display()
+        var tracker = ConnectionTracker(root: ActivityID("r")!)
         tracker.open(3)
-        let begins = (0..<1000).map { #"{"v":1,"type":"begin","id":"b\#($0)","title":"B"}"# }
-        let outputs = feed(&tracker, begins, from: 3)
-        #expect(events(outputs).count == 1000)
-        #expect(tracker.trackedCount == 100)
-        #expect(events(tracker.close(3)).count == 100)
-        #expect(tracker.trackedCount == 0)
+        feed(
+            &tracker,
+            [
+                #"{"v":1,"type":"begin","id":"p1","title":"P1","attrs":{"x-activity-owner-pid":4242}}"#,
+                #"{"v":1,"type":"begin","id":"p2","title":"P2","attrs":{"x-activity-owner-pid":4242}}"#,
+                #"{"v":1,"type":"begin","id":"q","title":"Q","attrs":{"x-activity-owner-pid":4343}}"#,
+            ], from: 3, into: display)
+        _ = seen.take()
+        tracker.reapProcesses(isAlive: { $0 == 4343 }, into: display)
+        #expect(seen.take().events.compactMap { $0.id?.rawValue } == ["p2", "p1"])
+        #expect(display.activity(ActivityID("q")!)?.isRunning == true)
+        #expect(tracker.watchesProcesses)
     }
 
-    @Test("begin/end pairs leave nothing tracked behind")
+    @Test("begin/end pairs from one reporter all reach the store and leave nothing open")
     func pairs() {
+        let (display, seen) = RecordingRenderer.display()
         var tracker = ConnectionTracker(root: ActivityID("r")!)
         tracker.open(3)
         var lines: [String] = []
@@ -76,8 +87,9 @@ struct ConnectionTrackerTests {
             lines.append(#"{"v":1,"type":"begin","id":"p\#(index)","title":"P"}"#)
             lines.append(#"{"v":1,"type":"end","id":"p\#(index)"}"#)
         }
-        let outputs = feed(&tracker, lines, from: 3)
-        #expect(events(outputs).count == 80_000)
-        #expect(tracker.trackedCount == 0)
+        feed(&tracker, lines, from: 3, into: display)
+        #expect(seen.take().events.count == 80_000)
+        tracker.close(3, into: display)
+        #expect(seen.take().events.isEmpty, "nothing was left open to abandon")
     }
 }

@@ -1,3 +1,4 @@
+import ActivityRendering
 import ActivityWire
 import Testing
 
@@ -30,61 +31,78 @@ struct LineSplitterTests {
         #expect(split(["abcdefghij\n"], max: 4) == ["abcd…", "efgh…", "ij"])
     }
 
-    func feed(_ tracker: inout ConnectionTracker, _ text: String, from fd: Int32) -> [ConnectionTracker.Output] {
-        Array(text.utf8).withUnsafeBytes { tracker.receive($0, from: fd) }
+    func feed(_ tracker: inout ConnectionTracker, _ text: String, from fd: Int32, into display: any Display) {
+        Array(text.utf8).withUnsafeBytes { tracker.receive($0, from: fd, into: display) }
+    }
+
+    /// The ids of the activities that ended as abandoned.
+    func abandoned(_ events: [ActivityEvent]) -> [String] {
+        events.compactMap { event -> String? in
+            if case .end(let end) = event, end.status == .abandoned { return end.id.rawValue }
+            return nil
+        }
     }
 
     @Test("a closed connection abandons only its own open activities, the latest first")
     func abandon() throws {
+        let (display, seen) = RecordingRenderer.display()
         let root = ActivityID("root")!
+        display.handle(.begin(.init(id: root, title: "Run")))
         var tracker = ConnectionTracker(root: root)
         tracker.open(5)
         tracker.open(6)
-        let first = feed(
+        _ = seen.take()
+        feed(
             &tracker,
             #"{"v":1,"type":"begin","id":"a","title":"A"}"# + "\n"
-                + #"{"v":1,"type":"begin","id":"b","parent":"a","title":"B"}"# + "\n", from: 5)
+                + #"{"v":1,"type":"begin","id":"b","parent":"a","title":"B"}"# + "\n", from: 5, into: display)
+        let first = seen.take().events
         #expect(first.count == 2)
-        guard case .event(.begin(let a)) = first[0] else { Issue.record("not a begin"); return }
+        guard case .begin(let a) = first[0] else { Issue.record("not a begin"); return }
         #expect(a.parent == root)
-        _ = feed(&tracker, #"{"v":1,"type":"begin","id":"c","title":"C"}"# + "\n", from: 6)
-        _ = feed(
+        feed(&tracker, #"{"v":1,"type":"begin","id":"c","title":"C"}"# + "\n", from: 6, into: display)
+        feed(
             &tracker, #"{"v":1,"type":"end","id":"b"}"# + "\n" + #"{"v":1,"type":"begin","id":"d","title":"D"}"#,
-            from: 5)
-        let closed = tracker.close(5)
-        let ended = closed.compactMap { output -> String? in
-            if case .event(.end(let end)) = output, end.status == .abandoned { return end.id.rawValue }
-            return nil
-        }
+            from: 5, into: display)
+        _ = seen.take()
+        tracker.close(5, into: display)
+        let closed = seen.take().events
         // "d" had no newline but still counts; "b" ended; "c" belongs to another connection.
-        #expect(ended == ["d", "a"])
+        #expect(abandoned(closed) == ["d", "a"])
         #expect(closed.count == 3)
-        #expect(tracker.close(6).count == 1)
+        tracker.close(6, into: display)
+        #expect(abandoned(seen.take().events) == ["c"])
     }
 
     @Test("a broken line is reported, and the stream goes on")
     func diagnostics() {
+        let (display, seen) = RecordingRenderer.display()
         var tracker = ConnectionTracker(root: ActivityID("r")!)
         tracker.open(3)
-        let outputs = feed(&tracker, "not json\n" + #"{"v":1,"type":"log","message":"hi"}"# + "\n", from: 3)
-        #expect(outputs.count == 2)
-        if case .diagnostic(let d) = outputs[0] { #expect(d.line == 1) } else { Issue.record("no diagnostic") }
+        feed(&tracker, "not json\n" + #"{"v":1,"type":"log","message":"hi"}"# + "\n", from: 3, into: display)
+        let outputs = seen.take()
+        #expect(outputs.codes == [.invalidJSON])
+        #expect(outputs.events.count == 1)
     }
 
     @Test("activities begun by activity emit belong to the calling process")
     func ownedByProcess() {
+        let (display, seen) = RecordingRenderer.display()
         var tracker = ConnectionTracker(root: ActivityID("r")!)
         tracker.open(3)
-        _ = feed(
+        feed(
             &tracker, #"{"v":1,"type":"begin","id":"s","title":"S","attrs":{"x-activity-owner-pid":4242}}"# + "\n",
-            from: 3)
-        #expect(tracker.close(3).isEmpty)
+            from: 3, into: display)
+        _ = seen.take()
+        tracker.close(3, into: display)
+        #expect(seen.take().events.isEmpty)
         #expect(tracker.watchesProcesses)
-        #expect(tracker.reapProcesses(isAlive: { _ in true }).isEmpty)
-        let reaped = tracker.reapProcesses(isAlive: { $0 != 4242 })
-        #expect(
-            reaped == [.event(.end(.init(id: ActivityID("s")!, status: .abandoned, message: "its reporter went away")))]
-        )
+        tracker.reapProcesses(isAlive: { _ in true }, into: display)
+        #expect(seen.take().events.isEmpty)
+        tracker.reapProcesses(isAlive: { $0 != 4242 }, into: display)
+        let reaped = seen.take().events
+        #expect(abandoned(reaped) == ["s"])
+        if case .end(let end)? = reaped.first { #expect(end.message == "its reporter went away") }
         #expect(!tracker.watchesProcesses)
     }
 }

@@ -16,6 +16,16 @@ protocol Display: Sendable {
     func handle(_ event: ActivityEvent, line: Int)
     /// Folds one event decoded in place, read from input line `line`.
     func handle(_ event: borrowing LineEvent, line: Int)
+    /// Folds one event that the reporter on connection `sender` sent under `activity run`; a
+    /// `begin` makes `owner` the activity's owner (see ``ActivityOwner``). Returns whether it was
+    /// taken (`false`: skipped as another reporter's).
+    func handle(_ event: ActivityEvent, line: Int, sender: Int32, owner: ActivityOwner?) -> Bool
+    /// Folds one event decoded in place that the reporter on connection `sender` sent.
+    func handle(_ event: borrowing LineEvent, line: Int, sender: Int32) -> Bool
+    /// Ends, as abandoned, what `owner` began (its reporter went away); returns their ids.
+    func abandon(ownedBy owner: ActivityOwner) -> [ActivityID]
+    /// The activity `id` as the display's store holds it now.
+    func activity(_ id: ActivityID) -> ActivityState?
     /// Passes on output that is not an event, as it came: whole lines with their `\n`, or part
     /// of a line. Byte for byte to a file or a pipe; line by line, sanitized, on a terminal.
     func passthrough(_ bytes: [UInt8], to stream: StandardStream)

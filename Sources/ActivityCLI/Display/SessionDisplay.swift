@@ -18,6 +18,18 @@ final class SessionDisplay: Display {
 
     func handle(_ event: borrowing LineEvent, line: Int) { session.handle(event, line: line) }
 
+    func handle(_ event: ActivityEvent, line: Int, sender: Int32, owner: ActivityOwner?) -> Bool {
+        session.handle(event, line: line, sender: sender, owner: owner)
+    }
+
+    func handle(_ event: borrowing LineEvent, line: Int, sender: Int32) -> Bool {
+        session.handle(event, line: line, sender: sender)
+    }
+
+    func abandon(ownedBy owner: ActivityOwner) -> [ActivityID] { session.abandon(ownedBy: owner) }
+
+    func activity(_ id: ActivityID) -> ActivityState? { session.activity(id) }
+
     func passthrough(_ bytes: [UInt8], to stream: StandardStream) {
         session.passthrough(bytes, to: stream)
     }

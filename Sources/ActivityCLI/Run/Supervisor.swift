@@ -394,11 +394,11 @@ struct IOLoop {
             reapProcesses(buffer)
             guard !tracker.isEmpty else { break }
             for fd in tracker.descriptors {
-                emit(tracker.close(fd))
+                tracker.close(fd, into: display)
                 close(fd)
             }
         } while server.hasPendingConnection
-        emit(tracker.reapProcesses(all: true, isAlive: Self.isAlive))
+        tracker.reapProcesses(all: true, isAlive: Self.isAlive, into: display)
         output = finishPipe(output, .stdout)
         errors = finishPipe(errors, .stderr)
         finishStatus()
@@ -453,26 +453,26 @@ struct IOLoop {
                 rounds += 1
                 let count = read(fd, buffer.baseAddress, buffer.count)
                 if count > 0 {
-                    emit(tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd))
+                    tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd, into: display)
                     continue
                 }
                 if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                    emit(tracker.close(fd))
+                    tracker.close(fd, into: display)
                     close(fd)
                 }
                 if count < 0 && errno == EINTR { continue }
                 break
             }
         }
-        emit(tracker.reapProcesses(isAlive: Self.isAlive))
+        tracker.reapProcesses(isAlive: Self.isAlive, into: display)
     }
 
     private mutating func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) {
         let count = read(fd, buffer.baseAddress, buffer.count)
         if count > 0 {
-            emit(tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd))
+            tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd, into: display)
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-            emit(tracker.close(fd))
+            tracker.close(fd, into: display)
             close(fd)
         }
     }
@@ -487,7 +487,7 @@ struct IOLoop {
                 cancels?.interrupt()
                 continue
             }
-            switch tracker.cancel(id) {
+            switch tracker.cancel(id, in: display) {
             case .line(let line, let fd):
                 // One short line on a socket the reporter reads: never waits, never raises SIGPIPE.
                 _ = line.withUnsafeBytes {
@@ -497,15 +497,6 @@ struct IOLoop {
                 kill(pid, signal)
             case .ignored:
                 break
-            }
-        }
-    }
-
-    private func emit(_ outputs: [ConnectionTracker.Output]) {
-        for output in outputs {
-            switch output {
-            case .event(let event): display.handle(event)
-            case .diagnostic(let diagnostic): display.report(diagnostic)
             }
         }
     }

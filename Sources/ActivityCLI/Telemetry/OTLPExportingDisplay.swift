@@ -43,6 +43,30 @@ final class OTLPExportingDisplay: Display {
         exporter.handle(event)
     }
 
+    /// A reporter's event is exported only when the display took it: not another reporter's.
+    func handle(_ event: ActivityEvent, line: Int, sender: Int32, owner: ActivityOwner?) -> Bool {
+        let event = Self.stamped(event)
+        guard inner.handle(event, line: line, sender: sender, owner: owner) else { return false }
+        exporter.handle(event)
+        return true
+    }
+
+    func handle(_ event: borrowing LineEvent, line: Int, sender: Int32) -> Bool {
+        handle(event.event(), line: line, sender: sender, owner: .connection(sender))
+    }
+
+    /// What the display ended as abandoned ends so in the export too.
+    func abandon(ownedBy owner: ActivityOwner) -> [ActivityID] {
+        let ended = inner.abandon(ownedBy: owner)
+        let now = POSIX.unixSeconds()
+        for id in ended {
+            exporter.handle(.end(.init(id: id, status: .abandoned, message: "its reporter went away", timestamp: now)))
+        }
+        return ended
+    }
+
+    func activity(_ id: ActivityID) -> ActivityState? { inner.activity(id) }
+
     /// One arrival time for both sides, so the spans sent and a recording made with
     /// `--log-file` agree to the microsecond.
     private static func stamped(_ event: ActivityEvent) -> ActivityEvent {

@@ -275,13 +275,12 @@ public final class RenderSession: Sendable {
         }
     }
 
-    /// Ends, as abandoned, the running activities `owner` began (its reporter went away), the
-    /// latest begun first. Returns their ids.
+    /// Ends, as abandoned at `time` (as an event's `ts`), the running activities `owner` began
+    /// (its reporter went away), the latest begun first. Returns their ids.
     @discardableResult
-    package func abandon(ownedBy owner: ActivityOwner) -> [ActivityID] {
+    package func abandon(ownedBy owner: ActivityOwner, at time: Double) -> [ActivityID] {
         guard !finished.load(ordering: .relaxed) else { return [] }
-        let now = clock()
-        return state.core.withLock { $0.abandon(ownedBy: owner, at: $0.streamTime(now)) }
+        return state.core.withLock { $0.abandon(ownedBy: owner, at: time) }
     }
 
     /// The activity `id` as the store holds it now, if it does.

@@ -16,7 +16,7 @@ final class CancelKeyDisplay: Display {
     func handle(_ event: ActivityEvent) {}
     func handle(_ event: ActivityEvent, line: Int, sender: Int32, owner: ActivityOwner?) -> Bool { true }
     func handle(_ event: borrowing LineEvent, line: Int, sender: Int32) -> Bool { true }
-    func abandon(ownedBy owner: ActivityOwner) -> [ActivityID] { [] }
+    func abandon(ownedBy owner: ActivityOwner, at time: Double) -> [ActivityID] { [] }
     func activity(_ id: ActivityID) -> ActivityState? { nil }
     func passthrough(_ bytes: [UInt8], to stream: StandardStream) {}
     func report(_ diagnostic: Diagnostic) {}

@@ -22,8 +22,8 @@ protocol Display: Sendable {
     func handle(_ event: ActivityEvent, line: Int, sender: Int32, owner: ActivityOwner?) -> Bool
     /// Folds one event decoded in place that the reporter on connection `sender` sent.
     func handle(_ event: borrowing LineEvent, line: Int, sender: Int32) -> Bool
-    /// Ends, as abandoned, what `owner` began (its reporter went away); returns their ids.
-    func abandon(ownedBy owner: ActivityOwner) -> [ActivityID]
+    /// Ends, as abandoned at `time`, what `owner` began (its reporter went away); returns their ids.
+    func abandon(ownedBy owner: ActivityOwner, at time: Double) -> [ActivityID]
     /// The activity `id` as the display's store holds it now.
     func activity(_ id: ActivityID) -> ActivityState?
     /// Passes on output that is not an event, as it came: whole lines with their `\n`, or part

@@ -26,7 +26,9 @@ final class SessionDisplay: Display {
         session.handle(event, line: line, sender: sender)
     }
 
-    func abandon(ownedBy owner: ActivityOwner) -> [ActivityID] { session.abandon(ownedBy: owner) }
+    func abandon(ownedBy owner: ActivityOwner, at time: Double) -> [ActivityID] {
+        session.abandon(ownedBy: owner, at: time)
+    }
 
     func activity(_ id: ActivityID) -> ActivityState? { session.activity(id) }
 

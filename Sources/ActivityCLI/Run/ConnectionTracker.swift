@@ -78,7 +78,7 @@ struct ConnectionTracker {
         var pieces: [LineSplitter.Piece] = []
         connection.splitter.finish { pieces.append($0) }
         for piece in pieces { take(piece, fd: fd, connection: &connection, into: display) }
-        _ = display.abandon(ownedBy: .connection(fd))
+        _ = display.abandon(ownedBy: .connection(fd), at: POSIX.unixSeconds())
     }
 
     /// Abandons the activities of owning processes that no longer exist (or of all of them,
@@ -86,7 +86,7 @@ struct ConnectionTracker {
     mutating func reapProcesses(all: Bool = false, isAlive: (Int32) -> Bool, into display: any Display) {
         let gone = processes.filter { all || !isAlive($0) }
         processes.subtract(gone)
-        for pid in gone { _ = display.abandon(ownedBy: .process(pid)) }
+        for pid in gone { _ = display.abandon(ownedBy: .process(pid), at: POSIX.unixSeconds()) }
     }
 
     /// Where a cancel the person asked for must go, at most once per activity. The run's own

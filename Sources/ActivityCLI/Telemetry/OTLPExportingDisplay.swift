@@ -55,12 +55,11 @@ final class OTLPExportingDisplay: Display {
         handle(event.event(), line: line, sender: sender, owner: .connection(sender))
     }
 
-    /// What the display ended as abandoned ends so in the export too.
-    func abandon(ownedBy owner: ActivityOwner) -> [ActivityID] {
-        let ended = inner.abandon(ownedBy: owner)
-        let now = POSIX.unixSeconds()
+    /// What the display ended as abandoned ends so in the export too, at the same time.
+    func abandon(ownedBy owner: ActivityOwner, at time: Double) -> [ActivityID] {
+        let ended = inner.abandon(ownedBy: owner, at: time)
         for id in ended {
-            exporter.handle(.end(.init(id: id, status: .abandoned, message: "its reporter went away", timestamp: now)))
+            exporter.handle(.end(.init(id: id, status: .abandoned, message: "its reporter went away", timestamp: time)))
         }
         return ended
     }

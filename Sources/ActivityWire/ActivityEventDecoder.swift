@@ -70,11 +70,10 @@ public struct ActivityEventDecoder: Sendable {
                 return text(.invalidJSON, "not JSON: \(error.message) at byte \(error.offset + 1)")
             }
         }
-        var fields = RawFields()
-        var otherKeys: [[UInt8]] = []
-        var duplicate: [UInt8]?
+        let fields: RawFields
+        let duplicate: [UInt8]?
         do throws(JSONScanner.SyntaxError) {
-            try fields.scanObject(&scanner, otherKeys: &otherKeys, duplicate: &duplicate)
+            (fields, duplicate) = try RawFields.scan(&scanner)
         } catch {
             return text(.invalidJSON, "not JSON: \(error.message) at byte \(error.offset + 1)")
         }

@@ -61,11 +61,10 @@ extension ControlMessage {
         var scanner = JSONScanner(bytes)
         scanner.skipWhitespace()
         guard !scanner.atEnd, bytes[scanner.index] == UInt8(ascii: "{") else { return problem("not a JSON object") }
-        var fields = RawFields()
-        var otherKeys: [[UInt8]] = []
-        var duplicate: [UInt8]?
+        let fields: RawFields
+        let duplicate: [UInt8]?
         do throws(JSONScanner.SyntaxError) {
-            try fields.scanObject(&scanner, otherKeys: &otherKeys, duplicate: &duplicate)
+            (fields, duplicate) = try RawFields.scan(&scanner)
         } catch {
             return problem("not a JSON object")
         }

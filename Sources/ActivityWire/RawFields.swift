@@ -80,6 +80,15 @@ struct RawFields {
         }
     }
 
+    /// The fields of the object under the cursor, and the first key it holds twice, if any.
+    static func scan(_ scanner: inout JSONScanner) throws(JSONScanner.SyntaxError) -> (Self, duplicate: [UInt8]?) {
+        var fields = RawFields()
+        var otherKeys: [[UInt8]] = []
+        var duplicate: [UInt8]?
+        try fields.scanObject(&scanner, otherKeys: &otherKeys, duplicate: &duplicate)
+        return (fields, duplicate)
+    }
+
     /// Scans the object under the cursor. `otherKeys` collects the keys that are not fields of the
     /// protocol (their code points as UTF-8), to catch their duplicates too; it stays empty for
     /// almost every line, and keeping it outside makes this type trivially copyable. `duplicate`

@@ -44,7 +44,7 @@ enum DisplayFactory {
         sendCancel: (@Sendable (ActivityID) -> Void)?
     ) throws(DisplayError) -> any Display {
         var renderOptions = RenderOptions(
-            logFile: options.logFile, logFormat: options.logFormat == .jsonl ? .jsonl : .text, plugins: options.plugins)
+            logFile: options.logFile, logFormat: options.logFormat, plugins: options.plugins)
         renderOptions.verbosity = options.verbosity
         renderOptions.handlesSignals = true
         renderOptions.summary = options.summary
@@ -54,11 +54,7 @@ enum DisplayFactory {
         renderOptions.batchesOutput = options.batchesOutput
         let overlay: OverlayDisplay?
         switch options.mode {
-        case .auto: (renderOptions.mode, overlay) = (.auto, nil)
-        case .tty: (renderOptions.mode, overlay) = (.tty, nil)
-        case .plain: (renderOptions.mode, overlay) = (.plain, nil)
-        case .log: (renderOptions.mode, overlay) = (.log, nil)
-        case .jsonl: (renderOptions.mode, overlay) = (.jsonl, nil)
+        case .session(let mode): (renderOptions.mode, overlay) = (mode, nil)
         case .overlay, .overlayJSONL: overlay = try OverlayDisplay(options, onCancel: onCancel)
         }
         do throws(RenderError) {

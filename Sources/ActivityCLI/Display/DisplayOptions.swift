@@ -3,16 +3,34 @@ import ActivityReporting
 
 /// The display options shared by `render`, `run`, `replay` and `demo`.
 struct DisplayOptions: Sendable {
-    enum Mode: String, Sendable, CaseIterable {
-        case auto, tty, plain, log, jsonl, overlay
-        case overlayJSONL = "overlay-jsonl"
+    /// `--mode`: one of the render session's own displays, or an overlay it draws in their place.
+    enum Mode: Hashable, Sendable, RawRepresentable, CaseIterable {
+        case session(RenderMode)
+        case overlay
+        case overlayJSONL
+
+        static let allCases: [Mode] = RenderMode.allCases.map(Mode.session) + [.overlay, .overlayJSONL]
+
+        init?(rawValue: String) {
+            switch rawValue {
+            case "overlay": self = .overlay
+            case "overlay-jsonl": self = .overlayJSONL
+            default:
+                guard let mode = RenderMode(rawValue: rawValue) else { return nil }
+                self = .session(mode)
+            }
+        }
+
+        var rawValue: String {
+            switch self {
+            case .session(let mode): mode.rawValue
+            case .overlay: "overlay"
+            case .overlayJSONL: "overlay-jsonl"
+            }
+        }
     }
 
-    enum LogFormat: String, Sendable, CaseIterable {
-        case text, jsonl
-    }
-
-    var mode: Mode = .auto
+    var mode = Mode.session(.auto)
     var logFile: String?
     var logFormat: LogFormat = .text
     var plugins: [String] = []
@@ -69,7 +87,7 @@ struct DisplayOptions: Sendable {
 
     /// Reads the display options from a parsed command line.
     init(_ parsed: ParsedArguments, parser: OptionParser) throws(CommandLineError) {
-        mode = try parser.choice(parsed, "mode", among: Mode.allCases) ?? .auto
+        mode = try parser.choice(parsed, "mode", among: Mode.allCases) ?? .session(.auto)
         logFile = parsed.value("log-file")
         if logFile == "" { throw parser.usageError("--log-file needs a path") }
         logFormat = try parser.choice(parsed, "log-format", among: LogFormat.allCases) ?? .text

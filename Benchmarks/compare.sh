@@ -2,7 +2,7 @@
 # Runs tqdm, rich and indicatif through the same per-call loop as activity-bench measures for
 # `advance(by: 1)` and `activity_advance`, and prints each one's cost beside ours, as ratios; then
 # `activity render` beside tqdm counting lines, `pv -l` and `wc -l` (reading the bytes: the
-# floor) on the same generated file, as ratios from one run.
+# floor) on the same generated file, as ratios of the medians of five runs.
 # A missing dependency skips its comparison, and says so. Results: bench-results/compare.json.
 #
 #   Benchmarks/compare.sh            # uses bench-results/results.json (or $BENCH_RESULTS/), running activity-bench if absent
@@ -64,7 +64,8 @@ else
 fi
 
 echo "measuring activity render beside tqdm, pv and wc counting the same lines…" >&2
-# One run each, on the same generated file: the figures are ratios from that one run.
+# Five runs of each, on the same generated file: the figures are the medians, and their
+# ratios.
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 swift build -c release --static-swift-stdlib --product activity >/dev/null && \
     swift build -c release --static-swift-stdlib --product activity-bench >/dev/null
@@ -92,10 +93,13 @@ for stream in ["progress", "mix"]:
                 import tqdm  # noqa: F401
             except ImportError:
                 continue
-        with open(path, "rb") as source:
-            start = time.perf_counter()
-            subprocess.run(argv, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-            seconds = time.perf_counter() - start
+        runs = []
+        for _ in range(5):
+            with open(path, "rb") as source:
+                start = time.perf_counter()
+                subprocess.run(argv, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+                runs.append(time.perf_counter() - start)
+        seconds = sorted(runs)[len(runs) // 2]
         result.setdefault(stream, {})[name] = {"seconds": seconds, "linesPerSecond": lines / seconds}
 json.dump(result, sys.stdout)
 PY

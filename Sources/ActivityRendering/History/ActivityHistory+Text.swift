@@ -47,7 +47,7 @@ extension ActivityHistory {
         var history = ActivityHistory()
         var problem: String?
         for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-            guard let entry = Self.parseEntry(String(decoding: line, as: UTF8.self)) else {
+            guard let entry = Self.parseEntry(line) else {
                 problem = problem ?? "line \(index + 1) is not a history entry"
                 continue
             }
@@ -58,27 +58,30 @@ extension ActivityHistory {
     }
 
     /// One line's entry, or `nil` when it is malformed.
-    private static func parseEntry(_ line: String) -> Entry? {
-        let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-        guard fields.count >= 5, let ended = Double(fields[0]), ended.isFinite, let completed = Double(fields[1]),
-            completed.isFinite
-        else { return nil }
+    /// One entry, split on its bytes: a tab and a comma are always separators (titles have
+    /// their tabs escaped), whatever follows them.
+    private static func parseEntry(_ line: ArraySlice<UInt8>) -> Entry? {
+        func number(_ field: ArraySlice<UInt8>) -> Double? {
+            Double(String(decoding: field, as: UTF8.self)).flatMap { $0.isFinite ? $0 : nil }
+        }
+        let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
+        guard fields.count >= 5, let ended = number(fields[0]), let completed = number(fields[1]) else { return nil }
         let total: Double?
-        if fields[2] == "-" {
+        if fields[2].elementsEqual([UInt8(ascii: "-")]) {
             total = nil
         } else {
-            guard let value = Double(fields[2]), value.isFinite else { return nil }
+            guard let value = number(fields[2]) else { return nil }
             total = value
         }
         var durations: [Double] = []
-        for text in fields[3].split(separator: ",") {
-            guard let value = Double(text), value.isFinite, value >= 0 else { return nil }
+        for text in fields[3].split(separator: UInt8(ascii: ",")) {
+            guard let value = number(text), value >= 0 else { return nil }
             durations.append(value)
         }
         guard !durations.isEmpty, durations.count <= durationsKept else { return nil }
         var path: [String] = []
         for field in fields[4...] {
-            guard let title = unescaped(field) else { return nil }
+            guard let title = unescaped(String(decoding: field, as: UTF8.self)) else { return nil }
             path.append(title)
         }
         return Entry(path: path, durations: durations, completed: completed, total: total, lastEnded: ended)

@@ -117,8 +117,9 @@ public final class TerminalRenderer: ActivityRenderer {
     /// The path titles made last (``pathTitle(of:in:)``), by handle index, with the epoch they
     /// were made in.
     @exclusivity(unchecked) var pathTitles: [(handle: ActivityHandle, epoch: Int, title: String)?] = []
-    /// Moves on whenever a path title may change: an activity is retitled or ends (its slot,
-    /// and so a parent of others, may go).
+    /// Moves on whenever a path title may change: an activity is retitled. (An end changes no
+    /// path still shown: an activity's ancestors end after it, and a slot used again has a handle
+    /// of its own.)
     @exclusivity(unchecked) var pathTitleEpoch = 0
     /// Plain mode's line, built as bytes and reused.
     @exclusivity(unchecked) var plainLine: [UInt8] = []
@@ -194,7 +195,7 @@ public final class TerminalRenderer: ActivityRenderer {
     public func render(_ update: ActivityUpdate, in store: ActivityStore) {
         guard !isFinished else { return }
         if startTime == nil { startTime = update.timestamp }
-        if update.kind == .end || update.progressTitle != nil { pathTitleEpoch &+= 1 }
+        if update.progressTitle != nil { pathTitleEpoch &+= 1 }
         if update.kind == .end { noteForSummary(update, in: store) }
         switch configuration.mode {
         case .tty: renderLive(update, in: store)

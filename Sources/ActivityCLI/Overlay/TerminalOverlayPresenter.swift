@@ -319,22 +319,19 @@ final class TerminalOverlayPresenter: Sendable {
         if on {
             let foreground = tcgetpgrp(inputFD)
             guard foreground == -1 || foreground == getpgrp() else { return }
-            var settings = termios()
-            guard tcgetattr(inputFD, &settings) == 0 else { return }
-            core.savedInput = settings
-            if registeredSignals { TerminalRestore.saveTermios(settings) }
-            settings.c_lflag &= ~tcflag_t(ICANON | ECHO | ECHONL | IEXTEN)
-            withUnsafeMutableBytes(of: &settings.c_cc) { cc in
-                cc[Int(VMIN)] = 1
-                cc[Int(VTIME)] = 0
-            }
-            guard tcsetattr(inputFD, TCSANOW, &settings) == 0 else {
+            // The signal handler knows what to put back before the settings change.
+            let registered = registeredSignals
+            guard
+                let saved = TerminalSettings.readKeyByKey(
+                    inputFD, noting: { if registered { TerminalRestore.saveTermios($0) } })
+            else {
                 if registeredSignals { TerminalRestore.clearTermios() }
                 return
             }
+            core.savedInput = saved
             core.rawInput = true
         } else {
-            _ = tcsetattr(inputFD, TCSANOW, &core.savedInput)
+            TerminalSettings.restore(inputFD, to: core.savedInput)
             if registeredSignals { TerminalRestore.clearTermios() }
             core.rawInput = false
         }

@@ -1,4 +1,5 @@
 import ActivityPOSIX
+import ActivityTerminal
 
 #if canImport(Glibc)
     import Glibc
@@ -48,11 +49,7 @@ struct PseudoTerminal {
         // echo left unfinished would hold the live region away as a prompt.
         let slave = SystemCall.open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
         if slave >= 0 {
-            var settings = termios()
-            if tcgetattr(terminal, &settings) == 0 {
-                settings.c_lflag &= ~tcflag_t(ECHOCTL)
-                _ = tcsetattr(slave, TCSANOW, &settings)
-            }
+            TerminalSettings.copy(from: terminal, to: slave)
             SystemCall.close(slave)
         }
         copySize(from: terminal)
@@ -74,10 +71,7 @@ struct PseudoTerminal {
     /// Whether the command's terminal is in line mode (canonical input): no program reads it key
     /// by key, as an editor, a pager, a shell's line editor or `ssh` do, each turning line mode
     /// off. On Linux a master's settings are its slave's.
-    var isInLineMode: Bool {
-        var settings = termios()
-        return tcgetattr(master, &settings) == 0 && settings.c_lflag & tcflag_t(ICANON) != 0
-    }
+    var isInLineMode: Bool { TerminalSettings.isInLineMode(master) }
 
     func close() {
         SystemCall.close(master)

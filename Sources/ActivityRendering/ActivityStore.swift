@@ -20,7 +20,7 @@ public import ActivityWire
 /// Consumer rules: `progress` and `end` for an id never begun, or already ended, are ignored and
 /// counted (a `log` is still shown, without its id); a second `begin` is ignored; a `begin` naming
 /// a parent that is not open is attached at the top; children still open when their parent ends
-/// end first, as `abandoned`; ``finish(at:)`` ends everything still open as `abandoned`.
+/// end first, as `abandoned`; ``finish(at:_:)`` ends everything still open as `abandoned`.
 /// Diagnostics are counted in ``summary``, never fatal.
 ///
 /// Text from the wire is sanitized once, here, where it enters the activities: the title,
@@ -264,8 +264,9 @@ public struct ActivityStore: Sendable {
         }
     }
 
-    /// Ends every open activity as `abandoned` and returns the changes.
-    public mutating func finish(at time: Double) -> [ActivityUpdate] {
+    /// Ends every open activity as `abandoned` and returns the changes (a convenience, as
+    /// ``updates(applying:line:)`` is for ``apply(_:line:_:)``).
+    public mutating func updates(finishingAt time: Double) -> [ActivityUpdate] {
         var updates: [ActivityUpdate] = []
         finish(at: time) { updates.append($0) }
         return updates

@@ -91,11 +91,11 @@ struct ActivityStoreTests {
         _ = store.updates(applying: E.begin("a", "A", at: 0))
         _ = store.updates(applying: E.begin("b", "B", at: 0))
         _ = store.updates(applying: E.begin("b.1", "B1", parent: "b", at: 0))
-        let ids = store.finish(at: 9).compactMap { $0.event(in: store).id?.rawValue }
+        let ids = store.updates(finishingAt: 9).compactMap { $0.event(in: store).id?.rawValue }
         #expect(ids == ["a", "b.1", "b"])
         #expect(store.summary.count(.abandoned) == 3)
         #expect(store.openCount == 0)
-        #expect(store.finish(at: 10).isEmpty)
+        #expect(store.updates(finishingAt: 10).isEmpty)
     }
 
     @Test("a missing timestamp takes the last one seen")
@@ -133,7 +133,7 @@ struct ActivityStoreTests {
         #expect(store.openCount == 1000)
         #expect(store.retainedCount == 1000)
         #expect(store.summary.dropped == 99_000)
-        #expect(store.finish(at: 1).count == 1000)
+        #expect(store.updates(finishingAt: 1).count == 1000)
     }
 
     @Test("a chain nested 10,000 deep ends without recursion")
@@ -144,7 +144,7 @@ struct ActivityStoreTests {
             _ = store.updates(applying: E.begin("n\(depth)", "N", parent: "n\(depth - 1)", at: 0))
         }
         #expect(store[E.id("n9999")]?.depth == 9999)
-        let ends = store.finish(at: 1)
+        let ends = store.updates(finishingAt: 1)
         #expect(ends.count == 10_000)
         #expect(ends.first?.event(in: store).id == E.id("n9999"))
         #expect(ends.last?.event(in: store).id == E.id("n0"))

@@ -17,7 +17,10 @@ struct AptStatusDescriptorTests {
     /// A stand-in apt-get (bash: sh cannot name descriptors above 9) in `folder`. It keeps what
     /// `APT_CONFIG` was and what the file said, writes `inherited` to descriptor 3 when that is
     /// open, then `statusFixture` to the status descriptor and `stdoutFixture` to its standard
-    /// output. With `wait` as its first argument it then sleeps until it is stopped.
+    /// output. With `wait` as its first argument it then marks `waiting` and becomes `sleep` until
+    /// it is stopped, with no child of its own in between: a SIGINT that reaches bash while it
+    /// waits for a child that then exits normally (`touch`, or a `sleep` between fork and exec)
+    /// makes bash go on, as if the child had handled it, and the test's Ctrl-C would be lost.
     static func fakeAptGet(
         in folder: URL, statusFixture: String = "apt/apt-install-statusfd-C.txt",
         stdoutFixture: String = "apt/apt-install-stdout-C.txt", exitStatus: Int32 = 0
@@ -37,7 +40,7 @@ struct AptStatusDescriptorTests {
             if [ -z "$fd" ]; then echo "E: no status descriptor" >&2; exit 0; fi
             while IFS= read -r line; do printf '%s\\n' "$line" >&$fd; done < \(fixtures)/\(statusFixture)
             cat \(fixtures)/\(stdoutFixture)
-            if [ "$1" = wait ]; then touch "$dir/waiting"; sleep 100; fi
+            if [ "$1" = wait ]; then : > "$dir/waiting"; exec sleep 100; fi
             exit \(exitStatus)
 
             """

@@ -117,31 +117,12 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
         return start == raw.count || writeAll(UnsafeRawBufferPointer(rebasing: raw[start...]))
     }
 
+    /// A reader that takes nothing for 5 seconds has gone: the output is broken.
     private func writeAll(_ raw: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < raw.count {
-            let pointer = raw.baseAddress! + offset
-            let remaining = raw.count - offset
-            let count: Int
-            if kind == .socket {
-                count = send(fileDescriptor, pointer, remaining, SystemCall.noSignal)
-            } else {
-                count = SystemCall.write(fileDescriptor, pointer, remaining)
-            }
-            if count > 0 {
-                offset += count
-                continue
-            }
-            let error = count < 0 ? errno : EIO
-            if error == EINTR { continue }
-            if error == EAGAIN || error == EWOULDBLOCK {
-                var poller = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
-                if poll(&poller, 1, 5000) <= 0 { return false }
-                continue
-            }
-            return false
-        }
-        return true
+        let fd = fileDescriptor
+        return SystemCall.writeAll(fd, raw, socket: kind == .socket) { _ in
+            SystemCall.waitUntilWritable(fd, milliseconds: 5000)
+        } == 0
     }
 
     /// Runs `body` with SIGPIPE blocked in this thread; a SIGPIPE it raised is consumed.

@@ -176,19 +176,13 @@ final class OverlayJSONLinesPresenter: Sendable {
         }
     }
 
+    /// The presenting process reads every state line: it is waited for, however long it stalls.
     private func write(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes {
-                SystemCall.write(outputFD, $0.baseAddress! + offset, bytes.count - offset)
-            }
-            if written > 0 {
-                offset += written
-            } else if written < 0, errno == EINTR || errno == EAGAIN {
-                var fd = pollfd(fd: outputFD, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&fd, 1, 100)
-            } else {
-                return
+        let fd = outputFD
+        _ = bytes.withUnsafeBytes { raw in
+            SystemCall.writeAll(fd, raw) { _ in
+                SystemCall.waitUntilWritable(fd, milliseconds: 100)
+                return true
             }
         }
     }

@@ -343,22 +343,14 @@ final class TerminalOverlayPresenter: Sendable {
     private func write(_ bytes: [UInt8], alternateScreen: Bool) {
         if alternateScreen, registeredSignals { TerminalRestore.setAlternateScreen(true) }
         defer { if !alternateScreen, registeredSignals { TerminalRestore.setAlternateScreen(false) } }
-        var offset = 0
-        var stalls = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes {
-                SystemCall.write(outputFD, $0.baseAddress! + offset, bytes.count - offset)
-            }
-            if written > 0 {
-                offset += written
-            } else if written < 0, errno == EINTR {
-                continue
-            } else if written < 0, errno == EAGAIN, stalls < 100 {
-                stalls += 1
-                var fd = pollfd(fd: outputFD, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&fd, 1, 10)
-            } else {
-                return
+        // A terminal that takes nothing for a second (paused, gone) loses this frame, not the
+        // overlay's timing.
+        let fd = outputFD
+        _ = bytes.withUnsafeBytes { raw in
+            SystemCall.writeAll(fd, raw) { stalls in
+                guard stalls <= 100 else { return false }
+                SystemCall.waitUntilWritable(fd, milliseconds: 10)
+                return true
             }
         }
     }

@@ -37,25 +37,14 @@ struct FileOutput: Sendable {
         try write(Array(text.utf8))
     }
 
+    /// A non-blocking descriptor we must not change is waited for until it takes more.
     private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) -> Failure? {
-        var offset = 0
-        while offset < buffer.count {
-            let written = SystemCall.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written > 0 {
-                offset += written
-                continue
-            }
-            let error = errno
-            if written < 0 && error == EINTR { continue }
-            if written < 0 && (error == EAGAIN || error == EWOULDBLOCK) {
-                // A non-blocking descriptor we must not change: wait until it takes more.
-                var poller = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&poller, 1, 1000)
-                continue
-            }
-            return error == EPIPE ? .closed : .failed(error)
+        let fd = fileDescriptor
+        let error = SystemCall.writeAll(fd, UnsafeRawBufferPointer(buffer)) { _ in
+            SystemCall.waitUntilWritable(fd, milliseconds: 1000)
+            return true
         }
-        return nil
+        return error == 0 ? nil : error == EPIPE ? .closed : .failed(error)
     }
 }
 

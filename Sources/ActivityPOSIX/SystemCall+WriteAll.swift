@@ -11,15 +11,17 @@
 extension SystemCall {
     /// Writes all of `bytes` to `fd` (with `send(2)` and ``noSignal`` when it is a `socket`),
     /// going on after an interruption. When `fd` takes nothing more for now (`EAGAIN`, on a
-    /// descriptor someone else made non-blocking), `stalled` is asked whether to go on, with the
-    /// number of stalls so far (from 1); it may wait first (``waitUntilWritable(_:milliseconds:)``).
+    /// descriptor someone else made non-blocking, or a socket), `stalled` is asked whether to go
+    /// on, with the number of stalls so far (from 1) and of bytes written; it may wait first
+    /// (``waitUntilWritable(_:milliseconds:)``).
     /// Each caller chooses how long a reader may stall it: a terminal's frames are dropped
     /// sooner than a log's lines.
     ///
     /// Returns 0 once everything is written, else the error (`EIO` for a write of nothing,
     /// `EAGAIN` when `stalled` gave up).
     package static func writeAll(
-        _ fd: Int32, _ bytes: UnsafeRawBufferPointer, socket: Bool = false, stalled: (Int) -> Bool
+        _ fd: Int32, _ bytes: UnsafeRawBufferPointer, socket: Bool = false,
+        stalled: (_ stalls: Int, _ written: Int) -> Bool
     ) -> Int32 {
         var offset = 0
         var stalls = 0
@@ -35,7 +37,7 @@ extension SystemCall {
             if error == EINTR { continue }
             guard error == EAGAIN || error == EWOULDBLOCK else { return error }
             stalls += 1
-            guard stalled(stalls) else { return EAGAIN }
+            guard stalled(stalls, offset) else { return EAGAIN }
         }
         return 0
     }

@@ -120,7 +120,7 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
     /// A reader that takes nothing for 5 seconds has gone: the output is broken.
     private func writeAll(_ raw: UnsafeRawBufferPointer) -> Bool {
         let fd = fileDescriptor
-        return SystemCall.writeAll(fd, raw, socket: kind == .socket) { _ in
+        return SystemCall.writeAll(fd, raw, socket: kind == .socket) { _, _ in
             SystemCall.waitUntilWritable(fd, milliseconds: 5000)
         } == 0
     }

@@ -151,37 +151,33 @@ public final class PluginHost: ActivityRenderer {
     // MARK: - Process
 
     private func deliver(_ bytes: [UInt8], mayDrop: Bool) {
-        var offset = 0
+        let fd = socket
         var waited = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { raw in
-                send(socket, raw.baseAddress! + offset, raw.count - offset, SystemCall.noSignal)
-            }
-            if count > 0 {
-                offset += count
-                continue
-            }
-            let error = errno
-            if error == EINTR { continue }
-            if error == EAGAIN || error == EWOULDBLOCK {
-                if mayDrop && offset == 0 {
-                    droppedEvents += 1
-                    return
+        var dropped = false
+        var stalledOut = false
+        let error = bytes.withUnsafeBytes { raw in
+            SystemCall.writeAll(fd, raw, socket: true) { _, written in
+                // A progress the plugin has no room for is dropped whole, never cut.
+                if mayDrop && written == 0 {
+                    dropped = true
+                    return false
                 }
-                var poller = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
-                if poll(&poller, 1, 100) == 0 {
+                if !SystemCall.waitUntilWritable(fd, milliseconds: 100) {
                     waited += 100
-                    if waited >= 2000 {
-                        notices.append("plugin \"\(name)\" is not reading its input; rendering goes on without it")
-                        stop(wait: 0)
-                        return
-                    }
+                    stalledOut = waited >= 2000
                 }
-                continue
+                return !stalledOut
             }
+        }
+        if error == 0 { return }
+        if dropped {
+            droppedEvents += 1
+        } else if stalledOut {
+            notices.append("plugin \"\(name)\" is not reading its input; rendering goes on without it")
+            stop(wait: 0)
+        } else {
             _ = reap(block: false) || reap(wait: 0.2)
             died()
-            return
         }
     }
 

@@ -180,7 +180,7 @@ final class OverlayJSONLinesPresenter: Sendable {
     private func write(_ bytes: [UInt8]) {
         let fd = outputFD
         _ = bytes.withUnsafeBytes { raw in
-            SystemCall.writeAll(fd, raw) { _ in
+            SystemCall.writeAll(fd, raw) { _, _ in
                 SystemCall.waitUntilWritable(fd, milliseconds: 100)
                 return true
             }

@@ -347,7 +347,7 @@ final class TerminalOverlayPresenter: Sendable {
         // overlay's timing.
         let fd = outputFD
         _ = bytes.withUnsafeBytes { raw in
-            SystemCall.writeAll(fd, raw) { stalls in
+            SystemCall.writeAll(fd, raw) { stalls, _ in
                 guard stalls <= 100 else { return false }
                 SystemCall.waitUntilWritable(fd, milliseconds: 10)
                 return true

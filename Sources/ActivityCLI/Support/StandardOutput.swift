@@ -40,7 +40,7 @@ struct FileOutput: Sendable {
     /// A non-blocking descriptor we must not change is waited for until it takes more.
     private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) -> Failure? {
         let fd = fileDescriptor
-        let error = SystemCall.writeAll(fd, UnsafeRawBufferPointer(buffer)) { _ in
+        let error = SystemCall.writeAll(fd, UnsafeRawBufferPointer(buffer)) { _, _ in
             SystemCall.waitUntilWritable(fd, milliseconds: 1000)
             return true
         }

@@ -113,20 +113,9 @@ enum HTTPPoster {
     }
 
     private static func send(_ bytes: [UInt8], on fd: Int32, deadline: Double) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes {
-                SystemCall.send(fd, $0.baseAddress! + offset, bytes.count - offset, SystemCall.noSignal)
-            }
-            if sent > 0 {
-                offset += sent
-            } else if sent < 0 && (errno == EAGAIN || errno == EINTR) {
-                guard wait(fd, for: Int16(POLLOUT), deadline: deadline) else { return false }
-            } else {
-                return false
-            }
-        }
-        return true
+        bytes.withUnsafeBytes { raw in
+            SystemCall.writeAll(fd, raw, socket: true) { _, _ in wait(fd, for: Int16(POLLOUT), deadline: deadline) }
+        } == 0
     }
 
     /// The status code of the answer's first line.

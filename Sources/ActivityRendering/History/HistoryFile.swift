@@ -1,3 +1,4 @@
+import ActivityPOSIX
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -91,21 +92,8 @@ package enum HistoryFile {
         let temporary = path + ".tmp.\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return "history \(temporary): \(describe(errno: errno)); history not written" }
-        var offset = 0
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    failure = written < 0 ? errno : EIO
-                    return
-                }
-            }
-        }
+        // A file of our own making never stalls: a stall is a failure.
+        var failure = bytes.withUnsafeBytes { raw in SystemCall.writeAll(fd, raw) { _, _ in false } }
         if failure == 0 && fsync(fd) != 0 { failure = errno }
         close(fd)
         if failure == 0 && rename(temporary, path) != 0 { failure = errno }

@@ -192,9 +192,9 @@ extension ActivityStore {
     @inline(__always)
     mutating func refusal(of sender: Int32?, at index: Int, doing what: String, line: Int) -> [Diagnostic]? {
         guard let sender, let owner = slots[index]!.identity.owner, !owner.admits(sender) else { return nil }
-        let whose = owner == .caller ? "the run's own activity" : "an activity another reporter began"
         return record(
-            line, .notOwner, "a reporter sent \(what) for \(whose) (\(slots[index]!.id.rawValue)); skipped")
+            line, .notOwner,
+            "a reporter sent \(what) for an activity another reporter began (\(slots[index]!.id.rawValue)); skipped")
     }
 
     /// Ends, as abandoned, the running activities `owner` began, the latest begun first: their

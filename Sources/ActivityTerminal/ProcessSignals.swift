@@ -61,8 +61,13 @@ package enum ProcessSignals {
     ///
     /// Returns the signals claimed, to pass to ``release(_:)``.
     package static func claim(_ signals: [Int32], evenIfIgnored: Bool = false) -> [Int32] {
+        // Statics are made on first use, which a signal handler must not be: all of them now.
         _ = previous
         _ = TerminalClaim.all
+        _ = pipe.load(ordering: .relaxed)
+        _ = piped.load(ordering: .relaxed)
+        _ = group.load(ordering: .relaxed)
+        _ = forwarded.load(ordering: .relaxed)
         return claims.withLock { counts in
             var claimed: [Int32] = []
             for signal in signals where signal > 0 && Int(signal) < slots {

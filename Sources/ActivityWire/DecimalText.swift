@@ -42,7 +42,7 @@ package enum DecimalText {
             return suffix.isEmpty ? text : text + String(decoding: suffix, as: UTF8.self)
         }
         let decimals = min(max(0, decimals), 9)
-        let scaled = (abs(value) * powersOfTen[decimals]).rounded()
+        let scaled = (abs(value) * JSONScanner.powersOfTen[decimals]).rounded()
         guard scaled < 9.0e18 else {
             let text = String(Int64(value))
             return suffix.isEmpty ? text : text + String(decoding: suffix, as: UTF8.self)
@@ -74,12 +74,6 @@ package enum DecimalText {
             }
             return String(decoding: UnsafeBufferPointer(rebasing: buffer[position..<capacity]), as: UTF8.self)
         }
-    }
-
-    private static let powersOfTen: [Double] = (0...9).map { power in
-        var scale: Int64 = 1
-        for _ in 0..<power { scale *= 10 }
-        return Double(scale)
     }
 
     /// How many decimals give three significant digits: `1.23`, `12.3`, `123`.

@@ -29,6 +29,22 @@ struct CancelRouteTests {
         #expect(tracker.ignoredCancels == 1)
     }
 
+    @Test("an id begun again, once its first run is forgotten, takes a cancel again")
+    func idBegunAgain() {
+        var tracker = ConnectionTracker(root: id("root"))
+        tracker.open(5)
+        let begin = #"{"v":1,"type":"begin","id":"step","title":"Step","cancellable":true}"#
+        feed(&tracker, [begin], from: 5)
+        #expect(tracker.cancel(id("step"), in: display) == .line(ControlMessage.cancel(id("step")).encoded(), to: 5))
+        // Enough other activities end after it that the store forgets the first "step".
+        let others = (0...ActivityStore.Limits().retainedFinished).flatMap { index in
+            [#"{"v":1,"type":"begin","id":"o\#(index)","title":"O"}"#, #"{"v":1,"type":"end","id":"o\#(index)"}"#]
+        }
+        feed(&tracker, [#"{"v":1,"type":"end","id":"step","status":"cancelled"}"#] + others + [begin], from: 5)
+        #expect(display.activity(id("step"))?.isRunning == true)
+        #expect(tracker.cancel(id("step"), in: display) == .line(ControlMessage.cancel(id("step")).encoded(), to: 5))
+    }
+
     @Test("ignored: not cancellable, ended, unknown, gone with its connection, the run's own")
     func ignoreRules() {
         var tracker = ConnectionTracker(root: id("root"))

@@ -5,6 +5,8 @@ import ActivityWire
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The overlay `--mode overlay` or `--mode overlay-jsonl` asks for, in two steps: what can fail

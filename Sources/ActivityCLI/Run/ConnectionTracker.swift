@@ -42,8 +42,9 @@ struct ConnectionTracker {
     private var connections: [Int32: Connection] = [:]
     /// The processes of `activity emit` callers that own activities.
     private var processes: Set<Int32> = []
-    /// The activities a cancel was sent to: each is sent one at most.
-    private var cancelled: Set<ActivityID> = []
+    /// The activities a cancel was sent to, by their begin's sequence number (an id may begin
+    /// again): each is sent one at most.
+    private var cancelled: Set<Int> = []
     /// Cancels that went nowhere (``CancelRoute/ignored``).
     private(set) var ignoredCancels = 0
     private let decoder = ActivityEventDecoder()
@@ -92,24 +93,25 @@ struct ConnectionTracker {
     /// Where a cancel the person asked for must go, at most once per activity. The run's own
     /// activity is not a reporter's: ``CancelRoute/ignored`` (the caller interrupts the command).
     mutating func cancel(_ id: ActivityID, in display: any Display) -> CancelRoute {
+        guard let activity = display.activity(id), activity.isRunning, activity.cancellable,
+            !cancelled.contains(activity.sequence)
+        else {
+            ignoredCancels += 1
+            return .ignored
+        }
         let route: CancelRoute
-        if let activity = display.activity(id), activity.isRunning, activity.cancellable, !cancelled.contains(id) {
-            switch activity.owner {
-            case .connection(let fd)?: route = .line(ControlMessage.cancel(id).encoded(), to: fd)
-            case .process(let pid)?:
-                route =
-                    Self.signal(activity.attrs[EmitCommand.cancelSignalAttribute]).map { .signal($0, to: pid) }
-                    ?? .ignored
-            case .caller?, nil: route = .ignored
-            }
-        } else {
-            route = .ignored
+        switch activity.owner {
+        case .connection(let fd)?: route = .line(ControlMessage.cancel(id).encoded(), to: fd)
+        case .process(let pid)?:
+            route =
+                Self.signal(activity.attrs[EmitCommand.cancelSignalAttribute]).map { .signal($0, to: pid) } ?? .ignored
+        case nil: route = .ignored
         }
         guard route != .ignored else {
             ignoredCancels += 1
             return .ignored
         }
-        cancelled.insert(id)
+        cancelled.insert(activity.sequence)
         return route
     }
 

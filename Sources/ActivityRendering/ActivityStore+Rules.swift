@@ -69,14 +69,13 @@ extension ActivityStore {
         return result
     }
 
-    /// The hot path: the activity in slot `index` changed in place, and an update that carries
-    /// only what the event set. `false`, with nothing done, when the activity has ended.
+    /// The hot path: the running activity in slot `index` (its callers checked that it runs and
+    /// who may change it) changed in place, and an update that carries only what the event set.
     @inline(__always)
     mutating func applyProgress(
         at index: Int, completed: Double?, total: ActivityEvent.Total?, message: String?, title: String?,
         time: Double, _ body: (ActivityUpdate) -> Void
-    ) -> Bool {
-        guard slots[index]!.isRunning else { return false }
+    ) {
         var text: ActivityUpdate.ProgressText?
         if message != nil || title != nil {
             if let title { slots[index]!.title = TerminalSanitizer.display(title) }
@@ -92,7 +91,6 @@ extension ActivityStore {
             ActivityUpdate(
                 kind: .progress, handle: handle(at: index), timestamp: time,
                 payload: .progress(completed: completed, total: total, text: text)))
-        return true
     }
 
     mutating func applyLog(

@@ -197,7 +197,7 @@ public struct ActivityStore: Sendable {
                 return problem(unknown: progress.id, doing: "progress", line: line)
             }
             if let refusal = refusal(of: sender, at: index, doing: "progress", line: line) { return refusal }
-            _ = applyProgress(
+            applyProgress(
                 at: index, completed: progress.completed, total: progress.total, message: progress.message,
                 title: progress.title, time: time, body)
             return []
@@ -249,7 +249,7 @@ public struct ActivityStore: Sendable {
             return problem(unknown: event.activityID(id), doing: "progress", line: line)
         }
         if let refusal = refusal(of: sender, at: index, doing: "progress", line: line) { return refusal }
-        _ = applyProgress(
+        applyProgress(
             at: index, completed: event.completed, total: event.total, message: event.message.map(event.string),
             title: event.title.map(event.string), time: time, body)
         return []

@@ -36,6 +36,15 @@ package enum ProcessSignals {
         #endif
     }()
 
+    /// The signals whose handler restores the terminals: blocked while a drawer draws
+    /// (``TerminalClaim/draw(waiting:_:)``).
+    nonisolated(unsafe) static let restoringTerminals: UnsafePointer<sigset_t> = {
+        let set = UnsafeMutablePointer<sigset_t>.allocate(capacity: 1)
+        sigemptyset(set)
+        for signal in terminating + [SIGTSTP] { sigaddset(set, signal) }
+        return UnsafePointer(set)
+    }()
+
     private static let slots = 65
     /// How many claims each signal has; our handler is installed while it is above 0.
     private static let claims = Mutex([Int](repeating: 0, count: slots))

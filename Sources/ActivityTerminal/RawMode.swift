@@ -62,17 +62,6 @@ package final class RawMode: @unchecked Sendable {
             // stray "\n" still starts a line.
             settings.c_oflag = saved.c_oflag
         }
-        // SIGTTOU is blocked: settings changed by a job that became a background one between
-        // the check and the call must not stop this process.
-        var block = sigset_t()
-        var old = sigset_t()
-        sigemptyset(&block)
-        sigaddset(&block, SIGTTOU)
-        pthread_sigmask(SIG_BLOCK, &block, &old)
-        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
-        while tcsetattr(descriptor, TCSADRAIN, &settings) != 0 {
-            guard errno == EINTR else { return false }
-        }
-        return true
+        return TerminalSettings.set(descriptor, settings, when: TCSADRAIN)
     }
 }

@@ -42,6 +42,10 @@ package final class TerminalClaim: Sendable {
     private let restored = Atomic<Bool>(false)
     private let suspending = Atomic<Bool>(false)
     private let resumed = Atomic<Bool>(false)
+    /// A drawer is inside ``draw(waiting:_:)``.
+    private let drawing = Atomic<Bool>(false)
+    /// How many handlers are restoring the terminal now.
+    private let restoring = Atomic<Int>(0)
     nonisolated(unsafe) private let bytes: UnsafeMutableBufferPointer<UInt8>
     nonisolated(unsafe) private let savedInput: UnsafeMutablePointer<termios>
 
@@ -110,17 +114,52 @@ package final class TerminalClaim: Sendable {
     /// cursor again with the next frame).
     package func consumeRestored() -> Bool { restored.exchange(false, ordering: .acquiringAndReleasing) }
 
-    /// Whether Ctrl-Z is giving the terminal back: draw nothing until it is over.
-    package var isSuspending: Bool { suspending.load(ordering: .acquiring) }
-
     /// Whether the process was stopped and continued since the last call: take the terminal again.
     package func consumeResumed() -> Bool { resumed.exchange(false, ordering: .acquiringAndReleasing) }
 
+    /// Runs `body`, which draws on the terminal or changes its settings, where no signal handler
+    /// comes in the middle: the signals whose handler restores the terminal are blocked in this
+    /// thread meanwhile, and a handler on another thread waits for `body` to end before it
+    /// restores the terminal. Without this, a frame begun before a Ctrl-Z lands after the
+    /// handler left the alternate screen (on the shell's screen, once the process continues), or
+    /// raw input is set again behind the handler's back.
+    ///
+    /// While a handler is at work (for Ctrl-Z, from the key until the process is continued),
+    /// `body` is skipped and `false` returned; with `waiting`, it runs once the handler is done.
+    package func draw(waiting: Bool = false, _ body: () throws -> Void) rethrows -> Bool {
+        var mask = sigset_t()
+        while true {
+            pthread_sigmask(SIG_BLOCK, ProcessSignals.restoringTerminals, &mask)
+            // Sequentially consistent, as is the handler's side: either it sees `drawing` and
+            // waits, or this sees it at work and keeps off.
+            drawing.store(true, ordering: .sequentiallyConsistent)
+            if restoring.load(ordering: .sequentiallyConsistent) == 0,
+                !suspending.load(ordering: .sequentiallyConsistent)
+            {
+                break
+            }
+            drawing.store(false, ordering: .sequentiallyConsistent)
+            pthread_sigmask(SIG_SETMASK, &mask, nil)
+            guard waiting else { return false }
+            usleep(1000)
+        }
+        defer {
+            drawing.store(false, ordering: .sequentiallyConsistent)
+            pthread_sigmask(SIG_SETMASK, &mask, nil)
+        }
+        try body()
+        return true
+    }
+
     // MARK: - For the handler (async-signal-safe)
 
-    /// Writes the restore bytes and puts the input settings back, as far as they are due.
+    /// Writes the restore bytes and puts the input settings back, as far as they are due, once
+    /// no drawer is in the middle of drawing.
     func restore(markingRestored: Bool) {
         guard owned.load(ordering: .acquiring) else { return }
+        restoring.add(1, ordering: .sequentiallyConsistent)
+        defer { restoring.subtract(1, ordering: .sequentiallyConsistent) }
+        waitForDrawer()
         if rawInput.exchange(false, ordering: .acquiringAndReleasing) {
             _ = tcsetattr(input.load(ordering: .acquiring), TCSANOW, savedInput)
         }
@@ -134,13 +173,23 @@ package final class TerminalClaim: Sendable {
 
     func beginSuspend() {
         guard owned.load(ordering: .acquiring) else { return }
-        suspending.store(true, ordering: .releasing)
+        suspending.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Waits for a drawer on another thread to leave ``draw(waiting:_:)``: a frame's write does
+    /// not take long, but a terminal that takes nothing (paused with Ctrl-S) must not keep the
+    /// handler forever, so it gives up after two seconds.
+    private func waitForDrawer() {
+        var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+        for _ in 0..<2000 where drawing.load(ordering: .sequentiallyConsistent) {
+            nanosleep(&pause, nil)
+        }
     }
 
     func endSuspend() {
         guard owned.load(ordering: .acquiring) else { return }
         resumed.store(true, ordering: .releasing)
-        suspending.store(false, ordering: .releasing)
+        suspending.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// Wakes the drawer's redraw timer.

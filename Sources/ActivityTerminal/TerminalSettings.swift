@@ -23,14 +23,29 @@ package enum TerminalSettings {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        guard tcsetattr(descriptor, TCSANOW, &settings) == 0 else { return nil }
+        guard set(descriptor, settings, when: TCSANOW) else { return nil }
         return saved
     }
 
     /// Puts back settings that ``readKeyByKey(_:)`` returned.
     package static func restore(_ descriptor: Int32, to settings: termios) {
+        _ = set(descriptor, settings, when: TCSANOW)
+    }
+
+    /// Changes `descriptor`'s settings, with SIGTTOU blocked: a job that became a background one
+    /// between its check of the foreground and this call must not be stopped by it.
+    static func set(_ descriptor: Int32, _ settings: termios, when action: Int32) -> Bool {
         var settings = settings
-        _ = tcsetattr(descriptor, TCSANOW, &settings)
+        var block = sigset_t()
+        var old = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGTTOU)
+        pthread_sigmask(SIG_BLOCK, &block, &old)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        while tcsetattr(descriptor, action, &settings) != 0 {
+            guard errno == EINTR else { return false }
+        }
+        return true
     }
 
     /// Gives `target` the settings of `source` (erase and interrupt keys, output processing),

@@ -133,15 +133,24 @@ final class TerminalOverlayPresenter: Sendable {
         let first = core.withLock { core -> Bool in
             guard !core.finished else { return false }
             core.finished = true
-            var output: [UInt8] = []
-            setRawInput(false, &core)
             for (stream, var splitter) in core.passthroughLines {
                 splitter.finish { line in core.held.append(TerminalSanitizer.display(bytes: Array(line.bytes)) + [0x0A])
                 }
                 core.passthroughLines[stream] = nil
             }
-            leave(&core, into: &output)
-            write(output, alternateScreen: false)
+            // Waits out a handler at work (a Ctrl-Z under way) rather than skip: the lines held
+            // back must still reach the shell's screen.
+            let restore = { (core: inout Core) in
+                var output: [UInt8] = []
+                self.setRawInput(false, &core)
+                self.leave(&core, into: &output)
+                self.write(output, alternateScreen: false)
+            }
+            if registeredSignals {
+                _ = TerminalRestore.draw(waiting: true) { restore(&core) }
+            } else {
+                restore(&core)
+            }
             wake(&core)
             return true
         }
@@ -265,17 +274,24 @@ final class TerminalOverlayPresenter: Sendable {
 
     /// Brings the terminal in line with the model's state. Called with the lock held.
     private func present(_ core: inout Core) {
-        if registeredSignals, TerminalRestore.wasInterrupted {  // a signal handler restored the terminal
-            core.inAlternateScreen = false
-            core.rawInput = false
-            return
+        guard registeredSignals else { return update(&core) }
+        // Skipped while a handler gives the terminal back (Ctrl-Z); the next tick draws.
+        _ = TerminalRestore.draw {
+            if TerminalRestore.wasInterrupted {  // a signal handler restored the terminal
+                core.inAlternateScreen = false
+                core.rawInput = false
+                return
+            }
+            if TerminalRestore.consumeResumed() {  // back from Ctrl-Z: take the terminal again
+                core.inAlternateScreen = false
+                core.rawInput = false
+                core.lastFrame = ""
+            }
+            update(&core)
         }
-        if registeredSignals, TerminalRestore.isSuspending { return }  // Ctrl-Z under way: the shell's turn
-        if registeredSignals, TerminalRestore.consumeResumed() {  // back from Ctrl-Z: take the terminal again
-            core.inAlternateScreen = false
-            core.rawInput = false
-            core.lastFrame = ""
-        }
+    }
+
+    private func update(_ core: inout Core) {
         let state = core.model.state
         var output: [UInt8] = []
         setRawInput(state.blocksInput, &core)

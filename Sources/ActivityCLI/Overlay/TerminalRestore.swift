@@ -49,8 +49,9 @@ enum TerminalRestore {
     /// given back to the shell meanwhile, and must be taken again.
     static func consumeResumed() -> Bool { claim.consumeResumed() }
 
-    /// Whether a Ctrl-Z is being handled: draw nothing until it is over.
-    static var isSuspending: Bool { claim.isSuspending }
+    /// Runs `body`, which draws or changes the input settings, where no signal handler restores
+    /// the terminal halfway through it (``TerminalClaim/draw(waiting:_:)``).
+    static func draw(waiting: Bool = false, _ body: () -> Void) -> Bool { claim.draw(waiting: waiting, body) }
 
     /// Whether a signal handler has restored the terminal since registration.
     static var wasInterrupted: Bool { claim.wasRestored }

@@ -97,8 +97,7 @@ extension TerminalRenderer {
     /// `Formatting.duration(seconds)`, made again only when the text would change: below a
     /// minute it shows tenths of a second, above whole seconds.
     func elapsedText(_ seconds: Double, cache: ActivityLineCache) -> String {
-        let clamped = seconds.isFinite ? max(0, seconds) : 0
-        let key = clamped < 59.95 ? Int64((clamped * 10).rounded()) : -1 - Int64(clamped.rounded(.down))
+        let key = Formatting.durationKey(seconds)
         if cache.elapsedKey == key, let text = cache.elapsed { return text }
         let text: String
         if lastElapsed.key == key, let shared = lastElapsed.text {

@@ -101,6 +101,29 @@ package enum Formatting {
         return fixed(form.value, decimals: form.decimals, suffix: suffix)
     }
 
+    /// Which text ``rate(_:unit:)`` gives for `perSecond` in `unit`, as a value: equal keys, equal
+    /// texts (for one unit). Lets a caller keep a rate's text until it would change.
+    package static func rateKey(_ perSecond: Double, unit: String?) -> NumberKey {
+        if unit == "bytes" {
+            let form = DecimalText.bytesForm(perSecond)
+            return NumberKey(
+                digits: DecimalText.shownDigits(form.amount, decimals: form.decimals), decimals: form.decimals,
+                suffix: form.unit)
+        }
+        let form = rateForm(perSecond)
+        return NumberKey(
+            digits: DecimalText.shownDigits(form.value, decimals: form.decimals), decimals: form.decimals,
+            suffix: Int(form.suffix))
+    }
+
+    /// A number's text as values: its digits as one whole number, how many are decimals, and what
+    /// follows them.
+    package struct NumberKey: Equatable {
+        var digits: Double
+        var decimals: Int
+        var suffix: Int
+    }
+
     /// How a rate's number is written: from 100 on a whole ``count(_:)``, below with two
     /// decimals, or one from 10.
     private static func rateForm(_ perSecond: Double) -> (value: Double, decimals: Int, suffix: UInt8) {

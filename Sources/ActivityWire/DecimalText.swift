@@ -108,18 +108,30 @@ package enum DecimalText {
         withBytes(value, perSecond: perSecond) { bytes.append(contentsOf: $0) }
     }
 
-    private static func withBytes<Result>(
-        _ value: Double, perSecond: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Result
-    ) -> Result {
-        let units = perSecond ? byteRateUnits : byteUnits
+    /// How ``bytes(_:perSecond:)`` writes `value`: the amount in its unit, its decimals and the
+    /// unit's index (B, KiB, MiB…).
+    package static func bytesForm(_ value: Double) -> (amount: Double, decimals: Int, unit: Int) {
         var amount = max(0, value)
         var index = 0
-        while amount >= 1024, index < units.count - 1 {
+        while amount >= 1024, index < byteUnits.count - 1 {
             amount /= 1024
             index += 1
         }
-        let decimals = index == 0 ? 0 : significantDecimals(amount)
-        return units[index].withUnsafeBufferPointer { withFixed(amount, decimals: decimals, suffix: $0, body) }
+        return (amount, index == 0 ? 0 : significantDecimals(amount), index)
+    }
+
+    /// What ``fixed(_:decimals:)`` shows of `value`: the digits as one whole number. Equal for two
+    /// values (and equal `decimals`) exactly when their texts are.
+    package static func shownDigits(_ value: Double, decimals: Int) -> Double {
+        (value * JSONScanner.powersOfTen[min(max(0, decimals), 9)]).rounded()
+    }
+
+    private static func withBytes<Result>(
+        _ value: Double, perSecond: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        let form = bytesForm(value)
+        let unit = perSecond ? byteRateUnits[form.unit] : byteUnits[form.unit]
+        return unit.withUnsafeBufferPointer { withFixed(form.amount, decimals: form.decimals, suffix: $0, body) }
     }
 
     private static let byteUnits = [" B", " KiB", " MiB", " GiB", " TiB", " PiB"].map { Array($0.utf8) }

@@ -106,8 +106,10 @@ public final class TerminalRenderer: ActivityRenderer {
     var lineCache: [Int: ActivityLineCache] = [:]
     /// The rows of the last frame, kept for their memory.
     var liveRows: [LiveRow] = []
-    /// The last elapsed time formatted, by its key (see `elapsedText`).
-    var lastElapsed: (key: Int64, text: String?) = (0, nil)
+    /// The last elapsed time formatted, by its key (see `elapsedPart`).
+    var lastElapsed: (key: Int64, part: LiveRow.Part?) = (0, nil)
+    /// The header's bytes as last written, with what they show.
+    var headerKept: (key: HeaderLineKey, bytes: [UInt8], width: Int)?
 
     // Shared state.
     @exclusivity(unchecked) var startTime: Double?

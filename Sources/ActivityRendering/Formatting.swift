@@ -19,18 +19,12 @@ package enum Formatting {
         DecimalText.fixed(value, decimals: decimals, suffix: suffix)
     }
 
-    /// The decimal digits of a non-negative integer. Below 10,000 from a table, so the small
-    /// numbers every frame shows cost no conversion.
+    /// The decimal digits of an integer.
     static func digits(_ value: Int64) -> String {
-        if value >= 0 && value < 10_000 { return smallNumbers[Int(value)] }
-        guard value > 0 else { return String(value) }
-        let low = Int(value % 10_000)
-        var tail = smallNumbers[low]
-        while tail.utf8.count < 4 { tail = "0" + tail }
-        return digits(value / 10_000) + tail
+        // Exact as a double up to 2^53; a table of the small ones would cost every process
+        // that shows a number 10,000 strings at its first.
+        abs(value) < 1 << 53 ? fixed(Double(value), decimals: 0) : String(value)
     }
-
-    private static let smallNumbers: [String] = (0..<10_000).map { String($0) }
 
     /// A count: an integer when integral, else with one decimal; SI-abbreviated from ten million.
     package static func count(_ value: Double) -> String {

@@ -88,6 +88,15 @@ public struct ActivityStore: Sendable {
         return slots[index]
     }
 
+    /// The completed fraction of the activity `handle` names (``ActivityState/fraction``), read
+    /// in place: deciding whether a progress event is worth a line copies no activity. `nil`
+    /// once evicted, `.some(nil)` while indeterminate.
+    package func fraction(of handle: ActivityHandle) -> Double?? {
+        let index = handle.index
+        guard index < slots.count, generations[index] == handle.generation else { return nil }
+        return slots[index]?.fraction
+    }
+
     /// The activity with `id`, open or recently finished.
     public subscript(id: ActivityID) -> ActivityState? {
         handle(for: id).flatMap { self[$0] }

@@ -57,11 +57,13 @@ public final class BufferOutput: ByteOutput {
 /// ``OutputBatch``); a failure then shows in ``isBroken`` once the batch is written.
 public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
     public let fileDescriptor: Int32
+    // Read for every write: no run-time exclusivity check, as for the batch's state (a display
+    // writes under its session's lock).
     /// Whether the destination has failed; nothing more is written.
-    public private(set) var isBroken = false
+    @exclusivity(unchecked) public private(set) var isBroken = false
     private let kind: Kind
     /// Where writes are gathered; `nil`: each write is written at once.
-    package var batch: OutputBatch?
+    @exclusivity(unchecked) package var batch: OutputBatch?
 
     enum Kind { case socket, pipe, other }
 

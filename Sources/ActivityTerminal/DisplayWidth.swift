@@ -25,6 +25,20 @@ package enum DisplayWidth {
         // Most text is printable ASCII: one column a byte, checked over the contiguous bytes.
         let simple = text.utf8.withContiguousStorageIfAvailable(simpleWidth)
         if let simple, let width = simple { return width }
+        return clusterWidth(text)
+    }
+
+    /// The number of columns `text` occupies. A short string (up to 15 bytes, stored inline)
+    /// has no contiguous storage to lend; `withUTF8` copies its bytes to the stack, so the
+    /// rates, counts and times of a frame are measured from their bytes too.
+    package static func of(_ text: String) -> Int {
+        var text = text
+        if let width = text.withUTF8(simpleWidth) { return width }
+        return clusterWidth(text)
+    }
+
+    /// The sum of the widths of `text`'s grapheme clusters.
+    private static func clusterWidth(_ text: some StringProtocol) -> Int {
         var width = 0
         for character in text { width += of(character) }
         return width

@@ -10,42 +10,53 @@ package enum DecimalText {
     /// `value` with exactly `decimals` digits after the point, rounded half away from zero; `?`
     /// for NaN, `∞` or `-∞` for the infinities.
     package static func fixed(_ value: Double, decimals: Int) -> String {
-        fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(start: nil, count: 0))
+        withFixed(value, decimals: decimals, suffix: UnsafeBufferPointer(start: nil, count: 0)) {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     /// ``fixed(_:decimals:)`` followed by the ASCII byte `suffix` unless it is 0.
     package static func fixed(_ value: Double, decimals: Int, suffix: UInt8) -> String {
-        guard suffix != 0 else { return fixed(value, decimals: decimals, suffix: "") }
+        guard suffix != 0 else { return fixed(value, decimals: decimals) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { byte in
             byte[0] = suffix
-            return fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(byte))
+            return withFixed(value, decimals: decimals, suffix: UnsafeBufferPointer(byte)) {
+                String(decoding: $0, as: UTF8.self)
+            }
         }
     }
 
     /// ``fixed(_:decimals:)`` followed by `suffix`.
     package static func fixed(_ value: Double, decimals: Int, suffix: String) -> String {
-        if let text = suffix.utf8.withContiguousStorageIfAvailable({
-            fixed(value, decimals: decimals, suffixBytes: $0)
-        }) {
-            return text
+        var suffix = suffix
+        return suffix.withUTF8 { suffix in
+            withFixed(value, decimals: decimals, suffix: suffix) { String(decoding: $0, as: UTF8.self) }
         }
-        return fixed(value, decimals: decimals, suffixBytes: UnsafeBufferPointer(start: nil, count: 0)) + suffix
     }
 
-    /// The digits are written into a buffer on the stack, so a short result is made without an
-    /// allocation.
-    private static func fixed(
-        _ value: Double, decimals: Int, suffixBytes suffix: UnsafeBufferPointer<UInt8>
-    ) -> String {
+    /// Appends the UTF-8 of ``fixed(_:decimals:)``, then the ASCII byte `suffix` unless it is 0.
+    package static func appendFixed(_ value: Double, decimals: Int, suffix: UInt8 = 0, to bytes: inout [UInt8]) {
+        withFixed(value, decimals: decimals, suffix: UnsafeBufferPointer(start: nil, count: 0)) {
+            bytes.append(contentsOf: $0)
+        }
+        if suffix != 0 { bytes.append(suffix) }
+    }
+
+    /// Calls `body` with the UTF-8 of the number followed by `suffix`. The digits are written
+    /// into a buffer on the stack, so a short text or an append is made without an allocation.
+    private static func withFixed<Result>(
+        _ value: Double, decimals: Int, suffix: UnsafeBufferPointer<UInt8>,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
         guard value.isFinite else {
-            let text = value.isNaN ? "?" : (value < 0 ? "-∞" : "∞")
-            return suffix.isEmpty ? text : text + String(decoding: suffix, as: UTF8.self)
+            var text = (value.isNaN ? "?" : (value < 0 ? "-∞" : "∞")) + String(decoding: suffix, as: UTF8.self)
+            return text.withUTF8(body)
         }
         let decimals = min(max(0, decimals), 9)
         let scaled = (abs(value) * JSONScanner.powersOfTen[decimals]).rounded()
         guard scaled < 9.0e18 else {
-            let text = String(Int64(value))
-            return suffix.isEmpty ? text : text + String(decoding: suffix, as: UTF8.self)
+            var text = String(Int64(value)) + String(decoding: suffix, as: UTF8.self)
+            return text.withUTF8(body)
         }
         var integer = UInt64(scaled)
         let negative = value < 0 && integer != 0
@@ -72,7 +83,7 @@ package enum DecimalText {
                 position -= 1
                 buffer[position] = UInt8(ascii: "-")
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[position..<capacity]), as: UTF8.self)
+            return body(UnsafeBufferPointer(rebasing: buffer[position..<capacity]))
         }
     }
 
@@ -89,16 +100,42 @@ package enum DecimalText {
     /// Bytes in binary units, whole bytes below a KiB and three significant digits above:
     /// `512 B`, `1.50 KiB`, `12.3 MiB`, `400 GiB`; `perSecond` adds `/s`. Negative counts are 0.
     package static func bytes(_ value: Double, perSecond: Bool = false) -> String {
-        let units = perSecond ? byteRateUnits : byteUnits
+        withBytes(value, perSecond: perSecond) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Appends the UTF-8 of ``bytes(_:perSecond:)`` to `bytes`.
+    package static func appendBytes(_ value: Double, perSecond: Bool = false, to bytes: inout [UInt8]) {
+        withBytes(value, perSecond: perSecond) { bytes.append(contentsOf: $0) }
+    }
+
+    /// How ``bytes(_:perSecond:)`` writes `value`: the amount in its unit, its decimals and the
+    /// unit's index (B, KiB, MiB…).
+    package static func bytesForm(_ value: Double) -> (amount: Double, decimals: Int, unit: Int) {
         var amount = max(0, value)
         var index = 0
-        while amount >= 1024, index < units.count - 1 {
+        while amount >= 1024, index < byteUnits.count - 1 {
             amount /= 1024
             index += 1
         }
-        return fixed(amount, decimals: index == 0 ? 0 : significantDecimals(amount), suffix: units[index])
+        return (amount, index == 0 ? 0 : significantDecimals(amount), index)
     }
 
-    private static let byteUnits = [" B", " KiB", " MiB", " GiB", " TiB", " PiB"]
-    private static let byteRateUnits = [" B/s", " KiB/s", " MiB/s", " GiB/s", " TiB/s", " PiB/s"]
+    /// What ``fixed(_:decimals:)`` shows of `value`: the digits as one whole number. Equal for two
+    /// values (and equal `decimals`) exactly when their texts are.
+    package static func shownDigits(_ value: Double, decimals: Int) -> Double {
+        (value * JSONScanner.powersOfTen[min(max(0, decimals), 9)]).rounded()
+    }
+
+    private static func withBytes<Result>(
+        _ value: Double, perSecond: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        let form = bytesForm(value)
+        let unit = perSecond ? byteRateUnits[form.unit] : byteUnits[form.unit]
+        return unit.withUnsafeBufferPointer { withFixed(form.amount, decimals: form.decimals, suffix: $0, body) }
+    }
+
+    private static let byteUnits = [" B", " KiB", " MiB", " GiB", " TiB", " PiB"].map { Array($0.utf8) }
+    private static let byteRateUnits = [" B/s", " KiB/s", " MiB/s", " GiB/s", " TiB/s", " PiB/s"].map {
+        Array($0.utf8)
+    }
 }

@@ -1,5 +1,6 @@
 import ActivityRendering
 import ActivityTerminal
+import ActivityWire
 import Testing
 
 @Suite("Sanitizing, display width and formatting")
@@ -63,6 +64,46 @@ struct TextTests {
         #expect(Formatting.timestamp(0) == "1970-01-01T00:00:00.000Z")
         #expect(Formatting.timestamp(1_764_417_600.25) == "2025-11-29T12:00:00.250Z")
         #expect(Formatting.timestamp(951_782_400) == "2000-02-29T00:00:00.000Z")
+    }
+
+    @Test("plain mode's byte formats write what the text formats show")
+    func byteFormats() {
+        func bytes(_ body: (inout [UInt8]) -> Void) -> String {
+            var bytes: [UInt8] = []
+            body(&bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let values: [Double] = [
+            0, 0.004, 0.29, 0.5, 1, 2.5, 9.994, 9.996, 12.34, 59.94, 59.96, 99.94, 99.96, 100, 999.5, 1023, 1536,
+            3599.5, 3600, 7322, 86_399, 360_000, 9_999_999, 12_345_678, 1.5e9, 2e12, 3e15, .nan, .infinity, -3,
+        ]
+        for value in values {
+            #expect(bytes { Formatting.appendCount(value, to: &$0) } == Formatting.count(value))
+            #expect(bytes { Formatting.appendDuration(value, to: &$0) } == Formatting.duration(value))
+            #expect(bytes { Formatting.appendETA(value, to: &$0) } == Formatting.eta(value))
+            #expect(bytes { DecimalText.appendBytes(value, to: &$0) } == Formatting.bytes(value))
+            for unit in [nil, "", "files", "bytes"] {
+                #expect(
+                    bytes { Formatting.appendRate(value, unit: unit, to: &$0) } == Formatting.rate(value, unit: unit))
+                #expect(
+                    bytes { Formatting.appendProgress(completed: value, total: 1000, unit: unit, to: &$0) }
+                        == Formatting.progress(completed: value, total: 1000, unit: unit))
+            }
+            #expect(Formatting.rateNumber(value, suffix: " files/s") == Formatting.rate(value, unit: "files"))
+        }
+        for percent in 0...100 {
+            let fraction = Double(percent) / 100
+            let text = bytes { Formatting.appendPercent(fraction, to: &$0) }
+            #expect(String(repeating: " ", count: 4 - text.utf8.count) + text == Formatting.percent(fraction))
+        }
+        // Equal keys, equal texts; the texts either side of a change have different keys.
+        for (a, b) in [(12.31, 12.34), (59.94, 59.9), (61.2, 61.9), (3600.1, 3600.9)] {
+            #expect(Formatting.durationKey(a) == Formatting.durationKey(b))
+            #expect(Formatting.duration(a) == Formatting.duration(b))
+        }
+        for (a, b) in [(12.34, 12.36), (59.94, 59.96), (61.9, 62.0)] {
+            #expect(Formatting.durationKey(a) != Formatting.durationKey(b))
+        }
     }
 
     @Test("the style follows the locale and the colour variables")

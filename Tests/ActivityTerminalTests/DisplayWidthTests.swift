@@ -9,6 +9,20 @@ struct DisplayWidthTests {
     /// broken installation fails there instead of skipping.
     static let oracle = WcwidthOracle.available || ProcessInfo.processInfo.environment["CI"] != nil
 
+    @Test("a short string, stored inline, measures as the same text does anywhere else")
+    func shortStrings() {
+        let texts = [
+            "", "12.3 files/s", "ETA 4s", "日本", "e\u{301}", "क\u{93F}", "a\u{200B}b", "🇫🇷", "❤\u{FE0F}", "\u{1B}[",
+            "✔ Done", "a longer text that is stored out of line, 日本",
+        ]
+        for text in texts {
+            let substring = text[...]
+            #expect(DisplayWidth.of(text) == DisplayWidth.of(substring), "\(text.debugDescription)")
+        }
+        #expect(DisplayWidth.of("e\u{301}") == 1)
+        #expect(DisplayWidth.of("日本") == 4)
+    }
+
     @Test(
         "every code point has the width the wcwidth package gives it, controls 0 instead of -1",
         .enabled(if: oracle, "python3 with the wcwidth package is needed (python3 -m pip install wcwidth)")

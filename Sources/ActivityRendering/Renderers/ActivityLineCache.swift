@@ -3,13 +3,15 @@
 final class ActivityLineCache {
     let handle: ActivityHandle
     var text: DisplayText
-    var eta: (text: String, time: Double)?
+    var eta: (part: LiveRow.Part, time: Double)?
     /// The usual duration from the history, looked up at the first frame.
     var usual: Double?
     var usualKnown = false
     var rateSuffix: String?
+    /// The rate's text as last made, by its ``Formatting/rateKey(_:unit:)``.
+    var rate: (key: Formatting.NumberKey, part: LiveRow.Part)?
     var elapsedKey: Int64 = 0
-    var elapsed: String?
+    var elapsed: LiveRow.Part?
     var hasPercent = false
     var fraction: Double?
     var percent: String?

@@ -57,6 +57,15 @@ final class ByteBuffer {
         }
     }
 
+    /// Appends `count` copies of `byte`.
+    @inline(__always)
+    func append(repeating byte: UInt8, count length: Int) {
+        guard length > 0 else { return }
+        if count + length > capacity { grow(to: count + length) }
+        (base + count).initialize(repeating: byte, count: length)
+        count += length
+    }
+
     /// Whether both buffers hold the same bytes.
     func hasSameBytes(as other: ByteBuffer) -> Bool {
         count == other.count && (count == 0 || memcmp(base, other.base, count) == 0)

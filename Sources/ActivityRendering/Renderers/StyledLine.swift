@@ -5,6 +5,8 @@ protocol LineSink {
     /// Appends text whose display width the caller already knows, coloured as `role` (`nil`:
     /// never coloured); empty text is skipped.
     mutating func append(_ text: String, _ role: ColorRole?, width: Int)
+    /// Appends `width` spaces, never coloured.
+    mutating func appendBlank(_ width: Int)
 }
 
 /// Writes spans straight into a frame's bytes, in `colors` when there are any: the bytes
@@ -18,6 +20,14 @@ struct LineWriter: LineSink {
     init(buffer: ByteBuffer, colors: ColorTheme?) {
         self.buffer = buffer
         self.colors = colors
+    }
+
+    /// Spaces straight into the bytes: no string to fetch or retain.
+    @inline(__always)
+    mutating func appendBlank(_ width: Int) {
+        guard width > 0 else { return }
+        buffer.append(repeating: 0x20, count: width)
+        self.width += width
     }
 
     /// Counts `width` columns whose bytes the caller wrote into the buffer itself.
@@ -71,6 +81,10 @@ struct StyledLine: Sendable, LineSink {
         guard !text.isEmpty else { return }
         spans.append(Span(text: text, role: role, width: width))
         self.width += width
+    }
+
+    mutating func appendBlank(_ width: Int) {
+        append(TerminalRenderer.blank(width), nil, width: max(0, width))
     }
 
     /// The text without colour.

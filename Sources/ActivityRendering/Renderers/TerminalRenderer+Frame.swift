@@ -17,7 +17,7 @@ extension TerminalRenderer {
         guard store.openCount > 0, maxLines > 0 else { return }
         let width = lineWidth
         let showHeader = store.summary.begun > 1 && maxLines > 1
-        if showHeader { widths.append(encode(headerLine(store, now: now), width: width, into: body)) }
+        if showHeader { widths.append(encodeHeader(store, now: now, width: width, into: body)) }
         let hint = maxLines > widths.count + 1 ? cancelKey.hint(in: store).map(cancelHintLine) : nil
         let budget = maxLines - widths.count - (hint == nil ? 0 : 1)
         // Every row is measured before any is written, so each part can start at the same column
@@ -88,18 +88,59 @@ extension TerminalRenderer {
         }
     }
 
+    /// Writes the header as a live line into `body`; returns its width. The counts in the middle
+    /// are kept as bytes while they stay the same; the spinner and the elapsed time, which change
+    /// nearly every frame, are written around them.
+    private func encodeHeader(_ store: ActivityStore, now: Double, width: Int, into body: ByteBuffer) -> Int {
+        let summary = store.summary
+        let key = HeaderLineKey(
+            running: store.openCount, finished: summary.finished, begun: summary.begun,
+            failed: summary.count(.failure), problems: summary.diagnosticCount)
+        if headerKept?.key != key {
+            let counts = headerCounts(store)
+            let bytes = ByteBuffer(capacity: 128)
+            counts.encoded(colors: style.activeColors, into: bytes)
+            headerKept = (key, Array(bytes.bytes), counts.width)
+        }
+        let counts = headerKept!
+        let spinner = style.spinner(at: now)
+        let spinnerWidth = DisplayWidth.of(spinner)
+        let elapsed = style.dot + Formatting.duration(headerElapsed(summary, now: now))
+        let elapsedWidth = DisplayWidth.of(elapsed)
+        guard spinnerWidth + counts.width + elapsedWidth <= width else {
+            return encode(headerLine(store, now: now), width: width, into: body)
+        }
+        body.append(Self.clearLine)
+        var writer = LineWriter(buffer: body, colors: style.activeColors)
+        writer.append(spinner, .spinner, width: spinnerWidth)
+        body.append(counts.bytes)
+        writer.skip(width: counts.width)
+        writer.append(elapsed, .detail, width: elapsedWidth)
+        body.append(Self.newline)
+        return writer.width
+    }
+
+    private func headerElapsed(_ summary: ActivitySummary, now: Double) -> Double {
+        now - (startTime ?? summary.firstTime ?? now)
+    }
+
     /// `⠋ 3 running · 11/15 done · 1 failed · 12.3s`
     func headerLine(_ store: ActivityStore, now: Double) -> StyledLine {
-        let summary = store.summary
         var line = StyledLine(style.spinner(at: now), .spinner)
-        line.append(" \(store.openCount) running", .title)
+        for span in headerCounts(store).spans { line.append(span.text, span.role, width: span.width) }
+        line.append(style.dot + Formatting.duration(headerElapsed(store.summary, now: now)), .detail)
+        return line
+    }
+
+    /// ` 3 running · 11/15 done · 1 failed`: the header's middle.
+    private func headerCounts(_ store: ActivityStore) -> StyledLine {
+        let summary = store.summary
+        var line = StyledLine(" \(store.openCount) running", .title)
         line.append(style.dot + "\(summary.finished)/\(summary.begun) done")
         let failed = summary.count(.failure)
         if failed > 0 { line.append(style.dot + "\(failed) failed", .failure) }
         let problems = summary.diagnosticCount
         if problems > 0 { line.append(style.dot + "\(problems) input problem\(problems == 1 ? "" : "s")", .warning) }
-        let elapsed = now - (startTime ?? summary.firstTime ?? now)
-        line.append(style.dot + Formatting.duration(elapsed), .detail)
         return line
     }
 
@@ -142,7 +183,7 @@ extension TerminalRenderer {
         // Blank columns owed before the next part shown: trailing ones are never written.
         var pad = 0
         func emitHead<Line: LineSink>(_ line: inout Line) {
-            if indentWidth > 0 { line.append(Self.blank(indentWidth), .none, width: indentWidth) }
+            if indentWidth > 0 { line.appendBlank(indentWidth) }
             line.append(spinner, .spinner, width: 1)
             line.append(" ", .none, width: 1)
         }
@@ -154,7 +195,7 @@ extension TerminalRenderer {
             }
             // The gap is a span of its own: joining it to the text could make a string too
             // long to be stored inline.
-            line.append(Self.blank(pad + 2), .none, width: pad + 2)
+            line.appendBlank(pad + 2)
             line.append(part.text, role, width: part.width)
             pad = max(0, column - part.width)
         }
@@ -163,7 +204,7 @@ extension TerminalRenderer {
             pad = max(0, titleRoom - shownTitleWidth)
             let barWidth = layout.bar
             if barWidth > 0, let fraction {
-                line.append(Self.blank(pad + 2), .none, width: pad + 2)
+                line.appendBlank(pad + 2)
                 pad = 0
                 if style.unicode {
                     if cache.barFraction != fraction || cache.barWidth != barWidth {
@@ -189,7 +230,7 @@ extension TerminalRenderer {
             add(row.eta, column: layout.eta, row.etaIsUsual ? .usual : .detail, to: &line)
             add(row.elapsed, column: layout.elapsed, .detail, to: &line)
             if let message {
-                line.append(Self.blank(pad + 2), .none, width: pad + 2)
+                line.appendBlank(pad + 2)
                 line.append(message.text, .message, width: message.width)
             }
         }

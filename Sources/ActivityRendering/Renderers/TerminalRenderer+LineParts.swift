@@ -34,22 +34,33 @@ extension TerminalRenderer {
                 : nil
             cache.countsWidth = cache.counts.map(DisplayWidth.of) ?? 0
         }
-        let rate = activity.rate(at: now).flatMap { value -> String? in
-            guard value > 0 || activity.completed > 0 else { return nil }
-            guard activity.unit != "bytes" else { return Formatting.bytesRate(value) }
-            // `Formatting.rate` with the unit's part made once.
-            if cache.rateSuffix == nil {
-                cache.rateSuffix = activity.unit.flatMap { $0.isEmpty ? nil : " " + $0 + "/s" } ?? "/s"
-            }
-            return Formatting.rateNumber(value, suffix: cache.rateSuffix!)
-        }
         return LiveRow(
             cache: cache, indentWidth: 2 * min(activity.depth, 16), isTopLevel: activity.depth == 0,
             fraction: fraction,
             percent: cache.percent.map { LiveRow.Part(text: $0, width: 4) },
             counts: cache.counts.flatMap { $0.isEmpty ? nil : LiveRow.Part(text: $0, width: cache.countsWidth) },
-            rate: LiveRow.Part(rate), eta: LiveRow.Part(etaText(activity, now: now, cache: cache)),
-            elapsed: LiveRow.Part(elapsedText(activity.duration(at: now), cache: cache)))
+            rate: ratePart(activity, now: now, cache: cache), eta: etaPart(activity, now: now, cache: cache),
+            elapsed: elapsedPart(activity.duration(at: now), cache: cache))
+    }
+
+    /// `Formatting.rate(_:unit:)` at `now`, measured, made again only when the text would change.
+    func ratePart(_ activity: ActivityState, now: Double, cache: ActivityLineCache) -> LiveRow.Part? {
+        guard let value = activity.rate(at: now), value > 0 || activity.completed > 0 else { return nil }
+        let key = Formatting.rateKey(value, unit: activity.unit)
+        if let kept = cache.rate, kept.key == key { return kept.part }
+        let text: String
+        if activity.unit == "bytes" {
+            text = Formatting.bytesRate(value)
+        } else {
+            // `Formatting.rate` with the unit's part made once.
+            if cache.rateSuffix == nil {
+                cache.rateSuffix = activity.unit.flatMap { $0.isEmpty ? nil : " " + $0 + "/s" } ?? "/s"
+            }
+            text = Formatting.rateNumber(value, suffix: cache.rateSuffix!)
+        }
+        let part = LiveRow.Part(text)
+        cache.rate = part.map { (key, $0) }
+        return part
     }
 
     /// What is kept between frames for one activity: created at its first frame, dropped when
@@ -94,30 +105,29 @@ extension TerminalRenderer {
         return head + cache.countsTail!
     }
 
-    /// `Formatting.duration(seconds)`, made again only when the text would change: below a
-    /// minute it shows tenths of a second, above whole seconds.
-    func elapsedText(_ seconds: Double, cache: ActivityLineCache) -> String {
-        let clamped = seconds.isFinite ? max(0, seconds) : 0
-        let key = clamped < 59.95 ? Int64((clamped * 10).rounded()) : -1 - Int64(clamped.rounded(.down))
-        if cache.elapsedKey == key, let text = cache.elapsed { return text }
-        let text: String
-        if lastElapsed.key == key, let shared = lastElapsed.text {
+    /// `Formatting.duration(seconds)`, measured, made again only when the text would change:
+    /// below a minute it shows tenths of a second, above whole seconds.
+    func elapsedPart(_ seconds: Double, cache: ActivityLineCache) -> LiveRow.Part? {
+        let key = Formatting.durationKey(seconds)
+        if cache.elapsedKey == key, let part = cache.elapsed { return part }
+        let part: LiveRow.Part?
+        if lastElapsed.key == key, let shared = lastElapsed.part {
             // Activities that began together show the same time: formatted once per frame.
-            text = shared
+            part = shared
         } else {
-            text = Formatting.duration(seconds)
-            lastElapsed = (key, text)
+            part = LiveRow.Part(Formatting.duration(seconds))
+            lastElapsed = (key, part)
         }
         cache.elapsedKey = key
-        cache.elapsed = text
-        return text
+        cache.elapsed = part
+        return part
     }
 
-    /// `ETA 12s`, `ETA —` while stalled, or `nil` while there is no estimate yet. The text
-    /// changes at most twice a second.
-    func etaText(_ activity: ActivityState, now: Double, cache: ActivityLineCache) -> String? {
+    /// `ETA 12s`, `ETA —` while stalled, or `nil` while there is no estimate yet, measured. The
+    /// text changes at most twice a second.
+    func etaPart(_ activity: ActivityState, now: Double, cache: ActivityLineCache) -> LiveRow.Part? {
         guard activity.total != nil else { return nil }
-        if let cached = cache.eta, now - cached.time < 0.5, now >= cached.time { return cached.text }
+        if let cached = cache.eta, now - cached.time < 0.5, now >= cached.time { return cached.part }
         let text: String?
         if activity.estimator.isStalled(at: now) {
             text = "ETA " + style.dash
@@ -126,7 +136,8 @@ extension TerminalRenderer {
         } else {
             text = nil
         }
-        cache.eta = text.map { ($0, now) }
-        return text
+        let part = LiveRow.Part(text)
+        cache.eta = part.map { ($0, now) }
+        return part
     }
 }

@@ -106,8 +106,10 @@ public final class TerminalRenderer: ActivityRenderer {
     var lineCache: [Int: ActivityLineCache] = [:]
     /// The rows of the last frame, kept for their memory.
     var liveRows: [LiveRow] = []
-    /// The last elapsed time formatted, by its key (see `elapsedText`).
-    var lastElapsed: (key: Int64, text: String?) = (0, nil)
+    /// The last elapsed time formatted, by its key (see `elapsedPart`).
+    var lastElapsed: (key: Int64, part: LiveRow.Part?) = (0, nil)
+    /// The header's bytes as last written, with what they show.
+    var headerKept: (key: HeaderLineKey, bytes: [UInt8], width: Int)?
 
     // Shared state.
     @exclusivity(unchecked) var startTime: Double?
@@ -123,6 +125,8 @@ public final class TerminalRenderer: ActivityRenderer {
     @exclusivity(unchecked) var pathTitleEpoch = 0
     /// Plain mode's line, built as bytes and reused.
     @exclusivity(unchecked) var plainLine: [UInt8] = []
+    /// Plain mode's elapsed-time prefix, by its ``Formatting/durationKey(_:)``.
+    @exclusivity(unchecked) var plainPrefixKept: (key: Int64, bytes: [UInt8])?
     @exclusivity(unchecked) var isFinished = false
     /// The unfinished passed-through line of each stream drawn on a terminal.
     var passthroughLines: [StandardStream: LineSplitter] = [:]
@@ -318,14 +322,16 @@ public final class TerminalRenderer: ActivityRenderer {
     /// path on every line it writes.
     func pathTitle(of activity: ActivityState, in store: ActivityStore) -> String {
         let handle = activity.handle
-        if handle.index < pathTitles.count, let kept = pathTitles[handle.index], kept.handle == handle,
-            kept.epoch == pathTitleEpoch
-        {
-            return kept.title
+        if let kept = keptPathTitle(of: handle) { return kept }
+        let title: String
+        if let parent = activity.parent, activity.depth < 64, let parentTitle = keptPathTitle(of: parent) {
+            // Its parent's line came first: the path above is kept (and, this shallow, whole).
+            title = parentTitle + style.pathSeparator + activity.title
+        } else {
+            var titles = activity.parent.map { store.path(of: $0) } ?? []
+            titles.append(activity.title)
+            title = titles.joined(separator: style.pathSeparator)
         }
-        var titles = activity.parent.map { store.path(of: $0) } ?? []
-        titles.append(activity.title)
-        let title = titles.joined(separator: style.pathSeparator)
         if pathTitles.count <= handle.index {
             pathTitles.append(contentsOf: repeatElement(nil, count: handle.index + 1 - pathTitles.count))
         }
@@ -333,36 +339,76 @@ public final class TerminalRenderer: ActivityRenderer {
         return title
     }
 
+    /// The path title kept for `handle`, if no title changed since it was made.
+    private func keptPathTitle(of handle: ActivityHandle) -> String? {
+        guard handle.index < pathTitles.count, let kept = pathTitles[handle.index], kept.handle == handle,
+            kept.epoch == pathTitleEpoch
+        else { return nil }
+        return kept.title
+    }
+
     /// A finished activity's line: `✔ Title  3.2s  message` or `✖ Title  1.0s  error`.
     func endLine(_ activity: ActivityState, title: String) -> StyledLine {
+        var line = StyledLine()
+        appendEndLine(activity, title: title, to: &line)
+        return line
+    }
+
+    /// Builds ``endLine(_:title:)`` in `line`.
+    func appendEndLine<Line: LineBuilder>(_ activity: ActivityState, title: String, to line: inout Line) {
         let status = activity.status ?? .abandoned
         let statusMark = mark(for: status)
-        var line = StyledLine(style.symbol(for: statusMark), style.role(for: statusMark))
-        line.append(" ")
+        line.append(style.symbol(for: statusMark), style.role(for: statusMark))
+        line.append(" ", nil)
         line.append(title, status == .failure ? .title : nil)
-        line.append("  " + Formatting.duration(activity.duration(at: activity.endTime ?? activity.startTime)), .detail)
+        let duration = activity.duration(at: activity.endTime ?? activity.startTime)
+        line.append(.detail) { bytes in
+            bytes.append(0x20)
+            bytes.append(0x20)
+            Formatting.appendDuration(duration, to: &bytes)
+        }
         if status == .abandoned { line.append("  (abandoned)", .detail) }
         if let message = activity.message, !message.isEmpty {
-            line.append("  " + message, .message)
+            line.append(.message) { Self.appendSpaced(message, to: &$0) }
         }
         if let error = activity.error, !error.isEmpty {
-            line.append("  " + error, .failure)
+            line.append(.failure) { Self.appendSpaced(error, to: &$0) }
         }
-        return line
+    }
+
+    /// Two spaces, then `text`: the gap between the parts of a line.
+    static func appendSpaced(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(0x20)
+        bytes.append(0x20)
+        Formatting.appendUTF8(text, to: &bytes)
     }
 
     /// A `log` event's line: `warning: Title: message`.
     func logLine(_ log: ActivityEvent.Log, activity: ActivityState?, in store: ActivityStore) -> StyledLine {
         var line = StyledLine()
+        appendLogLine(log, activity: activity, in: store, to: &line)
+        return line
+    }
+
+    /// Builds ``logLine(_:activity:in:)`` in `line`.
+    func appendLogLine<Line: LineBuilder>(
+        _ log: ActivityEvent.Log, activity: ActivityState?, in store: ActivityStore, to line: inout Line
+    ) {
         switch log.level {
         case .error: line.append("error: ", .logError)
         case .warning: line.append("warning: ", .logWarning)
         case .info, .debug: break
         }
-        if let activity { line.append(pathTitle(of: activity, in: store) + ": ", .detail) }
+        if let activity {
+            let title = pathTitle(of: activity, in: store)
+            line.append(.detail) { bytes in
+                Formatting.appendUTF8(title, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                bytes.append(0x20)
+            }
+        }
         // A log message comes straight from the event: the store keeps no copy to sanitize.
         line.append(TerminalSanitizer.display(log.message), log.level == .debug ? .logDebug : nil)
-        return line
     }
 }
 

@@ -197,7 +197,10 @@ public final class RenderSession: Sendable {
         if mode == .tty && options.handlesSignals,
             TerminalClaim.display.take(output: descriptor, bytes: restore, wake: timer?.wakeDescriptor ?? -1)
         {
-            signals = ProcessSignals.claim([SIGINT, SIGTERM] + (displayIsTerminal ? [SIGWINCH] : []))
+            // Ctrl-Z: the handler shows the cursor before the process stops; the region is drawn
+            // afresh under the shell's lines once it continues.
+            signals = ProcessSignals.claim([SIGINT, SIGTERM] + (displayIsTerminal ? [SIGWINCH, SIGTSTP] : []))
+            state.core.withLock { $0.terminal?.drawingClaim = .display }
         } else {
             signals = nil
         }
@@ -436,6 +439,7 @@ final class SessionState: Sendable {
                 terminal.resize(
                     to: TerminalSize(TerminalDevice.size(of: watched.descriptor, environment: watched.environment)))
                 if TerminalClaim.display.consumeRestored() { terminal.cursorWasShown() }
+                if TerminalClaim.display.consumeResumed() { terminal.resumedAfterStop() }
             }
             core.renderer.tick(core.store, now: now)
             core.deliverNotices()

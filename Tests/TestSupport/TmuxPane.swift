@@ -86,6 +86,17 @@ package final class TmuxPane {
         (try? tmux(["display-message", "-p", "#{cursor_flag}"]).standardOutput) == "1\n"
     }
 
+    /// Waits until the cursor is shown (or hidden), for at most `timeout` seconds (a bound for a
+    /// broken run only).
+    package func waitForCursor(visible: Bool, timeout: Double = 60) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if cursorVisible == visible { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
     /// Waits until the screen contains `text`, for at most `timeout` seconds: a bound for a
     /// broken run only, long enough for a machine busy with the rest of the tests.
     package func waitFor(_ text: String, timeout: Double = 60) throws -> Bool {

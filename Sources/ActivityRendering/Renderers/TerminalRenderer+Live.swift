@@ -1,3 +1,4 @@
+import ActivityTerminal
 import ActivityWire
 
 /// TTY mode: lines above the live region, and the frame written in one piece.
@@ -95,6 +96,12 @@ extension TerminalRenderer {
 
     /// Writes what is pending and the live region, if anything changed, in one `write(2)`.
     func drawFrame(_ store: ActivityStore, now: Double) {
+        guard let drawingClaim else { return drawFrameNow(store, now: now) }
+        // While a handler is at work a frame waits for the next tick; the last one waits for it.
+        _ = drawingClaim.draw(waiting: isFinished) { drawFrameNow(store, now: now) }
+    }
+
+    private func drawFrameNow(_ store: ActivityStore, now: Double) {
         // The command's prompt or full-screen program has the screen, or the process is stopped.
         guard commandScreen == .lines && !isSuspended else { return }
         // The region's lines, each followed by `CSI K` and a newline, encoded into a buffer kept
@@ -177,5 +184,16 @@ extension TerminalRenderer {
             cursorHidden = false
             redrawNeeded = true
         }
+    }
+
+    /// The process was stopped (Ctrl-Z) and continued: the cursor was shown, and the shell's
+    /// lines now sit under the region last drawn, which stays where it is. The next frame draws
+    /// the region afresh below them.
+    func resumedAfterStop() {
+        cursorHidden = false
+        liveHeight = 0
+        liveRowsOnScreen = 0
+        lastBody.removeAll()
+        redrawNeeded = true
     }
 }

@@ -134,6 +134,9 @@ public final class TerminalRenderer: ActivityRenderer {
     var commandScreen = CommandScreen.lines
     /// While the process is stopped (Ctrl-Z), nothing is drawn.
     package var isSuspended = false
+    /// The claim whose signal handlers restore this terminal, when the session took it: frames
+    /// are drawn inside its fence, so that none lands behind a handler's restore.
+    package var drawingClaim: TerminalClaim?
     /// The cancel key, where the owner of the keyboard offers it: its hint is the region's last line.
     package var cancelKey = CancelKey()
     /// What the terminal's taskbar shows.

@@ -24,12 +24,26 @@ public struct EventStreamReader<Source: ByteSource> {
 
     /// Reads to the end of the source.
     public mutating func forEach(_ body: (Item) throws -> Void) throws {
+        try forEach(events: nil, others: body)
+    }
+
+    /// Reads to the end of the source, handing each line that is an event in the canonical form
+    /// straight to `event` with its line number, decoded in place, and every other line to
+    /// `others`: the hot path of a consumer that folds events, without wrapping each in an item.
+    package mutating func forEach(
+        events event: ((LineEvent, Int) throws -> Void)?, others body: (Item) throws -> Void
+    ) throws {
         let limit = lines.maxLineBytes
         let decoder = self.decoder
         var overlong: LineDecoding = .other(.blank)
         try lines.forEachLine { line in
             switch line.part {
             case .whole:
+                if let event, line.bytes.count <= LineEvent.maxLineBytes,
+                    let decoded = CanonicalFastPath.event(line.bytes)
+                {
+                    return try event(decoded, line.number)
+                }
                 let decoded = decoder.decodeInPlace(line.bytes, line: line.number)
                 try body(
                     Item(

@@ -84,9 +84,11 @@ struct StreamFeeder {
             source: FlushingSource(base: FileDescriptorSource(fileDescriptor: fd), display: display))
         var pacer = self.pacer
         do {
-            try reader.forEach { item in
+            // The fast path: an event goes on decoded in place, its texts still in the line;
+            // a recording played at its pace takes every event through its pacer.
+            let fastPath: ((LineEvent, Int) -> Void)? = pacer == nil ? { display.handle($0, line: $1) } : nil
+            try reader.forEach(events: fastPath) { item in
                 if pacer == nil, case .event(let event) = item.inPlace {
-                    // The fast path: the event goes on decoded in place, its texts still in the line.
                     display.handle(event, line: item.line)
                     return
                 }

@@ -11,23 +11,11 @@ struct DisplaySuspendTmuxTests {
         .enabled(if: available, "tmux is missing"))
     func suspend() throws {
         let folder = try TemporaryFolder()
-        let gate = folder.url.appendingPathComponent("gate").path
-        let producer = try folder.file(
-            "producer.sh",
-            contents: """
-                #!/bin/bash
-                echo '{"v":1,"type":"begin","id":"a","title":"Copying files","total":10}'
-                i=0
-                while [ ! -e '\(gate)' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done
-                echo '{"v":1,"type":"end","id":"a"}'
-                """, executable: true)
-        let tmux = try TmuxPane(
-            width: 72, height: 16,
-            command: [
-                "env", "PATH=\(CommandRunner.path)", "LANG=C.UTF-8", "PS1=$ ", "bash", "--norc", "--noprofile", "-i",
-            ])
+        let (producer, gate) = try folder.gatedProducer(
+            begin: #"{"v":1,"type":"begin","id":"a","title":"Copying files","total":10}"#,
+            end: #"{"v":1,"type":"end","id":"a"}"#)
+        let tmux = try TmuxPane.bash(width: 72, height: 16)
         defer { withExtendedLifetime(folder) {} }
-        try tmux.wait(for: "$")
         try tmux.press("'\(producer.path)' | activity render --summary off", "Enter")
         try tmux.wait(for: "Copying files")
         #expect(tmux.waitForCursor(visible: false), "the live region hides the cursor")

@@ -183,25 +183,13 @@ struct OverlayTmuxTests {
     )
     func suspend() throws {
         let folder = try TemporaryFolder()
-        let gate = folder.url.appendingPathComponent("gate").path
-        let producer = try folder.file(
-            "producer.sh",
-            contents: """
-                #!/bin/bash
-                echo '{"v":1,"type":"begin","id":"a","title":"Signing in","cancellable":true,"blocking":"dim"}'
-                i=0
-                while [ ! -e '\(gate)' ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
-                echo '{"v":1,"type":"end","id":"a"}'
-                """, executable: true)
-        let tmux = try TmuxPane(
-            width: 64, height: 18,
-            command: [
-                "env", "PATH=\(CommandRunner.path)", "LANG=C.UTF-8", "PS1=$ ", "bash", "--norc", "--noprofile", "-i",
-            ])
+        let (producer, gate) = try folder.gatedProducer(
+            begin: #"{"v":1,"type":"begin","id":"a","title":"Signing in","cancellable":true,"blocking":"dim"}"#,
+            end: #"{"v":1,"type":"end","id":"a"}"#)
+        let tmux = try TmuxPane.bash(width: 64, height: 18)
         defer { withExtendedLifetime(folder) {} }
-        try tmux.wait(for: "$")
         try tmux.press(
-            "'\(producer.path)' | activity render --mode overlay; echo finished-$((6*7))", "Enter")
+            "'\(producer.path)' | activity render --mode overlay", "Enter")
         try tmux.wait(for: "Esc to cancel")
         try tmux.suspendJob()
         #expect(try !tmux.screen().contains("Esc to cancel"))
@@ -213,7 +201,13 @@ struct OverlayTmuxTests {
         try tmux.press("fg", "Enter")
         try tmux.wait(for: "Esc to cancel")
         _ = FileManager.default.createFile(atPath: gate, contents: nil)
-        try tmux.wait(for: "finished-42")
-        #expect(try !tmux.screen().contains("Esc to cancel"))
+        // The shell has the terminal again once the job ends (keys typed before are swallowed
+        // while the overlay blocks input, or echoed now).
+        _ = try tmux.waitForScreen { !$0.contains("Esc to cancel") }
+        try tmux.press("echo ended-$((6*7))", "Enter")
+        let screen = try tmux.waitForScreen { $0.contains("ended-42") }
+        // A frame drawn after the process continued but before the alternate screen was taken
+        // again would have left the box here, on the shell's screen.
+        #expect(!screen.contains("Signing in"), "\(screen)")
     }
 }

@@ -162,5 +162,21 @@ package final class TemporaryFolder {
         return file
     }
 
+    /// A bash script that writes `begin`, waits until the file `gate` exists (at most a
+    /// minute), then writes `end`: a producer whose activity lasts as long as a test needs.
+    package func gatedProducer(begin: String, end: String) throws -> (script: URL, gate: String) {
+        let gate = url.appendingPathComponent("gate").path
+        let script = try file(
+            "producer.sh",
+            contents: """
+                #!/bin/bash
+                echo '\(begin)'
+                i=0
+                while [ ! -e '\(gate)' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done
+                echo '\(end)'
+                """, executable: true)
+        return (script, gate)
+    }
+
     deinit { try? FileManager.default.removeItem(at: url) }
 }

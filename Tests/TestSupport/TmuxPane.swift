@@ -46,6 +46,18 @@ package final class TmuxPane {
         #expect(result.status == 0, "tmux new-session: \(result.standardError)")
     }
 
+    /// A pane running an interactive bash without start-up files, `activity` first on its PATH
+    /// and `$ ` for its prompt, once the prompt shows. bash, not sh: see ``suspendJob()``.
+    package static func bash(width: Int, height: Int) throws -> TmuxPane {
+        let pane = try TmuxPane(
+            width: width, height: height,
+            command: [
+                "env", "PATH=\(CommandRunner.path)", "LANG=C.UTF-8", "PS1=$ ", "bash", "--norc", "--noprofile", "-i",
+            ])
+        try pane.wait(for: "$")
+        return pane
+    }
+
     @discardableResult
     package func tmux(_ arguments: [String]) throws -> CommandResult {
         try CommandRunner.run("/usr/bin/env", ["tmux", "-L", socket, "-f", "/dev/null"] + arguments, timeout: 20)

@@ -114,8 +114,10 @@ struct RunRobustnessTests {
         #expect(FileManager.default.fileExists(atPath: foreign.path))
     }
 
-    @Test("out of file descriptors: reporters wait, one warning, every event arrives")
-    func descriptorLimit() throws {
+    @Test(
+        "out of file descriptors: reporters wait, one warning, every event arrives, even with no grace after the command",
+        arguments: [[], ["--grace", "0"]])
+    func descriptorLimit(grace: [String]) throws {
         // The reporters raise their own limit back; only `activity` runs with 40 descriptors.
         let reporters = """
             import os, resource, socket
@@ -134,9 +136,8 @@ struct RunRobustnessTests {
         let result = try CommandRunner.run(
             "/bin/sh",
             [
-                "-c", #"ulimit -Sn 40 && exec "$@""#, "sh", CommandRunner.activity, "run", "--mode", "jsonl", "--",
-                "python3", "-c", reporters,
-            ])
+                "-c", #"ulimit -Sn 40 && exec "$@""#, "sh", CommandRunner.activity, "run", "--mode", "jsonl",
+            ] + grace + ["--", "python3", "-c", reporters])
         #expect(result.status == 0)
         let log = EventLog(result.standardError)
         let messages = Set(log.events.compactMap { if case .log(let l) = $0 { l.message } else { nil } })

@@ -388,16 +388,19 @@ struct IOLoop {
         }
         // The grace is over: what is queued is read, whatever is still open is closed, and its
         // activities abandoned. Connections still in the backlog (they waited for a free
-        // descriptor) are taken in turn as closing the others frees descriptors.
+        // descriptor; their reporters may have written everything and gone) are taken in turn
+        // as closing the others frees descriptors, even when every connection taken so far
+        // had ended. Bounded, against a reporter that connects for ever (the backlog holds 128).
+        var passes = 0
         repeat {
             acceptPausedUntil = nil
             reapProcesses(buffer)
-            guard !tracker.isEmpty else { break }
             for fd in tracker.descriptors {
                 tracker.close(fd, into: display)
                 close(fd)
             }
-        } while server.hasPendingConnection
+            passes += 1
+        } while server.hasPendingConnection && passes < 256
         tracker.reapProcesses(all: true, isAlive: Self.isAlive, into: display)
         output = finishPipe(output, .stdout)
         errors = finishPipe(errors, .stderr)

@@ -103,8 +103,9 @@ enum EndToEnd {
         kill(pid, SIGKILL)
     }
 
-    /// Runs `script` with `sh` in a detached 80 × 24 pane (in a UTF-8 locale, outside CI), in a
-    /// temporary directory; the pane and the directory are removed afterwards.
+    /// Runs `script` with `sh` in a detached 80 × 24 pane (in a UTF-8 locale, outside CI, without
+    /// the user's history file), in a temporary directory; the pane and the directory are removed
+    /// afterwards.
     static func run(_ script: String, _ body: (TmuxPane, String) throws -> Void) throws {
         try #require(
             FileManager.default.isExecutableFile(atPath: activity),
@@ -114,7 +115,10 @@ enum EndToEnd {
             writeFile(path, "cd '\(directory)'\n" + script + "\nsleep 60\n")
             let pane = try TmuxPane(
                 width: 80, height: 24,
-                command: ["env", "-u", "CI", "-u", "NO_COLOR", "TERM=tmux-256color", "LANG=C.UTF-8", "sh", path])
+                command: [
+                    "env", "-u", "CI", "-u", "NO_COLOR", "TERM=tmux-256color", "LANG=C.UTF-8", "ACTIVITY_HISTORY=off",
+                    "sh", path,
+                ])
             try body(pane, directory)
         }
     }

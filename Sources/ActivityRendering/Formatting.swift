@@ -23,7 +23,7 @@ package enum Formatting {
     static func digits(_ value: Int64) -> String {
         // Exact as a double up to 2^53; a table of the small ones would cost every process
         // that shows a number 10,000 strings at its first.
-        abs(value) < 1 << 53 ? fixed(Double(value), decimals: 0) : String(value)
+        value.magnitude < 1 << 53 ? fixed(Double(value), decimals: 0) : String(value)
     }
 
     /// A count: an integer when integral, else with one decimal; SI-abbreviated from ten million.

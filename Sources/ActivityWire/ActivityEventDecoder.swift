@@ -38,11 +38,24 @@ public struct ActivityEventDecoder: Sendable {
     /// Decodes one line, without its terminating newline, leaving its texts in place: what a
     /// consumer that folds events as they stream by calls, to make only the strings it keeps.
     package func decodeInPlace(_ bytes: UnsafeBufferPointer<UInt8>, line number: Int) -> LineDecoding {
+        if let event = fastEvent(bytes) { return .event(event) }
+        return decodeSlowly(bytes, line: number)
+    }
+
+    /// The event of a line in the canonical form the fast path takes; `nil` for any other line,
+    /// which ``decodeSlowly(_:line:)`` decodes. The two are ``decodeInPlace(_:line:)``, for a
+    /// caller that hands fast-path events on without wrapping them.
+    package func fastEvent(_ bytes: UnsafeBufferPointer<UInt8>) -> LineEvent? {
+        guard bytes.count <= LineEvent.maxLineBytes else { return nil }
+        return CanonicalFastPath.event(bytes)
+    }
+
+    /// A line the fast path did not take.
+    package func decodeSlowly(_ bytes: UnsafeBufferPointer<UInt8>, line number: Int) -> LineDecoding {
         guard bytes.count <= LineEvent.maxLineBytes else {
             return .other(
                 .text(Diagnostic(line: number, code: .lineTooLong, message: "the line is longer than 2 GiB; skipped")))
         }
-        if let event = CanonicalFastPath.event(bytes) { return .event(event) }
         return decodeGenerally(bytes, line: number)
     }
 

@@ -39,12 +39,13 @@ public struct EventStreamReader<Source: ByteSource> {
         try lines.forEachLine { line in
             switch line.part {
             case .whole:
-                if let event, line.bytes.count <= LineEvent.maxLineBytes,
-                    let decoded = CanonicalFastPath.event(line.bytes)
-                {
-                    return try event(decoded, line.number)
+                let decoded: LineDecoding
+                if let fast = decoder.fastEvent(line.bytes) {
+                    if let event { return try event(fast, line.number) }
+                    decoded = .event(fast)
+                } else {
+                    decoded = decoder.decodeSlowly(line.bytes, line: line.number)
                 }
-                let decoded = decoder.decodeInPlace(line.bytes, line: line.number)
                 try body(
                     Item(
                         line: line.number, inPlace: decoded, bytes: line.bytes, part: .whole,

@@ -42,9 +42,14 @@ package enum CommandRunner {
     /// no terminal colour settings, no history (a test that wants one names its file).
     package static func baseEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        for key in ["ACTIVITY_SINK", "ACTIVITY_PARENT", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
+        // CI (plain lines) and the locale are the machine's, not the test's: the same run here
+        // and on a CI runner.
+        for key in [
+            "ACTIVITY_SINK", "ACTIVITY_PARENT", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "CI", "LC_ALL", "LC_CTYPE",
+        ] {
             environment[key] = nil
         }
+        environment["LANG"] = "C.UTF-8"
         environment["PATH"] = path
         environment["TERM"] = "dumb"
         environment["ACTIVITY_HISTORY"] = "off"
@@ -80,7 +85,7 @@ package enum CommandRunner {
         let status = wait(pid, timeout: timeout, what: "\(executable) \(arguments)")
         let output = FileManager.default.contents(atPath: out) ?? Data()
         return CommandResult(
-            status: status.killed ? status.code : status.code, killed: status.killed,
+            status: status.code, killed: status.killed,
             standardOutput: String(decoding: output, as: UTF8.self),
             standardError: String(decoding: FileManager.default.contents(atPath: err) ?? Data(), as: UTF8.self),
             standardOutputData: output)

@@ -33,27 +33,29 @@ package final class TmuxPane {
     /// A pane running `command` (a program and its arguments; one word is run by a shell), in
     /// the environment of ``CommandRunner/baseEnvironment(_:)``; the caller waits for what it
     /// shows.
-    package init(width: Int, height: Int, command: [String]) throws {
+    package convenience init(width: Int, height: Int, command: [String]) throws {
+        try self.init(width: width, height: height, command: command.isEmpty ? ["sh"] : command, clean: command.isEmpty)
+    }
+
+    /// With `clean`, `command` is a shell given only the build folder on `PATH`, a home of its
+    /// own, no history, a UTF-8 locale and the prompt `$ `: nothing of the machine's own
+    /// environment (`CI` on a CI runner would make every display plain lines).
+    private init(width: Int, height: Int, command: [String], clean: Bool) throws {
         folder = try TemporaryFolder()
-        let shell =
-            command.isEmpty
-            ? [
-                "env", "-i", "PATH=\(CommandRunner.path)", "HOME=\(folder.url.path)", "ACTIVITY_HISTORY=off",
-                "LANG=C.UTF-8", "TERM=tmux-256color",
-                "PS1=$ ", "sh",
-            ] : command
-        let result = try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)"] + shell)
+        let environment = [
+            "env", "-i", "PATH=\(CommandRunner.path)", "HOME=\(folder.url.path)", "ACTIVITY_HISTORY=off",
+            "LANG=C.UTF-8", "TERM=tmux-256color", "PS1=$ ",
+        ]
+        let result = try tmux(
+            ["new-session", "-d", "-x", "\(width)", "-y", "\(height)"] + (clean ? environment : []) + command)
         #expect(result.status == 0, "tmux new-session: \(result.standardError)")
     }
 
-    /// A pane running an interactive bash without start-up files, `activity` first on its PATH
-    /// and `$ ` for its prompt, once the prompt shows. bash, not sh: see ``suspendJob()``.
+    /// A pane running an interactive bash without start-up files, in the clean environment of the
+    /// `sh` pane, once the prompt shows. bash, not sh: see ``suspendJob()``.
     package static func bash(width: Int, height: Int) throws -> TmuxPane {
         let pane = try TmuxPane(
-            width: width, height: height,
-            command: [
-                "env", "PATH=\(CommandRunner.path)", "LANG=C.UTF-8", "PS1=$ ", "bash", "--norc", "--noprofile", "-i",
-            ])
+            width: width, height: height, command: ["bash", "--norc", "--noprofile", "-i"], clean: true)
         try pane.wait(for: "$")
         return pane
     }

@@ -136,8 +136,22 @@ package final class TmuxPane {
     ) throws -> String {
         if let screen = try screen(when: condition) { return screen }
         let screen = (try? screen()) ?? ""
-        Issue.record("timed out; the screen shows:\n\(screen)", sourceLocation: sourceLocation)
+        Issue.record(
+            "timed out; the screen shows:\n\(screen)\nthe pane's processes:\n\(processes())",
+            sourceLocation: sourceLocation)
         throw CancellationError()
+    }
+
+    /// The pane's processes with their states and what each waits in: what a timed-out wait
+    /// reports, so that a hang seen once can be told from a slow machine.
+    package func processes() -> String {
+        guard let pid = try? tmux(["display-message", "-p", "#{pane_pid}"]).standardOutput, !pid.isEmpty else {
+            return "(no pane)"
+        }
+        let session = pid.trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try? CommandRunner.run(
+            "/usr/bin/env", ["ps", "-o", "pid,ppid,stat,wchan:32,args", "--sid", session])
+        return result?.standardOutput ?? "(ps failed)"
     }
 
     /// Waits until the screen contains `text`; after a minute the test fails with the screen.

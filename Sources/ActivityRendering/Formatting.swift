@@ -229,11 +229,18 @@ package enum Formatting {
         appendDigits(value, to: &bytes)
     }
 
-    /// Appends the UTF-8 of `text` in one copy.
+    /// Appends the UTF-8 of `text`: in one copy, or for a separator or a short unit byte by
+    /// byte, which costs less than setting up a copy of so few.
     @inline(__always)
     static func appendUTF8(_ text: String, to bytes: inout [UInt8]) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { utf8 in
+            if utf8.count <= 4 {
+                for byte in utf8 { bytes.append(byte) }
+            } else {
+                bytes.append(contentsOf: utf8)
+            }
+        }
     }
 
     /// The text that `body` appends, as a string: the one place a format's bytes become a

@@ -36,8 +36,45 @@ package enum DecimalText {
 
     /// Appends the UTF-8 of ``fixed(_:decimals:)``, then the ASCII byte `suffix` unless it is 0.
     package static func appendFixed(_ value: Double, decimals: Int, suffix: UInt8 = 0, to bytes: inout [UInt8]) {
-        withFixed(value, decimals: decimals, suffix: UnsafeBufferPointer(start: nil, count: 0)) {
-            bytes.append(contentsOf: $0)
+        let decimals = min(max(0, decimals), 9)
+        let scaled = abs(value) * JSONScanner.powersOfTen[decimals]
+        // `!(a < b)` is also true for NaN: the infinities and NaN take the general way.
+        guard scaled < 9.0e18 else {
+            withFixed(value, decimals: decimals, suffix: UnsafeBufferPointer(start: nil, count: 0)) {
+                bytes.append(contentsOf: $0)
+            }
+            if suffix != 0 { bytes.append(suffix) }
+            return
+        }
+        // The hot path of every line's numbers (a count, a rate, a percentage): a few bytes,
+        // appended one by one, which is cheaper than a copy of so few. Rounded half away from
+        // zero as `rounded()` does, without a call into libm: above 2^52 `scaled` is whole and
+        // `rest` is 0; below, `scaled - Double(whole)` is exact.
+        let whole = UInt64(scaled)
+        let rest = scaled - Double(whole)
+        let integer = rest >= 0.5 ? whole + 1 : whole
+        if value < 0 && integer != 0 { bytes.append(UInt8(ascii: "-")) }
+        // Written backwards, dividing by a constant (a multiplication), then appended forwards:
+        // at most 20 digits and the point.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var position = buffer.count
+            var remaining = integer
+            for _ in 0..<decimals {
+                position -= 1
+                buffer[position] = UInt8(truncatingIfNeeded: remaining % 10) &+ 0x30
+                remaining /= 10
+            }
+            if decimals > 0 {
+                position -= 1
+                buffer[position] = UInt8(ascii: ".")
+            }
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(truncatingIfNeeded: remaining % 10) &+ 0x30
+                remaining /= 10
+            } while remaining > 0
+            for index in position..<buffer.count { bytes.append(buffer[index]) }
         }
         if suffix != 0 { bytes.append(suffix) }
     }
@@ -55,7 +92,10 @@ package enum DecimalText {
         let decimals = min(max(0, decimals), 9)
         let scaled = (abs(value) * JSONScanner.powersOfTen[decimals]).rounded()
         guard scaled < 9.0e18 else {
-            var text = String(Int64(value)) + String(decoding: suffix, as: UTF8.self)
+            // Whole at this size; past UInt64 (never a count, which stops at 2^53) as Swift
+            // writes it, `1e+20`, rather than a trap.
+            let digits = abs(value) < 1.8e19 ? String(UInt64(abs(value))) : "\(abs(value))"
+            var text = (value < 0 ? "-" : "") + digits + String(decoding: suffix, as: UTF8.self)
             return text.withUTF8(body)
         }
         var integer = UInt64(scaled)

@@ -27,5 +27,42 @@ struct DecimalTextTests {
         #expect(DecimalText.fixed(7, decimals: 0, suffix: " files/s") == "7 files/s")
         #expect(DecimalText.fixed(.nan, decimals: 1) == "?")
         #expect(DecimalText.fixed(-.infinity, decimals: 1) == "-∞")
+        // Past Int64 and UInt64: no trap.
+        #expect(DecimalText.fixed(1e19, decimals: 0) == "10000000000000000000")
+        #expect(DecimalText.fixed(-1e19, decimals: 2) == "-10000000000000000000")
+        #expect(DecimalText.fixed(1e20, decimals: 0) == "1e+20")
+    }
+
+    /// `appendFixed` has a way of its own for the numbers of every line; it must write exactly
+    /// what `fixed` writes, halves, the edges of its range and the values it leaves to `fixed`
+    /// included.
+    @Test("appendFixed writes what fixed writes, for every kind of value")
+    func appendFixedAgreesWithFixed() {
+        var values: [Double] = [
+            0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, 9.995, 99.95, 0.49999999999999994, 4503599627370495.5,
+            4503599627370497, 8.99e18, 9.0e18, 1e19, -1e19, .nan, .infinity, -.infinity,
+            .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1251.2, 17, 1_048_576,
+        ]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let magnitude = Double.random(in: -3...19, using: &random)
+            values.append(Double.random(in: -1...1, using: &random) * pow10(magnitude))
+        }
+        for value in values {
+            for decimals in [0, 1, 2, 3, 9] {
+                for suffix in [UInt8(0), UInt8(ascii: "M")] {
+                    var bytes = Array("x".utf8)
+                    DecimalText.appendFixed(value, decimals: decimals, suffix: suffix, to: &bytes)
+                    let expected = "x" + DecimalText.fixed(value, decimals: decimals, suffix: suffix)
+                    #expect(String(decoding: bytes, as: UTF8.self) == expected, "\(value), \(decimals) decimals")
+                }
+            }
+        }
+    }
+
+    private func pow10(_ exponent: Double) -> Double {
+        var result = 1.0
+        for _ in 0..<Int(exponent.rounded(.down).magnitude) { result *= exponent < 0 ? 0.1 : 10 }
+        return result
     }
 }

@@ -167,10 +167,10 @@ struct StyledLine: Sendable, LineSink {
     func encoded(colors: ColorTheme?, into out: inout [UInt8]) {
         for span in spans {
             if let role = span.role, let colors, colors.appendSequence(for: role, to: &out) {
-                Self.appendUTF8(span.text, to: &out)
+                Formatting.appendUTF8(span.text, to: &out)
                 out.append(contentsOf: Self.reset)
             } else {
-                Self.appendUTF8(span.text, to: &out)
+                Formatting.appendUTF8(span.text, to: &out)
             }
         }
     }
@@ -190,11 +190,4 @@ struct StyledLine: Sendable, LineSink {
     }
 
     static let reset: [UInt8] = [0x1B, 0x5B, UInt8(ascii: "0"), UInt8(ascii: "m")]
-
-    /// Appends the UTF-8 of `text` in one copy.
-    @inline(__always)
-    static func appendUTF8(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { out.append(contentsOf: $0) }
-    }
 }

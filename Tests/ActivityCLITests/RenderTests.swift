@@ -73,6 +73,33 @@ struct RenderTests {
         #expect(extra.status == 64)
     }
 
+    @Test("a log file that is the input is refused: it would be read as it is written, without end")
+    func logFileIsInput() throws {
+        let folder = try TemporaryFolder()
+        let recording = folder.url.appendingPathComponent("run.jsonl")
+        let original = try Data(contentsOf: Self.fixture)
+        try original.write(to: recording)
+        let link = folder.url.appendingPathComponent("link.jsonl")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: recording)
+        // The recording is the input as FILE, as standard input, and through a link.
+        let runs: [(arguments: [String], fromStandardInput: Bool)] = [
+            (
+                ["render", "--mode", "plain", "--log-file", recording.path, "--log-format", "jsonl", recording.path],
+                false
+            ),
+            (["render", "--mode", "plain", "--log-file", link.path], true),
+            (["replay", "--mode", "plain", "--speed", "1000", "--log-file", link.path, recording.path], false),
+        ]
+        for run in runs {
+            let redirect = run.fromStandardInput ? " < '\(recording.path)'" : ""
+            let result = try CommandRunner.run(
+                "/bin/sh", ["-c", "exec \"$0\" \"$@\"" + redirect, CommandRunner.activity] + run.arguments, timeout: 20)
+            #expect(result.status == 64, "\(run.arguments)")
+            #expect(result.standardError.contains("is the input: it would read what it writes, without end"))
+            #expect(try Data(contentsOf: recording) == original, "the recording was written to")
+        }
+    }
+
     @Test("a garbage stream never stops the display")
     func garbage() throws {
         var bytes = Data()

@@ -40,6 +40,22 @@ struct ReplayDemoTests {
         #expect(missing.standardError == "activity replay: /nonexistent.jsonl: No such file or directory\n")
     }
 
+    @Test("replay of a file without a single event says it is not a recording (65), as report does")
+    func replayNotARecording() throws {
+        let folder = try TemporaryFolder()
+        let text = folder.url.appendingPathComponent("build.log")
+        try Data("[   0.0s] ▶ Build\n[   1.0s] ✔ Build  1.0s\n".utf8).write(to: text)
+        let result = try CommandRunner.activity(["replay", "--mode", "plain", text.path])
+        #expect(result.status == 65)
+        #expect(
+            result.standardError.hasSuffix(
+                "activity replay: \(text.path): not a recording: no activity events in it "
+                    + "(record one with --log-file PATH --log-format jsonl)\n"))
+        let empty = try CommandRunner.activity(["replay", "--mode", "plain", "-"], input: Data())
+        #expect(empty.status == 65)
+        #expect(empty.standardError.contains("standard input: not a recording"))
+    }
+
     @Test("demo --quick: a valid stream with a failure, a cancellation, downloads in bytes and logs")
     func demo() throws {
         let result = try CommandRunner.activity(["demo", "--quick", "--mode", "jsonl"])

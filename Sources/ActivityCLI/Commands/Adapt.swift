@@ -59,12 +59,11 @@ enum AdaptCommand {
         }
         let name = parsed.positionals[0]
         let file = parsed.positionals.count > 1 ? parsed.positionals[1] : "-"
-        let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
+        guard let fd = CommandInput.descriptor(for: file) else {
             Console.error("\(file): \(POSIX.describe(errno))", command: "adapt")
             return ExitCode.noInput
         }
-        defer { if fd != 0 { close(fd) } }
+        defer { CommandInput.release(fd) }
         let adapter: any OutputAdapter
         do throws(AdapterChoice.Failure) {
             adapter = try AdapterChoice.make(
@@ -90,7 +89,7 @@ enum AdaptCommand {
                 count = try source.read(into: buffer)
             } catch {
                 _ = writer.write(adapter.finish(exitStatus: exitStatus, signal: nil), final: true)
-                Console.error("\(name == "-" ? "standard input" : name): \(error)", command: "adapt")
+                Console.error("\(CommandInput.name(name)): \(error)", command: "adapt")
                 return ExitCode.ioError
             }
             if count == 0 { break }

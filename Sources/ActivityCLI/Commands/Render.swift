@@ -32,12 +32,12 @@ enum RenderCommand {
         options.batchesOutput = true
         try parser.expectPositionals(parsed, 0...1, names: "FILE")
         let file = parsed.positionals.first ?? "-"
-        let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
+        guard let fd = CommandInput.descriptor(for: file) else {
             Console.error("\(file): \(POSIX.describe(errno))", command: "render")
             return ExitCode.noInput
         }
-        defer { if fd != 0 { close(fd) } }
+        defer { CommandInput.release(fd) }
+        if let status = options.refuseLogFile(readFrom: fd, command: "render") { return status }
         let display: any Display
         switch options.makeDisplay(command: "render") {
         case .success(let made): display = made
@@ -70,8 +70,15 @@ struct StreamFeeder {
     /// Returns 0, or 74 when reading failed; standard output closed by its reader ends the
     /// process by SIGPIPE after the display is finished, as a filter in a pipeline does.
     func feed(fd: Int32, name: String, command: String) -> Int32 {
-        switch read(fd: fd, name: name, command: command) {
-        case .finished: return ExitCode.success
+        var paced = 0
+        switch read(fd: fd, name: name, command: command, paced: &paced) {
+        case .finished:
+            // A recording to play that held no event at all: said, as `report` says it.
+            guard pacer == nil || paced > 0 else {
+                Console.error(RecordingInput.notARecording(CommandInput.name(name)), command: command)
+                return ExitCode.dataError
+            }
+            return ExitCode.success
         case .readFailed: return ExitCode.ioError
         case .outputClosed:
             display.finish()
@@ -79,7 +86,8 @@ struct StreamFeeder {
         }
     }
 
-    func read(fd: Int32, name: String, command: String) -> Outcome {
+    /// `paced` counts the events played with their timing.
+    func read(fd: Int32, name: String, command: String, paced: inout Int) -> Outcome {
         var reader = EventStreamReader(
             source: FlushingSource(base: FileDescriptorSource(fileDescriptor: fd), display: display))
         var pacer = self.pacer
@@ -95,6 +103,7 @@ struct StreamFeeder {
                 switch item.decoded {
                 case .event(var event):
                     if var current = pacer {
+                        paced += 1
                         display.flushOutput()
                         current.wait(for: event.timestamp)
                         pacer = current
@@ -120,7 +129,7 @@ struct StreamFeeder {
             return .outputClosed
         } catch {
             display.flushOutput()
-            Console.error("\(name == "-" ? "standard input" : name): \(error)", command: command)
+            Console.error("\(CommandInput.name(name)): \(error)", command: command)
             return .readFailed
         }
         // The last lines may have been gathered: a reader that went away shows when they are written.

@@ -34,12 +34,12 @@ enum ReplayCommand {
         let speed = try parser.positiveNumber(parsed, "speed") ?? 1
         let maxGap = try parser.positiveNumber(parsed, "max-gap")
         let file = parsed.positionals[0]
-        let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
+        guard let fd = CommandInput.descriptor(for: file) else {
             Console.error("\(file): \(POSIX.describe(errno))", command: "replay")
             return ExitCode.noInput
         }
-        defer { if fd != 0 { close(fd) } }
+        defer { CommandInput.release(fd) }
+        if let status = options.refuseLogFile(readFrom: fd, command: "replay") { return status }
         let display: any Display
         switch options.makeDisplay(command: "replay") {
         case .success(let made): display = made

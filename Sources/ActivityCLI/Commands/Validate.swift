@@ -46,13 +46,12 @@ enum ValidateCommand {
         var status = ExitCode.success
         for file in files {
             let name = file == "-" ? "<stdin>" : file
-            let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
-            if fd < 0 {
+            guard let fd = CommandInput.descriptor(for: file) else {
                 Console.error("\(file): \(POSIX.describe(errno))", command: "validate")
                 status = ExitCode.noInput
                 continue
             }
-            defer { if fd != 0 { close(fd) } }
+            defer { CommandInput.release(fd) }
             do {
                 try check(fd: fd) { diagnostic in
                     if strict || diagnostic.severity == .error { problems += 1 }

@@ -85,6 +85,14 @@ struct DisplayOptions: Sendable {
                     + "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT turn export on; OTEL_SERVICE_NAME names the service"),
         ], isShared: true)
 
+    /// Refuses a log file that is the input on `fd`: the command would read each line it wrote,
+    /// without end. Returns the exit status after a message, or `nil` when they differ.
+    func refuseLogFile(readFrom fd: Int32, command: String) -> Int32? {
+        guard let logFile, CommandInput.isFile(fd, at: logFile) else { return nil }
+        Console.error("--log-file \(logFile) is the input: it would read what it writes, without end", command: command)
+        return ExitCode.usage
+    }
+
     /// Reads the display options from a parsed command line.
     init(_ parsed: ParsedArguments, parser: OptionParser) throws(CommandLineError) {
         mode = try parser.choice(parsed, "mode", among: Mode.allCases) ?? .session(.auto)

@@ -23,12 +23,11 @@ enum RecordingInput {
 
     /// The recording in `file` (`-` for standard input), or the exit status after a message.
     static func read(_ file: String, command: String) -> Result<Loaded, RecordingError> {
-        let name = file == "-" ? "standard input" : file
-        let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
+        let name = CommandInput.name(file)
+        guard let fd = CommandInput.descriptor(for: file) else {
             return .failure(RecordingError(message: "\(file): \(POSIX.describe(errno))", exitStatus: ExitCode.noInput))
         }
-        defer { if fd != 0 { close(fd) } }
+        defer { CommandInput.release(fd) }
         var skipped = 0
         let result: (timeline: Timeline, events: Int)
         do {
@@ -41,13 +40,14 @@ enum RecordingInput {
             return .failure(RecordingError(message: "\(name): \(error)", exitStatus: ExitCode.ioError))
         }
         guard result.events > 0 else {
-            return .failure(
-                RecordingError(
-                    message: "\(name): not a recording: no activity events in it "
-                        + "(record one with --log-file PATH --log-format jsonl)",
-                    exitStatus: ExitCode.dataError))
+            return .failure(RecordingError(message: notARecording(name), exitStatus: ExitCode.dataError))
         }
         return .success(Loaded(timeline: result.timeline, skippedLines: skipped))
+    }
+
+    /// What a file without a single event is told.
+    static func notARecording(_ name: String) -> String {
+        "\(name): not a recording: no activity events in it (record one with --log-file PATH --log-format jsonl)"
     }
 
     /// Writes `text` to `path` (`-` for standard output), or returns the exit status after a message.

@@ -63,6 +63,17 @@ public struct ActivityStore: Sendable {
     public internal(set) var roots: [ActivityHandle] = []
     /// How many activities are open.
     public internal(set) var openCount = 0
+    /// How far the stream's clock is from the wall clock: 0, unless the events' timestamps are
+    /// more than a second away from their arrival (a recording rendered later, a producer whose
+    /// clock is off). ``RenderSession`` keeps it; see ``streamTime(_:)``.
+    public internal(set) var clockOffset = 0.0
+
+    /// The wall-clock time `now` on the stream's clock, never before its latest event: the time
+    /// to give what is not an event (a passed-through line, the end of the stream), so that
+    /// times never go backwards, in a recording from the past too.
+    public func streamTime(_ now: Double) -> Double {
+        max(now + clockOffset, summary.lastTime ?? -.infinity)
+    }
 
     /// The activities by slot; `nil` for a free slot.
     var slots: [ActivityState?] = []

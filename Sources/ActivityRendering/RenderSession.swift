@@ -464,20 +464,18 @@ final class SessionCore {
     let batch: OutputBatch?
     @exclusivity(unchecked) private var updates: [ActivityUpdate] = []
     private var isFinished = false
-    /// How far the stream's clock is from ours: 0, unless the events' timestamps are more than a
-    /// second away from their arrival (a recording rendered later, a producer's clock that is
-    /// off), so that elapsed times and abandoned ends are in the stream's own time.
-    private var clockOffset = 0.0
     /// Events applied through the fast path since the clock was last read.
     var eventsSinceClock = 0
 
+    /// Keeps the store's ``ActivityStore/clockOffset``, so that elapsed times and abandoned ends
+    /// are in the stream's own time.
     func noteArrival(eventTime: Double, arrival: Double) {
         let offset = eventTime - arrival
-        clockOffset = abs(offset) > 1 ? offset : 0
+        store.clockOffset = abs(offset) > 1 ? offset : 0
     }
 
-    /// `now` on the stream's clock.
-    func streamTime(_ now: Double) -> Double { now + clockOffset }
+    /// `now` on the stream's clock (``ActivityStore/streamTime(_:)``).
+    func streamTime(_ now: Double) -> Double { store.streamTime(now) }
 
     init(
         renderers: [any ActivityRenderer], plugins: [PluginHost], terminal: TerminalRenderer?,

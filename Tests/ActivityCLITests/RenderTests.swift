@@ -100,6 +100,30 @@ struct RenderTests {
         }
     }
 
+    @Test("a recording from the past: the end, abandoned activities and later lines are stamped at its end")
+    func recordingTimes() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.url.appendingPathComponent("build.log")
+        let input = """
+            {"v":1,"type":"begin","ts":1764500000,"id":"b","title":"Build"}
+            {"v":1,"type":"begin","ts":1764500001,"id":"c","parent":"b","title":"Compile"}
+            {"v":1,"type":"end","ts":1764500002,"id":"c","status":"failure","error":"boom"}
+            {"v":1,"type":"begin","ts":1764500002.5,"id":"l","title":"Lint"}
+            {"v":1,"type":"end","ts":1764500003,"id":"b","status":"failure"}
+            text after the events
+
+            """
+        let result = try CommandRunner.activity(
+            ["render", "--mode", "plain", "--log-file", log.path], input: Data(input.utf8))
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("[   3.0s] ? Lint  0.5s  (abandoned)"), "\(result.standardError)")
+        #expect(result.standardError.contains("[   3.0s] 3 activities in 3.0s: 2 failed, 1 abandoned"))
+        let times = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { $0.prefix(24) }
+        #expect(times.count == 8)
+        #expect(times == times.sorted(), "the log's times go backwards:\n\(times.joined(separator: "\n"))")
+        #expect(times.last == "2025-11-30T10:53:23.000Z")
+    }
+
     @Test("a garbage stream never stops the display")
     func garbage() throws {
         var bytes = Data()

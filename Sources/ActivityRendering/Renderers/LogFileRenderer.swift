@@ -123,13 +123,14 @@ public final class LogFileRenderer: ActivityRenderer {
     public func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore) {
         guard format == .text else { return }
         var splitter = outputLines[stream] ?? LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
-        splitter.feed(bytes) { writeOutput($0, of: stream) }
+        let time = store.streamTime(clock())
+        splitter.feed(bytes) { writeOutput($0, of: stream, at: time) }
         outputLines[stream] = splitter
     }
 
-    private func writeOutput(_ piece: LineSplitter.Piece, of stream: StandardStream) {
+    private func writeOutput(_ piece: LineSplitter.Piece, of stream: StandardStream, at time: Double) {
         let text = String(decoding: piece.bytes, as: UTF8.self)
-        write(clock(), "output", [("stream", stream == .stdout ? "stdout" : "stderr"), ("text", text)])
+        write(time, "output", [("stream", stream == .stdout ? "stdout" : "stderr"), ("text", text)])
     }
 
     public func report(_ diagnostic: Diagnostic, in store: ActivityStore) {
@@ -137,18 +138,18 @@ public final class LogFileRenderer: ActivityRenderer {
         var fields: [(String, String)] = []
         if diagnostic.line > 0 { fields.append(("line", String(diagnostic.line))) }
         fields += [("code", diagnostic.code.rawValue), ("message", diagnostic.message)]
-        write(clock(), "problem", fields)
+        write(store.streamTime(clock()), "problem", fields)
     }
 
     public func notice(_ message: String, in store: ActivityStore) {
         guard format == .text else { return }
-        write(clock(), "notice", [("message", message)])
+        write(store.streamTime(clock()), "notice", [("message", message)])
     }
 
     public func finish(_ store: ActivityStore, now: Double) {
         guard format == .text else { return }
         for (stream, var splitter) in outputLines {
-            splitter.finish { writeOutput($0, of: stream) }
+            splitter.finish { writeOutput($0, of: stream, at: now) }
         }
         outputLines.removeAll()
         let summary = store.summary

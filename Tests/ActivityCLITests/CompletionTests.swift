@@ -98,6 +98,35 @@ struct CompletionTests {
             #expect(rendered.standardOutput.contains(name), "\(name) is not in the man page")
         }
         #expect(rendered.standardOutput.contains("ACTIVITY_SINK"))
+        // The options before any command, and every variable the command reads.
+        for name in ["activity help [COMMAND]", "-h, --help", "--version"] {
+            #expect(rendered.standardOutput.contains(name), "\(name) is not in the man page")
+        }
+        for variable in [
+            "ACTIVITY_CONTROL", "ACTIVITY_HISTORY", "XDG_STATE_HOME", "OTEL_EXPORTER_OTLP_ENDPOINT",
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_SERVICE_NAME",
+        ] {
+            #expect(rendered.standardOutput.contains(variable), "\(variable) is not in the man page")
+        }
+    }
+
+    @Test("cli.md's table of variables is the man page's")
+    func environmentTable() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Docs/cli.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "## Environment").last)
+        let documented = section.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("| `") else { return nil }
+            return String(line.dropFirst(3).prefix { $0 != "`" })
+        }
+        let page = try CommandRunner.activity(["manpage"]).standardOutput
+        let listed = page.components(separatedBy: ".SH ENVIRONMENT").last?.components(separatedBy: ".SH").first ?? ""
+        let variables = listed.split(separator: "\n").filter { $0.hasPrefix("\\fB") }.map {
+            String($0.dropFirst(3).prefix { $0 != "\\" })
+        }
+        #expect(documented.count > 10)
+        #expect(documented == variables)
     }
 
     @Test("a bad shell is a usage error naming it")

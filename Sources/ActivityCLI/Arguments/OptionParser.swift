@@ -57,6 +57,9 @@ struct OptionParser: Sendable {
                 }
             }
         }
+        for option in options where option.required && parsed.value(option.name) == nil {
+            throw usageError("missing --\(option.name)")
+        }
         return parsed
     }
 

@@ -13,6 +13,9 @@ struct OptionSpec: Sendable {
     var help: String
     /// What the value is, for completion and the synopsis.
     var values: ValueKind
+    /// Whether the command needs it: the synopsis shows it without brackets, and the parser
+    /// refuses a command line without it.
+    var required = false
 
     /// Whether the option takes a value (`--total 12`, `--total=12`).
     var takesValue: Bool { valueName != nil }
@@ -23,9 +26,11 @@ struct OptionSpec: Sendable {
 
     static func value(
         _ name: String, _ valueName: String, short: Character? = nil, repeatable: Bool = false,
-        values: ValueKind = .text, help: String
+        values: ValueKind = .text, required: Bool = false, help: String
     ) -> OptionSpec {
-        OptionSpec(name: name, short: short, valueName: valueName, repeatable: repeatable, help: help, values: values)
+        OptionSpec(
+            name: name, short: short, valueName: valueName, repeatable: repeatable, help: help, values: values,
+            required: required)
     }
 
     /// The option as the synopsis writes it: `--mode auto|tty`, `--total N`, `-q|--quiet`.
@@ -37,7 +42,7 @@ struct OptionSpec: Sendable {
         } else if let valueName {
             text += " " + valueName
         }
-        return "[" + text + "]" + (repeatable ? "…" : "")
+        return (required ? text : "[" + text + "]") + (repeatable ? "…" : "")
     }
 
     /// The option as the help's left column writes it: `-q, --quiet`, `--mode MODE`.

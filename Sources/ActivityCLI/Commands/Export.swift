@@ -16,8 +16,8 @@ enum ExportCommand {
                 title: "options",
                 options: [
                     .value(
-                        "format", "FORMAT", values: .choices(Format.allCases.map(\.rawValue)),
-                        help: "chrome-trace or otlp-json (required)"),
+                        "format", "FORMAT", values: .choices(Format.allCases.map(\.rawValue)), required: true,
+                        help: "chrome-trace or otlp-json"),
                     .value(
                         "output", "FILE", short: "o", values: .file, help: "where to write (default: standard output)"),
                     .value(

@@ -19,6 +19,12 @@ enum Commands {
 
     static let tagline = "show what long-running work is doing (protocol v1)"
 
+    /// What `activity help` does, listed after the subcommands.
+    static let helpSummary = "show help for a command"
+    /// What `-h`/`--help` and `--version` do, before any command.
+    static let helpOption = "show this help"
+    static let versionOption = "print the version"
+
     static let exitStatus = """
         0 success, 1 validation problems, 64 bad command line, 65 not a recording, 66 input not found,
         69 plugin not found, 71 system error, 73 log file not writable, 74 read error,
@@ -31,6 +37,9 @@ enum Commands {
         ("ACTIVITY_SINK", "where reporters write: unix:PATH, fd:N, file:PATH, stdout, stderr or none"),
         ("ACTIVITY_PARENT", "the id of the activity that started this process; new activities nest under it"),
         ("ACTIVITY_TIMEOUT_MS", "how long a reporter waits for a stalled reader (0 to 60000, default 1000)"),
+        ("ACTIVITY_CONTROL", "where a reporter reads cancel requests when its sink is not a socket: fd:N or unix:PATH"),
+        ("ACTIVITY_HISTORY", "the history file of render, run and replay (a path, or off); see --history"),
+        ("XDG_STATE_HOME", "where the history file is by default: $XDG_STATE_HOME/activity/history"),
         ("NO_COLOR", "when set and not empty: no colours"),
         ("CLICOLOR", "0: no colours"),
         ("CLICOLOR_FORCE", "set and not 0: colours even when the display is not a terminal"),
@@ -39,6 +48,7 @@ enum Commands {
         ("CI", "when set: plain lines"),
         ("TMPDIR", "where activity run makes its private socket directory (default /tmp)"),
         ("OTEL_EXPORTER_OTLP_ENDPOINT", "an OpenTelemetry Collector to send spans to (see --otlp-endpoint)"),
+        ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "the same for traces only, used as it is (no /v1/traces appended)"),
         ("OTEL_SERVICE_NAME", "the service.name of exported spans"),
     ]
 }

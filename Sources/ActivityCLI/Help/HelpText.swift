@@ -10,9 +10,9 @@ enum HelpText {
         for spec in Commands.all {
             lines.append("  " + pad(spec.name, to: width + 2) + spec.summary)
         }
-        lines.append("  " + pad("help", to: width + 2) + "show help for a command")
+        lines.append("  " + pad("help", to: width + 2) + Commands.helpSummary)
         lines += [
-            "", "options:", "  -h, --help     show this help", "  --version      print the version", "",
+            "", "options:", "  -h, --help     " + Commands.helpOption, "  --version      " + Commands.versionOption, "",
             "exit status: " + Commands.exitStatus.split(separator: "\n").joined(separator: "\n"), "",
             "See 'activity help COMMAND' for the options of a command.", "",
         ]

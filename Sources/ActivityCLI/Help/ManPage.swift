@@ -11,12 +11,17 @@ enum ManPage {
                 out += [".br", escape(usage)]
             }
         }
+        out += [".br", escape("activity help [COMMAND]"), ".br", escape("activity -h|--help|--version")]
         out += [
             ".SH DESCRIPTION",
             escape(
                 "Long-running work reports what it is doing as JSON lines (begin, progress, log and end events); "
                     + "activity draws them: live bars and spinners on a terminal, plain lines in a CI log, a log file, "
                     + "an overlay. Tools report through libactivity(3), the Swift SDK, or 'activity emit'."),
+            ".SH OPTIONS",
+            ".TP", "\\fB" + escape("-h, --help") + "\\fR",
+            escape(Commands.helpOption + "; after a command, that command's help (as 'activity help COMMAND')"),
+            ".TP", "\\fB" + escape("--version") + "\\fR", escape(Commands.versionOption),
             ".SH COMMANDS",
         ]
         for spec in Commands.all {

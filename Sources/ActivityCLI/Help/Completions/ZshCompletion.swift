@@ -9,8 +9,8 @@ enum ZshCompletion {
             "    local curcontext=\"$curcontext\" state line",
             "    typeset -A opt_args",
             "    _arguments -C \\",
-            "        '(- *)'{-h,--help}'[show help]' \\",
-            "        '(- *)--version[print the version]' \\",
+            "        '(- *)'{-h,--help}'[\(Commands.helpOption)]' \\",
+            "        '(- *)--version[\(Commands.versionOption)]' \\",
             "        '1:command:->command' \\",
             "        '*::argument:->argument'",
             "    case $state in",
@@ -20,7 +20,7 @@ enum ZshCompletion {
         ]
         for spec in Commands.all { out.append("            \(quoted(spec.name + ":" + spec.summary))") }
         out += [
-            "            'help:show help for a command'", "        )", "        _describe -t commands command commands",
+            "            'help:\(Commands.helpSummary)'", "        )", "        _describe -t commands command commands",
             "        ;;", "    argument)", "        case $line[1] in",
         ]
         for spec in Commands.all {

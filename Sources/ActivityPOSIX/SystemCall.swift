@@ -91,6 +91,22 @@ package enum SystemCall {
         #endif
     }
 
+    /// Whether the default action of `signal` is to dump core (POSIX's "A" signals).
+    package static func dumpsCore(_ signal: Int32) -> Bool {
+        [SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGXCPU, SIGXFSZ, SIGSYS].contains(signal)
+    }
+
+    /// No core file for this process from now on (a process that ends itself by the signal that
+    /// killed its child must not leave a core of its own).
+    package static func disableCoreDumps() {
+        var none = rlimit(rlim_cur: 0, rlim_max: 0)
+        #if canImport(Glibc)
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
+        #else
+            _ = setrlimit(RLIMIT_CORE, &none)
+        #endif
+    }
+
     /// Puts back the default action for `signal`.
     package static func resetToDefault(_ signal: Int32) {
         #if canImport(Glibc)

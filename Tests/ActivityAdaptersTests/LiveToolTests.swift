@@ -20,6 +20,7 @@ struct LiveToolTests {
     }
 
     struct Recorded {
+        /// As a shell's `$?` gives it: 128 + N for a run ended by signal N.
         var status: Int32
         var activities: [Adapted.Activity]
         var root: Adapted.Activity?
@@ -86,7 +87,8 @@ struct LiveToolTests {
         }
         let all = Adapted(outputs: outputs).activities
         return Recorded(
-            status: process.terminationStatus, activities: Array(all.dropFirst()), root: all.first,
+            status: process.terminationStatus + (process.terminationReason == .uncaughtSignal ? 128 : 0),
+            activities: Array(all.dropFirst()), root: all.first,
             output: try String(contentsOf: folder.appendingPathComponent("stdout.txt"), encoding: .utf8),
             display: lines)
     }

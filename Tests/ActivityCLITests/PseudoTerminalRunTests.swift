@@ -213,11 +213,31 @@ struct PseudoTerminalRunTests {
     @Test("Ctrl-C reaches the command through its terminal: killed by SIGINT, 130", .enabled(if: available))
     func interrupt() throws {
         let pane = try TmuxPane()
-        try pane.type("activity run -- sh -c 'echo sta\"\"rted; exec sleep 30'; echo status=$?")
+        try pane.type("activity run -- sh -c 'echo sta\"\"rted; exec sleep 30'")
         #expect(try pane.waitFor("started"))
         try pane.press("C-c")
+        _ = try pane.waitForScreen { $0.split(separator: "\n").last == "$" }
+        try pane.type("echo status=$?")
         #expect(try pane.waitFor("status=130"))
         #expect(try pane.screen().contains("killed by SIGINT"))
+    }
+
+    @Test(
+        "Ctrl-C stops a shell loop around activity run, as without it: run ends by SIGINT, not exit 130",
+        .enabled(if: available))
+    func interruptLoop() throws {
+        // bash ends a loop when its child died of SIGINT, and goes on when one exited 130.
+        let pane = try TmuxPane.bash(width: 100, height: 24)
+        try pane.type(
+            "for i in 1 2; do activity run --no-history -- sh -c 'echo sta\"\"rted; exec sleep 30'; "
+                + "echo after-$i; done; echo loop-en\"\"ded")
+        #expect(try pane.waitFor("started"))
+        try pane.press("C-c")
+        let screen = try pane.waitForScreen { screen in
+            screen.contains("after-1") || screen.split(separator: "\n").last == "$"
+        }
+        #expect(screen.contains("killed by SIGINT"))
+        #expect(!screen.contains("after-1") && !screen.contains("loop-ended"), "the loop went on:\n\(screen)")
     }
 
     @Test("a resize reaches the command: tput cols inside reports the new width", .enabled(if: available))

@@ -37,10 +37,15 @@ struct RunTests {
         #expect(end.error == "exit status 3")
     }
 
-    @Test("a killed command: 128 + signal, and \"killed by SIGKILL\"")
+    @Test("a killed command ends run by the same signal, without a core file; \"killed by SIGKILL\"")
     func killed() throws {
         let (result, log) = try run(["sh", "-c", "kill -KILL $$"])
-        #expect(result.status == 128 + 9)
+        #expect(result.killed && result.status == SIGKILL)
+        let (segfault, _) = try run(["sh", "-c", "kill -SEGV $$"])
+        #expect(segfault.killed && segfault.status == SIGSEGV)
+        #expect(!segfault.standardError.contains("Crash"), "a crash report: \(segfault.standardError)")
+        let (exited, _) = try run(["sh", "-c", "exit 130"])
+        #expect(!exited.killed && exited.status == 130, "an exit status of 130 is not a signal")
         let end = try #require(log.events.last)
         guard case .end(let e) = end else { Issue.record("the last event is not an end"); return }
         #expect(e.error == "killed by SIGKILL")
@@ -215,7 +220,7 @@ struct RunTerminalTests {
                 echo "got $answer"
                 exec sleep 30
                 """)
-        try pane.type("activity run -- sh \(script.path); echo EXIT=$?")
+        try pane.type("activity run -- sh \(script.path)")
         #expect(try pane.waitFor("Waiting"))
         try pane.type("bob")
         #expect(try pane.waitFor("got bob"))
@@ -229,6 +234,9 @@ struct RunTerminalTests {
         }
         #expect(sleeping, "the script never ran sleep")
         try pane.press("C-c")
+        // Ended by SIGINT like its command, as the shell sees once its prompt is back.
+        _ = try pane.waitForScreen { $0.split(separator: "\n").last == "$" }
+        try pane.type("echo EXIT=$?")
         #expect(try pane.waitFor("EXIT=130"))
         #expect(pane.cursorVisible)
         let screen = try pane.screen()

@@ -51,8 +51,9 @@ enum RunCommand {
             see Docs/adapters.md. apt-get and apt get a status descriptor through APT_CONFIG (a file
             that sets APT::Status-Fd and includes yours), removed when CMD ends; -v says so.
 
-            Exits with CMD's status (128 + N when a signal N killed it), 127 when CMD is not found and
-            126 when it cannot be executed.
+            Exits with CMD's status, 127 when CMD is not found and 126 when it cannot be executed.
+            When a signal kills CMD, activity ends by the same signal (without a core file of its
+            own), so a shell stops at Ctrl-C as it would without activity.
             """)
     static let parser = OptionParser(spec)
 
@@ -97,6 +98,11 @@ enum RunCommand {
             command: parsed.positionals, display: display, grace: grace,
             mayTakeTerminal: options.mode != .overlay, cancels: cancels, adapterName: adapterName,
             usesTerminal: usesTerminal, verbose: options.verbosity == .verbose)
-        return supervisor.run()
+        let outcome = supervisor.run()
+        // Killed by a signal, the command ends `run` by the same one, as sudo does: a shell
+        // running `run` in a loop or a script stops at Ctrl-C as it would without it (it stops
+        // when its child died of SIGINT, not when one exited 130).
+        if let signal = outcome.signal { SignalPipe.dieBy(signal) }
+        return outcome.status
     }
 }

@@ -51,7 +51,13 @@ final class Supervisor {
     }
 
     /// Runs the command to its end and returns the status `activity run` exits with.
-    func run() -> Int32 {
+    /// How the run ended: the exit status, and the signal that killed the command, if one did.
+    struct Outcome {
+        var status: Int32
+        var signal: Int32?
+    }
+
+    func run() -> Outcome {
         let root = ActivityID(unchecked: POSIX.randomHex() + ".run")
         // A frame around the command's own activities: displays treat those as top-level.
         let frame: [String: AttributeValue] = [
@@ -63,11 +69,11 @@ final class Supervisor {
                     id: root, title: Spawn.title(command), cancellable: !mayTakeTerminal,
                     blocking: mayTakeTerminal ? .none : .block, attrs: frame, timestamp: POSIX.unixSeconds())))
         display.attributeOutput(to: root)
-        func fail(_ message: String, status: Int32) -> Int32 {
+        func fail(_ message: String, status: Int32) -> Outcome {
             display.handle(.end(.init(id: root, status: .failure, error: message, timestamp: POSIX.unixSeconds())))
             display.finish()
             Console.error(message, command: "run")
-            return status
+            return Outcome(status: status)
         }
 
         let server: SocketServer
@@ -136,6 +142,7 @@ final class Supervisor {
         let status = child.status ?? 0
         let exitStatus: Int32
         var killedBy: String?
+        var killingSignal: Int32?
         var end = ActivityEvent.End(id: root, timestamp: POSIX.unixSeconds())
         if let code = ChildProcess.exitCode(status) {
             exitStatus = code
@@ -146,6 +153,7 @@ final class Supervisor {
         } else {
             let signal = ChildProcess.termSignal(status) ?? SIGKILL
             exitStatus = ExitCode.killed(by: signal)
+            killingSignal = signal
             end.status = .failure
             killedBy = POSIX.signalName(signal)
             end.error = "killed by \(POSIX.signalName(signal))"
@@ -162,7 +170,7 @@ final class Supervisor {
         }
         display.handle(.end(end))
         display.finish()
-        return exitStatus
+        return Outcome(status: exitStatus, signal: killingSignal)
     }
 
     /// A line on the display about what `run` did, under the command's activity.

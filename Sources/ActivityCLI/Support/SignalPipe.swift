@@ -52,9 +52,11 @@ enum SignalPipe {
         claimed = []
     }
 
-    /// Ends the process by `signal` with its default action, so the parent sees how it ended.
+    /// Ends the process by `signal` with its default action, so the parent sees how it ended;
+    /// without a core file for a signal whose action dumps one.
     static func dieBy(_ signal: Int32) -> Never {
         restore()
+        if SystemCall.dumpsCore(signal) { SystemCall.disableCoreDumps() }
         SystemCall.resetToDefault(signal)
         var set = sigset_t()
         sigemptyset(&set)

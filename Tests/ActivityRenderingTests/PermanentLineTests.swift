@@ -49,4 +49,21 @@ struct PermanentLineTests {
         #expect(!screen.contains("✔"))
         #expect(screen.contains("✖ Test"))
     }
+
+    @Test("-q: of the logs only errors get a line; a failure still shows the others in its tail")
+    func quietLogs() {
+        for mode in [TerminalRenderer.Mode.tty, .plain] {
+            let h = TerminalHarness(columns: 80, rows: 16, mode: mode, verbosity: .quiet)
+            h.send(
+                E.begin("a", "Build", at: 0), E.log("an info line", id: "a", at: 0.1),
+                E.log("a warning line", level: .warning, at: 0.2), E.log("an error line", level: .error, at: 0.3),
+                E.begin("b", "Test", at: 0.4), E.log("why it failed", id: "b", level: .warning, at: 0.5),
+                E.end("b", .failure, at: 0.6), E.end("a", at: 1))
+            h.finish(at: 1)
+            let screen = h.screen.picture
+            #expect(!screen.contains("an info line") && !screen.contains("a warning line"), "\(mode): \(screen)")
+            #expect(screen.contains("error: an error line"), "\(mode): \(screen)")
+            #expect(screen.contains("│ why it failed"), "\(mode): \(screen)")
+        }
+    }
 }

@@ -31,6 +31,7 @@ extension TerminalRenderer {
         case .log:
             guard let log = update.log else { return }
             let activity = update.handle.flatMap { store[$0] }
+            guard showsLog(log) else { return keepLog(log, of: activity, shownAs: nil) }
             appendAbove(logLine(log, activity: activity, in: store))
             keepLog(log, of: activity, shownAs: permanentLines)
         case .end:

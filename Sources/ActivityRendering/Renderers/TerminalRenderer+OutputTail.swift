@@ -80,6 +80,12 @@ extension TerminalRenderer {
     }
 
     /// Keeps a `log` event's message as the newest line of its activity's tail.
+    /// Whether a `log` event gets a line of its own: with `-q` only errors do (the others still
+    /// go into the activity's tail, which a failure shows).
+    func showsLog(_ log: ActivityEvent.Log) -> Bool {
+        configuration.verbosity != .quiet || log.level == .error
+    }
+
     func keepLog(_ log: ActivityEvent.Log, of activity: ActivityState?, shownAs: Int?) {
         guard let activity, activity.isRunning else { return }
         tails.append(

@@ -43,6 +43,7 @@ extension TerminalRenderer {
         case .log:
             guard let log = update.log else { return }
             let activity = update.handle.flatMap { store[$0] }
+            guard showsLog(log) else { return keepLog(log, of: activity, shownAs: nil) }
             writePlain(at: time) { appendLogLine(log, activity: activity, in: store, to: &$0) }
             keepLog(log, of: activity, shownAs: permanentLines)
         case .end:

@@ -3,6 +3,7 @@
 import asyncio
 import json
 import math
+import os
 import sys
 
 import pytest
@@ -295,3 +296,19 @@ def test_bad_totals_are_refused(events, total):
         check.set_total(None)
         check.set_total(0)
     assert [line["title"] for line in events() if line["type"] == "begin"] == ["Checking"]
+
+
+def test_a_track_iterator_held_until_the_interpreter_exits_ends_quietly(tmp_path):
+    import subprocess
+
+    script = (
+        "import activity\n"
+        "items = activity.track([1, 2, 3], 'Held to the end')\n"
+        "for _ in items:\n"
+        "    break\n")
+    path = tmp_path / "events.jsonl"
+    finished = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "ACTIVITY_SINK": f"file:{path}"})
+    assert finished.returncode == 0 and finished.stderr == ""
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert _end_of(lines, "Held to the end").get("status", "success") == "success"

@@ -376,7 +376,7 @@ def _tracked(iterable: Iterable[T], title: str, total: Optional[float], unit: Op
     activity = _TrackedActivity(title, total, unit, outer)
     activity._outer = outer
     activity._iterator = itself[0]
-    activity._loop_references = _loop_references(sys._getframe(1), itself[0])
+    activity._loop_references = _loop_references(sys._getframe().f_back, itself[0])
     token = _current.set(activity)
     completed = 0
     status, message = "success", None
@@ -393,7 +393,7 @@ def _tracked(iterable: Iterable[T], title: str, total: Optional[float], unit: Op
     except GeneratorExit:
         # Closed before the end: by break or return, a release, close(), or an exception in the
         # loop's body, which only the caller's frame tells.
-        left_by_exception, exception = _exception_leaving(sys._getframe(1))
+        left_by_exception, exception = _exception_leaving(sys._getframe().f_back)
         if exception is not None:
             status, message = _outcome(exception)
         elif left_by_exception:

@@ -278,7 +278,8 @@ def track(iterable: Iterable[T], title: str, total: Optional[float] = None, unit
     - left by an exception, in the body or from `iterable`: as a `with` block ends (failure with
       the exception as its error, KeyboardInterrupt cancelled). Python hides an exception raised
       in the body from the iterator; before Python 3.12 only that one left the loop is known, and
-      the end is a failure that says so, whatever the exception (KeyboardInterrupt too).
+      the end is a failure that says so, whatever the exception (KeyboardInterrupt too). With the
+      iterator held in a variable, it ends when the iterator is released, as a success.
     """
     if total is None:
         try:

@@ -3,6 +3,8 @@
 import asyncio
 import json
 import math
+import os
+import sys
 
 import pytest
 
@@ -195,3 +197,118 @@ def test_an_activity_that_is_not_cancellable_ignores_cancels(tmp_path):
     finally:
         listener.close()
         activity.set_sink("none")
+
+
+def _end_of(lines, title):
+    begin = next(line for line in lines if line["type"] == "begin" and line["title"] == title)
+    return ends(lines)[begin["id"]]
+
+
+def test_an_exception_in_a_track_loop_ends_it_as_a_failure(events):
+    with pytest.raises(ValueError):
+        for _ in activity.track([1, 2, 3], "Failing"):
+            raise ValueError("inside track")
+    end = _end_of(events(), "Failing")
+    assert end["status"] == "failure"
+    if sys.version_info >= (3, 12):
+        assert end["error"] == "ValueError: inside track"
+    else:  # Python hides the exception from the iterator; only that one left the loop is known
+        assert end["error"].startswith("left by an exception")
+
+
+def test_an_exception_from_the_tracked_iterable_ends_it_as_a_failure(events):
+    def items():
+        yield 1
+        raise OSError("disk gone")
+
+    with pytest.raises(OSError):
+        for _ in activity.track(items(), "Reading"):
+            pass
+    end = _end_of(events(), "Reading")
+    assert end["status"] == "failure" and end["error"] == "OSError: disk gone"
+
+
+def test_ctrl_c_in_a_track_loop_ends_it_as_cancelled_from_python_3_12(events):
+    with pytest.raises(KeyboardInterrupt):
+        for _ in activity.track([1, 2, 3], "Interrupted"):
+            raise KeyboardInterrupt
+    end = _end_of(events(), "Interrupted")
+    assert end["status"] == ("cancelled" if sys.version_info >= (3, 12) else "failure")
+
+
+def test_break_return_and_close_leave_a_track_loop_as_a_success(events):
+    for item in activity.track([1, 2, 3, 4], "Broken"):
+        if item == 2:
+            break
+
+    def first_over(limit):
+        for item in activity.track([1, 5, 9], "Returned"):
+            if item > limit:
+                return item
+    assert first_over(4) == 5
+
+    # An exception caught inside the body does not leave the loop.
+    for item in activity.track([1, 2], "Caught"):
+        try:
+            raise ValueError("handled")
+        except ValueError:
+            pass
+
+    held = activity.track([1, 2, 3], "Closed")
+    next(held)
+    held.close()
+    lines = events()
+    for title in ("Broken", "Returned", "Caught", "Closed"):
+        assert _end_of(lines, title).get("status", "success") == "success", title
+
+
+def test_a_track_loop_left_with_the_iterator_held_is_no_longer_current(events):
+    with activity.begin("Outer") as outer:
+        items = activity.track([1, 2, 3], "Held")
+        for _ in items:
+            with activity.begin("Inside"):
+                pass
+            break
+        assert activity.current() is outer
+        with activity.begin("After"):
+            pass
+        # Taken up again, the loop nests what its body begins once more.
+        for _ in items:
+            assert activity.current() is not outer
+            break
+        del items  # released: ends it
+    lines = events()
+    begins = {line["title"]: line for line in lines if line["type"] == "begin"}
+    assert begins["Inside"]["parent"] == begins["Held"]["id"]
+    assert begins["After"]["parent"] == begins["Outer"]["id"]
+    assert _end_of(lines, "Held").get("status", "success") == "success"
+
+
+@pytest.mark.parametrize("total", [float("nan"), float("inf"), -3, "12"])
+def test_bad_totals_are_refused(events, total):
+    with pytest.raises(activity.ActivityError, match="total="):
+        activity.begin("Checking", total=total)
+    with pytest.raises(activity.ActivityError, match="total="):
+        activity.track([1], "Checking", total=total)
+    with activity.begin("Checking", total=3) as check:
+        with pytest.raises(activity.ActivityError, match="total="):
+            check.set_total(total)
+        check.set_total(None)
+        check.set_total(0)
+    assert [line["title"] for line in events() if line["type"] == "begin"] == ["Checking"]
+
+
+def test_a_track_iterator_held_until_the_interpreter_exits_ends_quietly(tmp_path):
+    import subprocess
+
+    script = (
+        "import activity\n"
+        "items = activity.track([1, 2, 3], 'Held to the end')\n"
+        "for _ in items:\n"
+        "    break\n")
+    path = tmp_path / "events.jsonl"
+    finished = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "ACTIVITY_SINK": f"file:{path}"})
+    assert finished.returncode == 0 and finished.stderr == ""
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert _end_of(lines, "Held to the end").get("status", "success") == "success"

@@ -27,8 +27,14 @@ tight loop costs a few tens of nanoseconds a call; the library coalesces what it
 from __future__ import annotations
 
 import contextvars
+import dis
+import errno
+import gc
 import math
+import sys
 import time
+import weakref
+from types import FrameType, TracebackType
 from typing import Callable, Iterable, Iterator, Optional, TypeVar
 
 from ._native import CANCEL_HANDLER, LEVEL, STATUS, lib, text
@@ -61,6 +67,32 @@ def _check(code: int) -> None:
         raise ActivityError(-code, lib.activity_strerror(code).decode())
 
 
+def _checked_total(total: Optional[float]) -> float:
+    """The total for the library: -1 for None (indeterminate). The library takes any negative total
+    as indeterminate and activity_begin cannot refuse one, so a bad total is refused here."""
+    if total is None:
+        return -1.0
+    try:
+        value = math.nan if isinstance(total, (str, bytes)) else float(total)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise ActivityError(errno.EINVAL, f"invalid argument: total={total!r} (a finite count, not negative, "
+                                          "or None for an indeterminate activity)")
+    return value
+
+
+def _outcome(error: Optional[BaseException]) -> "tuple[str, Optional[str]]":
+    """The status and message an activity ends with when `error` (None: no exception) left its block."""
+    if error is None:
+        return "success", None
+    if isinstance(error, Cancelled):
+        return "cancelled", str(error) or None
+    if isinstance(error, (KeyboardInterrupt, GeneratorExit)):
+        return "cancelled", "interrupted"
+    return "failure", f"{type(error).__name__}: {error}"
+
+
 def version() -> str:
     """The library's version, "MAJOR.MINOR.PATCH"."""
     return lib.activity_version().decode()
@@ -78,7 +110,7 @@ def flush(timeout_ms: int = -1) -> bool:
 
 def current() -> Optional["Activity"]:
     """The activity whose `with` block (or `track` loop) the caller is in, if any."""
-    return _current.get()
+    return _current_activity()
 
 
 def log(message: str, level: str = "info", activity: Optional["Activity"] = None) -> None:
@@ -102,11 +134,11 @@ class Activity:
                  parent: Optional["Activity"] = None, message: Optional[str] = None,
                  cancellable: bool = False) -> None:
         if parent is None:
-            parent = _current.get()
+            parent = _current_activity()
         parent_handle = parent._handle if parent is not None and not parent._ended else None
-        determinate = total is not None and math.isfinite(total) and total >= 0
+        checked_total = _checked_total(total)
         begin_function = lib.activity_begin_cancellable if cancellable else lib.activity_begin
-        self._handle = begin_function(parent_handle, text(title), float(total) if determinate else -1.0, text(unit))
+        self._handle = begin_function(parent_handle, text(title), checked_total, text(unit))
         if not self._handle:
             raise MemoryError("activity_begin")
         self._ended = False
@@ -190,8 +222,8 @@ class Activity:
         self._completed = self._reported = completed
 
     def set_total(self, total: Optional[float]) -> None:
-        """None makes the activity indeterminate."""
-        _check(lib.activity_set_total(self._handle, -1.0 if total is None else total))
+        """None makes the activity indeterminate; NaN, infinite or negative totals raise ActivityError."""
+        _check(lib.activity_set_total(self._handle, _checked_total(total)))
 
     def set_message(self, message: str) -> None:
         _check(lib.activity_set_message(self._handle, text(message)))
@@ -225,14 +257,7 @@ class Activity:
             except ValueError:  # left in another context than it was entered in
                 pass
             self._token = None
-        if kind is None:
-            self.end("success")
-        elif issubclass(kind, Cancelled):
-            self.end("cancelled", str(error) or None)
-        elif issubclass(kind, (KeyboardInterrupt, GeneratorExit)):
-            self.end("cancelled", "interrupted")
-        else:
-            self.end("failure", f"{kind.__name__}: {error}")
+        self.end(*_outcome(error))
 
 
 def begin(title: str, total: Optional[float] = None, unit: Optional[str] = None,
@@ -244,17 +269,118 @@ def begin(title: str, total: Optional[float] = None, unit: Optional[str] = None,
 def track(iterable: Iterable[T], title: str, total: Optional[float] = None, unit: Optional[str] = None) -> Iterator[T]:
     """Yields the items of `iterable` while an activity counts them, like tqdm(iterable).
 
-    The total is len(iterable) when it has one. Leaving the loop early ends the activity as a
-    success with what was counted; activities begun in the loop's body nest under it.
+    The activity begins with the first item asked for; the total is len(iterable) when it has one.
+    Activities begun in the loop's body nest under it. It ends when the loop does:
+    - every item taken: success;
+    - left by break or return: success, with what was counted. When a variable still holds the
+      iterator, it ends only once the iterator is released or closed (close()), but it is no
+      longer the current activity after the loop: what is begun there does not nest under it;
+    - left by an exception, in the body or from `iterable`: as a `with` block ends (failure with
+      the exception as its error, KeyboardInterrupt cancelled). Python hides an exception raised
+      in the body from the iterator; before Python 3.12 only that one left the loop is known, and
+      the end is a failure that says so, whatever the exception (KeyboardInterrupt too). With the
+      iterator held in a variable, it ends when the iterator is released, as a success.
     """
     if total is None:
         try:
             total = len(iterable)  # type: ignore[arg-type]
         except TypeError:
             total = None
-    activity = Activity(title, total, unit)
+    _checked_total(total)  # a bad total is refused here, not at the first item
+    itself: list = []
+    generator = _tracked(iterable, title, total, unit, itself)
+    itself.append(weakref.ref(generator))
+    return generator
+
+
+class _TrackedActivity(Activity):
+    """The activity of a `track` loop, with what it takes to tell whether its loop was left while
+    a variable still holds the iterator (then it is no longer the current activity)."""
+
+    __slots__ = ("_iterator", "_loop_references", "_outer")
+
+    def _loop_left(self) -> bool:
+        """Whether the `for` loop's own reference to the iterator, on its frame's stack, is gone:
+        fewer references than when the loop took the first item. Never for an iterator that no
+        `for` loop took (next(), list(): no count was kept)."""
+        if self._ended:
+            return True
+        if not self._loop_references:
+            return False
+        iterator = self._iterator()
+        return iterator is None or _getrefcount(iterator) < self._loop_references
+
+
+def _current_activity() -> Optional[Activity]:
+    """The current activity, passing over `track` activities whose loop was left."""
+    active = _current.get()
+    while type(active) is _TrackedActivity and active._loop_left():
+        active = active._outer
+    return active
+
+
+# sys.getrefcount is CPython's (PyPy has none: there a loop left with the iterator held is not noticed).
+_getrefcount: Optional[Callable[[object], int]] = getattr(sys, "getrefcount", None)
+_FOR_ITER = dis.opmap["FOR_ITER"]
+
+
+def _loop_references(caller: Optional[FrameType], iterator_reference: "weakref.ref") -> int:
+    """The iterator's references while the `for` loop in `caller` runs over it, counted with the
+    same temporaries as _TrackedActivity._loop_left; 0 when `caller` is not at a `for`."""
+    if _getrefcount is None or caller is None:
+        return 0
+    code = caller.f_code.co_code
+    if not (0 <= caller.f_lasti < len(code) and code[caller.f_lasti] == _FOR_ITER):
+        return 0
+    iterator = iterator_reference()
+    return _getrefcount(iterator)
+
+
+# The instructions with which a frame drops an iterator when no exception is under way: the pop of
+# `break` and `return` (POP_ITER from Python 3.14), a store or `del` of the variable that held it.
+# Any other may be one that raised.
+_PLAIN_RELEASES = frozenset(code for name, code in dis.opmap.items()
+                            if name in ("POP_TOP", "POP_ITER", "END_FOR")
+                            or name.startswith(("STORE_", "DELETE_", "RETURN_")))
+
+
+def _exception_leaving(frame: Optional[FrameType]) -> "tuple[bool, Optional[BaseException]]":
+    """Whether an exception is unwinding `frame`, the frame that released (or closed) a `track`
+    generator, and that exception when it can be known.
+
+    Python closes a generator it releases with GeneratorExit and hides the exception under way:
+    sys.exc_info() shows the GeneratorExit, whose __context__ is not that exception. But an
+    exception unwinding a frame has already added the frame to its traceback, an entry for the
+    frame at the instruction the frame is at, and only the garbage collector's lists lead to it.
+    From Python 3.12 the exception holds the entry (as __traceback__); before, only the
+    interpreter does. The search walks the collector's objects: only when no `break` explains the
+    release.
+    """
+    if frame is None:
+        return False, None
+    lasti = frame.f_lasti
+    code = frame.f_code.co_code
+    if 0 <= lasti < len(code) and code[lasti] in _PLAIN_RELEASES:
+        return False, None
+    for entry in gc.get_referrers(frame):
+        if type(entry) is TracebackType and entry.tb_frame is frame and entry.tb_lasti == lasti:
+            for holder in gc.get_referrers(entry):
+                if isinstance(holder, BaseException) and holder.__traceback__ is entry:
+                    return True, holder
+            return True, None
+    return False, None
+
+
+def _tracked(iterable: Iterable[T], title: str, total: Optional[float], unit: Optional[str],
+             itself: list) -> Iterator[T]:
+    outer = _current_activity()
+    activity = _TrackedActivity(title, total, unit, outer)
+    activity._outer = outer
+    activity._iterator = itself[0]
+    activity._loop_references = _loop_references(sys._getframe().f_back, itself[0])
     token = _current.set(activity)
     completed = 0
+    status, message = "success", None
     try:
         countdown = 1
         for item in iterable:
@@ -265,10 +391,22 @@ def track(iterable: Iterable[T], title: str, total: Optional[float] = None, unit
                 activity._completed = completed
                 activity._sync()
                 countdown = activity._every
+    except GeneratorExit:
+        # Closed before the end: by break or return, a release, close(), or an exception in the
+        # loop's body, which only the caller's frame tells.
+        left_by_exception, exception = _exception_leaving(sys._getframe().f_back)
+        if exception is not None:
+            status, message = _outcome(exception)
+        elif left_by_exception:
+            status, message = "failure", "left by an exception (which one is known from Python 3.12)"
+        raise
+    except BaseException as exception:  # from `iterable` itself
+        status, message = _outcome(exception)
+        raise
     finally:
         try:
             _current.reset(token)
-        except ValueError:
+        except ValueError:  # finished in another context than it began in
             pass
         activity._completed = completed
-        activity.end()
+        activity.end(status, message)

@@ -112,6 +112,10 @@ public struct ActivityState: Sendable, Hashable {
     /// The estimated rate in units per second at `now`.
     public func rate(at now: Double) -> Double? { estimator.rate(at: now) }
 
-    /// The estimated seconds left at `now`; `nil` when unknown or stalled.
-    public func eta(at now: Double) -> Double? { estimator.eta(total: total, at: now) }
+    /// The estimated seconds left at `now`; `nil` when unknown or stalled, and once all of the
+    /// total is done (nothing is left to estimate).
+    public func eta(at now: Double) -> Double? {
+        if let total, completed >= total { return nil }
+        return estimator.eta(total: total, at: now)
+    }
 }

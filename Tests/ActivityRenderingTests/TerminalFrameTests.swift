@@ -29,6 +29,20 @@ struct TerminalFrameTests {
         verify(h, golden: "one-bar.txt")
     }
 
+    @Test("all of the total done: no ETA, not even the one shown a moment before")
+    func noETAWhenDone() {
+        for mode in [TerminalRenderer.Mode.tty, .plain] {
+            let h = TerminalHarness(columns: 80, rows: 10, mode: mode)
+            h.send(E.begin("c", "Copying", total: 5, unit: "files", at: 0))
+            for step in 1...4 { h.send(E.progress("c", Double(step), at: Double(step) * 0.7)) }
+            h.frame(at: 2.9, "four of five")
+            h.send(E.progress("c", 5, at: 3.1))
+            h.frame(at: 3.2, "five of five")
+            let lastRow = h.screen.picture.split(separator: "\n").last { $0.contains("5/5") }
+            #expect(lastRow.map { !$0.contains("ETA") } ?? false, "\(mode): \(h.screen.picture)")
+        }
+    }
+
     @Test("an indeterminate activity shows a spinner that turns with the clock")
     func spinner() {
         let h = TerminalHarness(columns: 60, rows: 6)

@@ -126,7 +126,8 @@ extension TerminalRenderer {
     /// `ETA 12s`, `ETA —` while stalled, or `nil` while there is no estimate yet, measured. The
     /// text changes at most twice a second.
     func etaPart(_ activity: ActivityState, now: Double, cache: ActivityLineCache) -> LiveRow.Part? {
-        guard activity.total != nil else { return nil }
+        // Done: no ETA, not even the text kept from the last half second.
+        guard let total = activity.total, activity.completed < total else { return nil }
         if let cached = cache.eta, now - cached.time < 0.5, now >= cached.time { return cached.part }
         let text: String?
         if activity.estimator.isStalled(at: now) {

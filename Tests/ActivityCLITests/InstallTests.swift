@@ -132,6 +132,7 @@ struct InstallTests {
         let uninstalled = try await run("\(source)/Scripts/install", ["--uninstall", "--prefix", prefix])
         #expect(uninstalled.status == 0, "\(uninstalled.standardError)")
         let left = (try? FileManager.default.subpathsOfDirectory(atPath: prefix)) ?? []
+        #expect(!FileManager.default.fileExists(atPath: "\(sitePackages)/activity/__pycache__"))
         #expect(!FileManager.default.fileExists(atPath: prefix), "left behind: \(left)")
         #expect(FileManager.default.fileExists(atPath: program.path))
 

@@ -25,6 +25,7 @@ debian_packages=(
     "ffmpeg ffmpeg"
     "libcurl4 glob:/usr/lib/*/libcurl.so.4"   # OTLP export over https (loaded at run time)
     "openssl openssl"                         # its test makes a certificate
+    "python3-pip glob:/usr/lib/python3/dist-packages/pip/__init__.py" # Debian's python3, for Scripts/install's test
 )
 # PyPI packages, each with the module that shows it is there. wcwidth is pinned: it is the
 # reference of the width table (Sources/ActivityTerminal/UnicodeTables.swift names the version).

@@ -130,7 +130,11 @@ static void free_spec(sink_spec *s)
     s->path = NULL;
 }
 
-/** Parses spec text; 0 or -EINVAL (then out is untouched). */
+/** The longest socket path a sockaddr_un holds, without its terminating NUL (107 on Linux). */
+#define SOCKET_PATH_MAX (sizeof(((struct sockaddr_un *)0)->sun_path) - 1)
+
+/** Parses spec text; 0, -ENAMETOOLONG for a unix: path longer than SOCKET_PATH_MAX, or -EINVAL
+    (then out is untouched). */
 static int parse(const char *text, sink_spec *out)
 {
     sink_spec s = {KIND_NONE, -1, NULL, false, false};
@@ -157,7 +161,7 @@ static int parse(const char *text, sink_spec *out)
         s.path = strdup(text + 5);
         if (!s.path) return -ENOMEM;
     } else if (strncmp(text, "unix:", 5) == 0 && text[5] != '\0') {
-        if (strlen(text + 5) >= sizeof(((struct sockaddr_un *)0)->sun_path)) return -EINVAL;
+        if (strlen(text + 5) > SOCKET_PATH_MAX) return -ENAMETOOLONG;
         s.kind = KIND_UNIX;
         s.path = strdup(text + 5);
         if (!s.path) return -ENOMEM;
@@ -202,7 +206,14 @@ static void configure_from_environment(void)
     if (atomic_load(&state) == STATE_UNCONFIGURED) {
         const char *text = getenv("ACTIVITY_SINK");
         sink_spec s = {KIND_NONE, -1, NULL, false, false};
-        if (text && *text && parse(text, &s) != 0) {
+        int parsed = text && *text ? parse(text, &s) : 0;
+        if (parsed == -ENAMETOOLONG) {
+            /* Said as it is: the spec is well formed, the path is what the system cannot take. */
+            complain("libactivity: ACTIVITY_SINK=\"%.200s\": the socket path is %zu bytes; the system allows %zu; "
+                     "reporting is off\n",
+                     text, strlen(text + 5), SOCKET_PATH_MAX);
+            s.kind = KIND_NONE;
+        } else if (parsed != 0) {
             complain("libactivity: ACTIVITY_SINK=\"%.200s\" is not a sink (expected unix:PATH, fd:N, file:PATH, "
                      "stdout, stderr or none); reporting is off\n",
                      text);
@@ -248,6 +259,7 @@ int sink_set(const char *text)
     pthread_once(&once, initialize);
     sink_spec s;
     int result = parse(text, &s);
+    if (result == -ENAMETOOLONG) return -EINVAL; /* a malformed spec to the caller, as activity.h says */
     if (result != 0) return result;
     pthread_mutex_lock(&lock);
     install_locked(s);

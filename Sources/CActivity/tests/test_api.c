@@ -529,6 +529,15 @@ static void malformed_environment(void)
         CHECK(stream_ok(&s) && s.begins == 3 && s.ends == 3); /* the rest works */
         CHECK(strstr(out, "\"parent\"") == NULL);
     }
+    /* A socket path too long for the system is said to be that, with its length and the limit. */
+    char long_sink[300] = "ACTIVITY_SINK=unix:/";
+    memset(long_sink + strlen(long_sink), 'a', 200);
+    const char *too_long[] = {long_sink, NULL};
+    CHECK_EQ_INT(run_self("_emit_some", too_long, out, sizeof out, err, sizeof err), 0);
+    CHECK_EQ_STR(out, "");
+    CHECK_EQ_INT(lines_in(err), 1);
+    CHECK(strstr(err, "\": the socket path is 201 bytes; the system allows 107; reporting is off\n") != NULL);
+    CHECK(strstr(err, "is not a sink") == NULL);
     /* set_sink rejects bad specs with -EINVAL and prints nothing. */
     int status = run_self("_set_bad_sinks", NULL, out, sizeof out, err, sizeof err);
     CHECK_EQ_INT(status, 0);

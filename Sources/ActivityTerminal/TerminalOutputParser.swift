@@ -8,7 +8,8 @@
 /// - A line that has not ended is held; ``flushIdle()`` (after the command has been quiet for a
 ///   moment) shows it as a ``CommandOutput/prompt(_:)``, and what follows on the same line (the
 ///   typed answer echoed back) is shown as it comes.
-/// - SGR sequences (colours) are kept; every other escape sequence is dropped, and text is
+/// - SGR sequences (colours) are kept, and on a prompt's line the erase to its end (`CSI K`);
+///   every other escape sequence is dropped, and text is
 ///   sanitized (C1 controls, bidirectional overrides), except on the alternate screen, whose
 ///   bytes pass untouched between the switch there and back.
 ///
@@ -17,6 +18,9 @@
 /// parser.feed(Array("\r10%\r20%\rdone\n".utf8))   // status 10%, status 20%, line "done", status ""
 /// ```
 package struct TerminalOutputParser {
+    /// `CSI K`: the one sequence other than colours that reaches the terminal on a prompt's line.
+    private static let eraseToEndOfLine: [UInt8] = [0x1B, UInt8(ascii: "["), UInt8(ascii: "K")]
+
     /// Past this, a line that has not ended is cut, as a line of its own.
     package static let maxLineBytes = 64 * 1024
 
@@ -36,6 +40,9 @@ package struct TerminalOutputParser {
     /// A `\r` whose meaning depends on the next byte: a line break before `\n`, a rewrite otherwise.
     private var carriageReturn = false
     private var fullScreen = false
+    /// On a prompt's line redrawn by a line editor (`\r`, then moves): the column the terminal's
+    /// cursor is at, counted in characters from the line's start; `nil` otherwise.
+    private var editColumn: Int?
     private var out: [CommandOutput] = []
     /// The colours still set at the end of the last line: each line is shown with a reset after
     /// it (the live region must not inherit them), so the next one starts with these again.
@@ -153,8 +160,18 @@ package struct TerminalOutputParser {
         }
         if carriageReturn && byte != 0x0A && byte != 0x0D {
             carriageReturn = false
-            rewrite()
+            if byte == 0x1B && isPrompt {
+                // A line editor (readline: Ctrl-U, history) going back to the start of a prompt's
+                // line to redraw it with cursor moves, not a rewrite of a progress line (that is
+                // `\r` and text): the terminal takes the `\r`, and the line stays a prompt.
+                showRest()
+                out.append(.prompt([0x0D]))
+                editColumn = 0
+            } else {
+                rewrite()
+            }
         }
+        if editColumn != nil && byte != 0x1B && escape == .none { editColumn = nil }
         switch byte {
         case 0x0A:
             carriageReturn = false
@@ -180,6 +197,25 @@ package struct TerminalOutputParser {
         guard let final = sequence.last else { return }
         if final == UInt8(ascii: "m") {
             line += sequence
+        } else if final == UInt8(ascii: "K") && isPrompt {
+            // An erase to the end of a prompt's line (readline's echo of a backspace is
+            // `\b CSI K`): what was typed there goes from the screen too.
+            showRest()
+            out.append(.prompt(Self.eraseToEndOfLine))
+            if let column = editColumn {
+                // After a redraw's moves: the line now ends where the cursor is. Erased from its
+                // start (`\r CSI K`, as progress lines clear themselves), it is no prompt anymore.
+                line.removeSubrange(Self.offset(ofColumn: column, in: line)...)
+                shown = min(shown, line.count)
+                if line.isEmpty {
+                    out.append(.promptCancelled)
+                    editColumn = nil
+                }
+            }
+        } else if final == UInt8(ascii: "C") && isPrompt, editColumn != nil {
+            // A redraw's move right, over the prompt it keeps.
+            out.append(.prompt(sequence))
+            editColumn! += Self.count(in: sequence)
         } else if final == UInt8(ascii: "h"), Self.isAlternateScreen(sequence) {
             let end = Self.characterBoundary(line, before: line.count)
             if !rewritten && end > shown {
@@ -210,8 +246,11 @@ package struct TerminalOutputParser {
         }
     }
 
-    /// A `\r` not followed by `\n`: the line starts over, and what it held is the status.
+    /// A `\r` not followed by `\n`: the line starts over, and what it held is the status. On a
+    /// line with nothing on it yet the cursor is at its start already: that `\r` rewrites
+    /// nothing (bash writes one before each prompt, and the prompt must stay a prompt).
     private mutating func rewrite() {
+        if shown == 0 && Self.visibleText(line).isEmpty && !rewritten { return }
         if shown > 0 {
             out.append(.promptCancelled)
             shown = 0
@@ -350,6 +389,31 @@ package struct TerminalOutputParser {
         let lead = bytes[start - 1]
         let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
         return end - (start - 1) >= length ? end : start - 1
+    }
+
+    /// The count a cursor move gives (`CSI 3 C`), 1 when it gives none.
+    static func count(in sequence: [UInt8]) -> Int {
+        let digits = sequence.dropFirst(2).dropLast()
+        guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }), digits.count < 5 else { return 1 }
+        return max(1, Int(String(decoding: digits, as: UTF8.self)) ?? 1)
+    }
+
+    /// Where in `line` the character at `column` starts, colours skipped (one column a character:
+    /// what a prompt holds).
+    static func offset(ofColumn column: Int, in line: [UInt8]) -> Int {
+        var index = 0
+        var seen = 0
+        while index < line.count {
+            if line[index] == 0x1B, let end = line[index...].firstIndex(of: UInt8(ascii: "m")) {
+                index = end + 1
+                continue
+            }
+            if seen == column { return index }
+            index += 1
+            while index < line.count, line[index] & 0xC0 == 0x80 { index += 1 }
+            seen += 1
+        }
+        return line.count
     }
 
     /// How many bytes the last UTF-8 character of `bytes` takes (1 for anything else).

@@ -240,6 +240,31 @@ struct PseudoTerminalRunTests {
         #expect(!screen.contains("after-1") && !screen.contains("loop-ended"), "the loop went on:\n\(screen)")
     }
 
+    @Test(
+        "line editing in a shell under run: a backspace and Ctrl-U redraw the prompt's line in place, cursor shown",
+        .enabled(if: available))
+    func lineEditing() throws {
+        let pane = try TmuxPane()
+        try pane.type("PS1='IN> ' activity run --no-history -- bash --norc --noprofile -i")
+        func lastLine(_ screen: String) -> Substring? { screen.split(separator: "\n").last }
+        _ = try pane.waitForScreen { lastLine($0) == "IN>" }
+        try pane.tmux(["send-keys", "-l", "echo abc"])
+        _ = try pane.waitForScreen { lastLine($0) == "IN> echo abc" }
+        try pane.press("BSpace")
+        // readline echoes `\b CSI K`: the line loses its c on the screen, where it is.
+        _ = try pane.waitForScreen { lastLine($0) == "IN> echo ab" }
+        #expect(pane.cursorVisible, "the prompt's line has no cursor")
+        try pane.press("C-u")
+        // readline redraws with `\r`, moves right over the prompt and erases the rest.
+        let cleared = try pane.waitForScreen { lastLine($0) == "IN>" }
+        #expect(!cleared.contains("echo ab"), "the line typed before Ctrl-U is still shown:\n\(cleared)")
+        #expect(pane.cursorVisible)
+        try pane.type("echo for\"\"ty-two")
+        #expect(try pane.waitFor("forty-two\nIN>"))
+        try pane.type("exit")
+        #expect(try pane.waitFor("✔ bash"))
+    }
+
     @Test("a resize reaches the command: tput cols inside reports the new width", .enabled(if: available))
     func resize() throws {
         let pane = try TmuxPane(width: 100, height: 24)

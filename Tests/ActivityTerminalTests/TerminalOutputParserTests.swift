@@ -91,6 +91,41 @@ struct TerminalOutputParserTests {
             ])
     }
 
+    @Test("bash's prompt: the \\r before it rewrites nothing, and readline's erase (\\b CSI K) reaches the terminal")
+    func shellPrompt() {
+        // What bash writes after a command and before its prompt, then the echo of a typed line
+        // and of one backspace.
+        let pieces = parse(["x\r\n\u{1B}[?2004l\r\u{1B}[?2004hIN> ", nil, "echo abc", "\u{8}\u{1B}[K", nil])
+        #expect(
+            pieces == [
+                .line(bytes("x")), .prompt(bytes("IN> ")), .prompt(bytes("echo abc")), .prompt([0x08]),
+                .prompt(bytes("\u{1B}[K")),
+            ])
+    }
+
+    @Test("readline's redraw of a prompt's line (Ctrl-U: \\r, moves right, erase) stays on the prompt")
+    func shellLineRedraw() {
+        let pieces = parse(
+            ["IN> ", nil, "echo xyz", "\r\u{1B}[C\u{1B}[C\u{1B}[C\u{1B}[C\u{1B}[K", nil, "echo 42", "\r\n"])
+        let right = bytes("\u{1B}[C")
+        #expect(
+            pieces == [
+                .prompt(bytes("IN> ")), .prompt(bytes("echo xyz")), .prompt([0x0D]), .prompt(right), .prompt(right),
+                .prompt(right), .prompt(right), .prompt(bytes("\u{1B}[K")), .prompt(bytes("echo 42")),
+                .promptEnd(rest: [], line: bytes("IN> echo 42")),
+            ])
+    }
+
+    @Test("a still line cleared with \\r CSI K and rewritten is a status again, not a prompt")
+    func clearedLineIsStatus() {
+        let pieces = parse(["Working 10%", nil, "\r\u{1B}[KWorking 20%", "\r\u{1B}[KWorking 30%", nil])
+        #expect(
+            pieces == [
+                .prompt(bytes("Working 10%")), .prompt([0x0D]), .prompt(bytes("\u{1B}[K")), .promptCancelled,
+                .status("Working 20%"), .status("Working 30%"),
+            ])
+    }
+
     @Test("a prompt rewritten with \\r is cleared and becomes a status")
     func promptCancelled() {
         let pieces = parse(["Working", nil, "\rStill working", nil])

@@ -386,6 +386,12 @@ public final class RenderSession: Sendable {
         }
     }
 
+    /// Names the sender `sender` (a connection of `activity run`) in the diagnostics its events
+    /// raise from now on: `reporter build.sh (pid 4242)`.
+    package func name(sender: Int32, as name: String) {
+        state.core.withLock { $0.senderNames[sender] = name }
+    }
+
     /// A snapshot of the totals so far.
     public var summary: ActivitySummary {
         state.core.withLock { $0.store.summary }
@@ -466,6 +472,8 @@ final class SessionCore {
     private var isFinished = false
     /// Events applied through the fast path since the clock was last read.
     var eventsSinceClock = 0
+    /// How each sender (a connection of `activity run`) is named in diagnostics.
+    var senderNames: [Int32: String] = [:]
 
     /// Keeps the store's ``ActivityStore/clockOffset``, so that elapsed times and abandoned ends
     /// are in the stream's own time.
@@ -494,12 +502,14 @@ final class SessionCore {
     /// Returns whether the event was taken (not skipped as another reporter's).
     @discardableResult
     func apply(_ event: ActivityEvent, line: Int, sender: Int32? = nil, owner: ActivityOwner? = nil) -> Bool {
-        fold { store, updates in store.apply(event, line: line, sender: sender, owner: owner) { updates.append($0) } }
+        fold(sender: sender) { store, updates in
+            store.apply(event, line: line, sender: sender, owner: owner) { updates.append($0) }
+        }
     }
 
     @discardableResult
     func apply(_ event: LineEvent, line: Int, sender: Int32? = nil) -> Bool {
-        fold { store, updates in store.apply(event, line: line, sender: sender) { updates.append($0) } }
+        fold(sender: sender) { store, updates in store.apply(event, line: line, sender: sender) { updates.append($0) } }
     }
 
     /// Ends what `owner` began as abandoned; returns the ids ended.
@@ -523,18 +533,22 @@ final class SessionCore {
     }
 
     /// Folds one event (`apply` adds its updates and returns its diagnostics) and hands what it
-    /// made to the renderers, with the store lent (``withLocalStore(_:)``).
-    /// Returns whether the event was taken: not skipped as another reporter's.
+    /// made to the renderers, with the store lent (``withLocalStore(_:)``); the diagnostics name
+    /// `sender` when it has a name. Returns whether the event was taken: not skipped as another
+    /// reporter's.
     @inline(__always)
     @discardableResult
-    private func fold(_ apply: (inout ActivityStore, inout [ActivityUpdate]) -> [Diagnostic]) -> Bool {
+    private func fold(
+        sender: Int32? = nil, _ apply: (inout ActivityStore, inout [ActivityUpdate]) -> [Diagnostic]
+    ) -> Bool {
         guard !isFinished else { return false }
         var taken = true
         withLocalStore { store, updates in
             let diagnostics = apply(&store, &updates)
             for update in updates { renderer.render(update, in: store) }
-            for diagnostic in diagnostics {
+            for var diagnostic in diagnostics {
                 if diagnostic.code == .notOwner { taken = false }
+                if diagnostic.source == nil, let sender { diagnostic.source = senderNames[sender] }
                 renderer.report(diagnostic, in: store)
             }
         }

@@ -7,11 +7,15 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public var line: Int
     public var code: Code
     public var message: String
+    /// Where the line came from when the stream has several sources (`activity run`'s
+    /// reporters: `reporter build.sh (pid 4242)`); `nil` for the one input.
+    public var source: String?
 
-    public init(line: Int, code: Code, message: String) {
+    public init(line: Int, code: Code, message: String, source: String? = nil) {
         self.line = line
         self.code = code
         self.message = message
+        self.source = source
     }
 
     public var severity: Severity { code.severity }

@@ -51,6 +51,31 @@ struct RunTests {
         #expect(e.error == "killed by SIGKILL")
     }
 
+    @Test("problems under run name the reporter by its script and pid, and the activities by their titles")
+    func problemsNameTheReporter() throws {
+        let folder = try TemporaryFolder()
+        let script = try folder.file(
+            "steps.sh",
+            contents: """
+                #!/bin/sh
+                activity emit end "$ACTIVITY_PARENT" --status failure
+                a=$(activity emit begin "Alpha"); b=$(activity emit begin "Beta" --parent "$a")
+                activity emit end "$a"; activity emit end "$b"
+                """, executable: true)
+        let log = folder.url.appendingPathComponent("run.log")
+        let result = try CommandRunner.activity(
+            ["run", "--mode", "plain", "--log-file", log.path, "--", script.path])
+        #expect(result.status == 0)
+        let shown = result.standardError
+        #expect(shown.contains("warning: reporter steps.sh (pid "), "\(shown)")
+        #expect(shown.contains("), its line 1: a reporter sent end for the run's own activity"), "\(shown)")
+        #expect(
+            shown.range(of: #""Alpha" \([0-9a-f]+\.[0-9]+\) ended while "Beta" \("#, options: .regularExpression) != nil
+        )
+        let recorded = try String(contentsOf: log, encoding: .utf8)
+        #expect(recorded.contains("problem source=\"reporter steps.sh (pid "), "\(recorded)")
+    }
+
     @Test("a command that does not exist: 127; one that cannot be executed: 126")
     func notFound() throws {
         let (missing, log) = try run(["no-such-command-for-activity"])

@@ -54,6 +54,8 @@ protocol Display: Sendable {
     var drawsOnTerminal: Bool { get }
     /// Tells the person watching about a problem in the stream.
     func report(_ diagnostic: Diagnostic)
+    /// Names the reporter on connection `sender` in the problems its events raise.
+    func name(sender: Int32, as name: String)
     /// Ends the display: open activities end as abandoned, the terminal is restored.
     func finish()
 }
@@ -70,6 +72,9 @@ extension Display {
 
     /// Displays that write at once have nothing to flush.
     func flushOutput() {}
+
+    /// Displays that name no source in their diagnostics ignore the name.
+    func name(sender: Int32, as name: String) {}
 
     /// Displays that do not draw a command's terminal get its lines as standard output.
     func commandOutput(_ piece: CommandOutput) {

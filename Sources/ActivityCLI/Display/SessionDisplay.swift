@@ -44,6 +44,8 @@ final class SessionDisplay: Display {
 
     func report(_ diagnostic: Diagnostic) { session.report(diagnostic) }
 
+    func name(sender: Int32, as name: String) { session.name(sender: sender, as: name) }
+
     func commandOutput(_ piece: CommandOutput) { session.commandOutput(piece) }
 
     func attributeOutput(to id: ActivityID?) { session.attributeOutput(to: id) }

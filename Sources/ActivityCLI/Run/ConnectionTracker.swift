@@ -35,6 +35,8 @@ struct ConnectionTracker {
         var splitter = LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
         var lineNumber = 0
         var skippingOverlong = false
+        /// How problems name the reporter (``ReporterName``).
+        var name: String?
     }
 
     let root: ActivityID
@@ -59,8 +61,9 @@ struct ConnectionTracker {
     var watchesProcesses: Bool { !processes.isEmpty }
     var descriptors: [Int32] { Array(connections.keys) }
 
-    mutating func open(_ fd: Int32) {
-        connections[fd] = Connection()
+    /// A connection accepted on `fd`, from the reporter `name` when it is known.
+    mutating func open(_ fd: Int32, named name: String? = nil) {
+        connections[fd] = Connection(name: name)
     }
 
     /// Feeds bytes read from `fd`; what they hold goes to `display`.
@@ -125,8 +128,8 @@ struct ConnectionTracker {
                 display.report(
                     Diagnostic(
                         line: connection.lineNumber, code: .lineTooLong,
-                        message: "a reporter sent a line longer than \(WireLimits.maxAcceptedLineBytes) bytes; skipped")
-                )
+                        message: "a reporter sent a line longer than \(WireLimits.maxAcceptedLineBytes) bytes; skipped",
+                        source: connection.name))
             }
             return
         }
@@ -136,13 +139,15 @@ struct ConnectionTracker {
         }
         connection.lineNumber += 1
         let line = connection.lineNumber
+        let name = connection.name
         piece.bytes.withUnsafeBufferPointer { bytes in
             switch decoder.decodeInPlace(bytes, line: line) {
             case .event(let event):
-                take(event, line: line, fd: fd, into: display)
+                take(event, line: line, fd: fd, name: name, into: display)
             case .other(.blank), .other(.ignored(nil)), .other(.event):
                 break
-            case .other(.ignored(let diagnostic?)), .other(.text(let diagnostic)), .other(.invalid(let diagnostic)):
+            case .other(.ignored(var diagnostic?)), .other(.text(var diagnostic)), .other(.invalid(var diagnostic)):
+                diagnostic.source = name
                 display.report(diagnostic)
             }
         }
@@ -150,7 +155,7 @@ struct ConnectionTracker {
 
     /// One event: a `begin` made whole (it is attached under the run's activity and its owner
     /// read from `attrs`), anything else handed on as decoded.
-    private mutating func take(_ event: LineEvent, line: Int, fd: Int32, into display: any Display) {
+    private mutating func take(_ event: LineEvent, line: Int, fd: Int32, name: String?, into display: any Display) {
         // A reporter may log about the run's activity, not change it.
         if event.kind != .log, let id = event.id, isRoot(id, in: event) {
             let type =
@@ -159,7 +164,9 @@ struct ConnectionTracker {
                 case .progress: "progress"
                 case .end, .log: "end"
                 }
-            return display.report(notOwner(root, type, line: line))
+            var refusal = notOwner(root, type, line: line)
+            refusal.source = name
+            return display.report(refusal)
         }
         guard event.kind == .begin, case .begin(var begin) = event.event() else {
             _ = display.handle(event, line: line, sender: fd)

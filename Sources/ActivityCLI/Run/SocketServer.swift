@@ -96,12 +96,17 @@ final class SocketServer {
     }
 
     /// The uid of the process at the other end of a Unix socket.
-    static func peerUID(_ fd: Int32) -> uid_t? {
+    static func peerUID(_ fd: Int32) -> uid_t? { peerCredentials(fd)?.uid }
+
+    /// The pid of the process at the other end of a Unix socket.
+    static func peerPID(_ fd: Int32) -> Int32? { peerCredentials(fd).map(\.pid).flatMap { $0 > 0 ? $0 : nil } }
+
+    private static func peerCredentials(_ fd: Int32) -> (pid: Int32, uid: UInt32, gid: UInt32)? {
         // struct ucred { pid_t pid; uid_t uid; gid_t gid; }
         var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
         var length = socklen_t(MemoryLayout.size(ofValue: credentials))
         guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
-        return credentials.uid
+        return credentials
     }
 
     /// Closes the socket and removes it and its directory.

@@ -433,7 +433,9 @@ struct IOLoop {
                 display.handle(.log(.init(message: message, level: .warning, timestamp: POSIX.unixSeconds())))
             }) {
             case .connection(let fd):
-                tracker.open(fd)
+                let name = ReporterName.of(connection: fd)
+                if let name { display.name(sender: fd, as: name) }
+                tracker.open(fd, named: name)
             case .none:
                 return
             case .outOfDescriptors(let error):

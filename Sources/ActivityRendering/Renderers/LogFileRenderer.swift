@@ -136,6 +136,7 @@ public final class LogFileRenderer: ActivityRenderer {
     public func report(_ diagnostic: Diagnostic, in store: ActivityStore) {
         guard format == .text else { return }
         var fields: [(String, String)] = []
+        if let source = diagnostic.source { fields.append(("source", source)) }
         if diagnostic.line > 0 { fields.append(("line", String(diagnostic.line))) }
         fields += [("code", diagnostic.code.rawValue), ("message", diagnostic.message)]
         write(store.streamTime(clock()), "problem", fields)

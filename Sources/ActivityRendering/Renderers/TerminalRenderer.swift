@@ -264,7 +264,10 @@ public final class TerminalRenderer: ActivityRenderer {
     public func report(_ diagnostic: Diagnostic, in store: ActivityStore) {
         guard shownDiagnostics.insert(diagnostic.code).inserted else { return }
         let text = TerminalSanitizer.display(diagnostic.message)
-        let place = diagnostic.line > 0 ? "input line \(diagnostic.line)" : "input"
+        let line = diagnostic.line > 0 ? "line \(diagnostic.line)" : nil
+        let place =
+            diagnostic.source.map { source in line.map { "\(source), its \($0)" } ?? source }
+            ?? line.map { "input \($0)" } ?? "input"
         let message =
             "warning: \(place): \(text) [\(diagnostic.code.rawValue)]; further problems of this kind are counted"
         switch configuration.mode {

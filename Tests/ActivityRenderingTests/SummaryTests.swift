@@ -1,5 +1,6 @@
 import ActivityRendering
 import ActivityWire
+import Foundation
 import Testing
 
 @Suite("Terminal renderer, the closing summary")
@@ -26,6 +27,21 @@ struct SummaryTests {
         #expect(text.contains("✖ Build           5.0s   25%"))
         #expect(text.contains("✖ Build › Compile  file12.c:40: undefined symbol 'main'"))
         Golden.check(h.transcript, named: "summary-full.txt")
+    }
+
+    @Test("a failure's tail leaves out the lines its error already says")
+    func tailWithoutTheError() {
+        let h = TerminalHarness(columns: 100, rows: 16, mode: .plain)
+        let error = "curl: (22) The requested URL returned error: 404"
+        h.send(
+            E.begin("b", "Build", at: 0), E.begin("d", "Download", parent: "b", at: 0),
+            E.log("connecting", id: "d", at: 0.1), E.log(error, id: "d", at: 0.2),
+            E.end("d", .failure, error: error + " (exit status 22)", at: 0.3), E.end("b", at: 0.4))
+        h.finish(at: 1)
+        let text = String(decoding: h.buffer.bytes, as: UTF8.self)
+        let summary = text.components(separatedBy: "failures:").last ?? ""
+        #expect(summary.contains("│ connecting"), "\(text)")
+        #expect(summary.components(separatedBy: "error: 404").count == 2, "said more than once:\n\(summary)")
     }
 
     @Test("plain mode has the same summary, each line with its time")

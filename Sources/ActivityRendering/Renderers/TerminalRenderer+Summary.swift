@@ -89,7 +89,11 @@ extension TerminalRenderer {
                 line.append(" " + failure.path, .title)
                 if let error = failure.error, !error.isEmpty { line.append("  " + error, .failure) }
                 lines.append(line)
-                for text in failure.tail { lines.append(StyledLine("    " + tailGutter + text, .tail)) }
+                // A tool's error line is often its activity's error too (curl's, under an
+                // adapter): said once is enough.
+                for text in failure.tail where !(failure.error ?? "").contains(text) {
+                    lines.append(StyledLine("    " + tailGutter + text, .tail))
+                }
             }
             if notes.moreFailures > 0 {
                 lines.append(StyledLine("  " + style.ellipsis + " and \(notes.moreFailures) more", .detail))

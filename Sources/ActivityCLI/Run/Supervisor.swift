@@ -50,13 +50,14 @@ final class Supervisor {
         self.adapterName = adapterName
     }
 
-    /// Runs the command to its end and returns the status `activity run` exits with.
     /// How the run ended: the exit status, and the signal that killed the command, if one did.
     struct Outcome {
         var status: Int32
         var signal: Int32?
     }
 
+    /// Runs the command to its end; returns the status `activity run` exits with, and the signal
+    /// it ends by instead when one killed the command.
     func run() -> Outcome {
         let root = ActivityID(unchecked: POSIX.randomHex() + ".run")
         // A frame around the command's own activities: displays treat those as top-level.

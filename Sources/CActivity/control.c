@@ -54,9 +54,9 @@ static pthread_cond_t dispatch_done = PTHREAD_COND_INITIALIZER;
 static activity *dispatching; /* whose handler runs now */
 static _Thread_local bool in_handler;
 
-bool control_configure(const char *text)
+int control_configure(const char *text)
 {
-    if (!text || !*text) return true;
+    if (!text || !*text) return 0;
     if (strncmp(text, "fd:", 3) == 0 && text[3] >= '0' && text[3] <= '9') {
         char *end = NULL;
         errno = 0;
@@ -64,18 +64,20 @@ bool control_configure(const char *text)
         if (errno == 0 && *end == '\0' && value <= INT_MAX) {
             control.source = SOURCE_FD;
             control.given_fd = (int)value;
-            return true;
+            return 0;
         }
-    } else if (strncmp(text, "unix:", 5) == 0 && text[5] && strlen(text + 5) < sizeof control.path) {
+    } else if (strncmp(text, "unix:", 5) == 0 && text[5]) {
+        control.source = SOURCE_NONE;
+        if (strlen(text + 5) >= sizeof control.path) return -ENAMETOOLONG;
         snprintf(control.path, sizeof control.path, "%s", text + 5);
         control.source = SOURCE_UNIX;
-        return true;
+        return 0;
     } else if (strcmp(text, "none") == 0) {
         control.source = SOURCE_NONE;
-        return true;
+        return 0;
     }
     control.source = SOURCE_NONE;
-    return false;
+    return -EINVAL;
 }
 
 static void forget(void)

@@ -119,8 +119,9 @@ HIDDEN int sink_control_dup(uint64_t *epoch);
  * flushes, with registry_lock released; takes it to mark itself busy while it reads (fork waits).
  */
 HIDDEN void control_wait(int timeout_ms);
-/** Reads ACTIVITY_CONTROL's value (NULL: unset); false when it is malformed (no channel then). */
-HIDDEN bool control_configure(const char *spec);
+/** Reads ACTIVITY_CONTROL's value (NULL: unset): 0, -ENAMETOOLONG for a unix: path the system
+ * cannot take, -EINVAL when it is malformed (no channel then). */
+HIDDEN int control_configure(const char *spec);
 /** activity_end(): the handler is never called again once this returns (nor running elsewhere). */
 HIDDEN void control_close(activity *a);
 HIDDEN void control_after_fork_in_child(void);

@@ -90,6 +90,9 @@ __attribute__((format(printf, 1, 2))) static void complain(const char *format, .
 
 static void after_fork_in_child(void);
 
+/** The longest socket path a sockaddr_un holds, without its terminating NUL (107 on Linux). */
+#define SOCKET_PATH_MAX (sizeof(((struct sockaddr_un *)0)->sun_path) - 1)
+
 static void initialize(void)
 {
     const char *timeout = getenv("ACTIVITY_TIMEOUT_MS");
@@ -116,7 +119,12 @@ static void initialize(void)
         }
     }
     const char *control = getenv("ACTIVITY_CONTROL");
-    if (!control_configure(control)) {
+    int configured = control_configure(control);
+    if (configured == -ENAMETOOLONG) {
+        complain("libactivity: ACTIVITY_CONTROL=\"%.200s\": the socket path is %zu bytes; the system allows %zu; "
+                 "cancels are not received\n",
+                 control, strlen(control + 5), SOCKET_PATH_MAX);
+    } else if (configured != 0) {
         complain("libactivity: ACTIVITY_CONTROL=\"%.200s\" is not a control channel (expected fd:N, unix:PATH or "
                  "none); cancels are not received\n",
                  control);
@@ -129,9 +137,6 @@ static void free_spec(sink_spec *s)
     free(s->path);
     s->path = NULL;
 }
-
-/** The longest socket path a sockaddr_un holds, without its terminating NUL (107 on Linux). */
-#define SOCKET_PATH_MAX (sizeof(((struct sockaddr_un *)0)->sun_path) - 1)
 
 /** Parses spec text; 0, -ENAMETOOLONG for a unix: path longer than SOCKET_PATH_MAX, or -EINVAL
     (then out is untouched). */

@@ -538,6 +538,14 @@ static void malformed_environment(void)
     CHECK_EQ_INT(lines_in(err), 1);
     CHECK(strstr(err, "\": the socket path is 201 bytes; the system allows 107; reporting is off\n") != NULL);
     CHECK(strstr(err, "is not a sink") == NULL);
+    /* The same for the control channel. */
+    char long_control[300] = "ACTIVITY_CONTROL=unix:/";
+    memset(long_control + strlen(long_control), 'a', 200);
+    const char *control_too_long[] = {long_control, NULL};
+    CHECK_EQ_INT(run_self("_emit_some", control_too_long, out, sizeof out, err, sizeof err), 0);
+    CHECK_EQ_INT(lines_in(err), 1);
+    CHECK(strstr(err, "\": the socket path is 201 bytes; the system allows 107; cancels are not received\n") != NULL);
+    CHECK(strstr(err, "is not a control channel") == NULL);
     /* set_sink rejects bad specs with -EINVAL and prints nothing. */
     int status = run_self("_set_bad_sinks", NULL, out, sizeof out, err, sizeof err);
     CHECK_EQ_INT(status, 0);

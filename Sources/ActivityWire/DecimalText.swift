@@ -37,9 +37,7 @@ package enum DecimalText {
     /// Appends the UTF-8 of ``fixed(_:decimals:)``, then the ASCII byte `suffix` unless it is 0.
     package static func appendFixed(_ value: Double, decimals: Int, suffix: UInt8 = 0, to bytes: inout [UInt8]) {
         let decimals = min(max(0, decimals), 9)
-        let scaled = abs(value) * JSONScanner.powersOfTen[decimals]
-        // `!(a < b)` is also true for NaN: the infinities and NaN take the general way.
-        guard scaled < 9.0e18 else {
+        guard let integer = scaledMagnitude(value, decimals: decimals) else {
             withFixed(value, decimals: decimals, suffix: UnsafeBufferPointer(start: nil, count: 0)) {
                 bytes.append(contentsOf: $0)
             }
@@ -47,34 +45,12 @@ package enum DecimalText {
             return
         }
         // The hot path of every line's numbers (a count, a rate, a percentage): a few bytes,
-        // appended one by one, which is cheaper than a copy of so few. Rounded half away from
-        // zero as `rounded()` does, without a call into libm: above 2^52 `scaled` is whole and
-        // `rest` is 0; below, `scaled - Double(whole)` is exact.
-        let whole = UInt64(scaled)
-        let rest = scaled - Double(whole)
-        let integer = rest >= 0.5 ? whole + 1 : whole
+        // appended one by one from the stack, which is cheaper than a copy of so few.
         if value < 0 && integer != 0 { bytes.append(UInt8(ascii: "-")) }
-        // Written backwards, dividing by a constant (a multiplication), then appended forwards:
-        // at most 20 digits and the point.
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { buffer in
-            var position = buffer.count
-            var remaining = integer
-            for _ in 0..<decimals {
-                position -= 1
-                buffer[position] = UInt8(truncatingIfNeeded: remaining % 10) &+ 0x30
-                remaining /= 10
-            }
-            if decimals > 0 {
-                position -= 1
-                buffer[position] = UInt8(ascii: ".")
-            }
-            repeat {
-                position -= 1
-                buffer[position] = UInt8(truncatingIfNeeded: remaining % 10) &+ 0x30
-                remaining /= 10
-            } while remaining > 0
-            for index in position..<buffer.count { bytes.append(buffer[index]) }
+            let start = writeDigits(integer, decimals: decimals, into: buffer, before: buffer.count)
+            for index in start..<buffer.count { bytes.append(buffer[index]) }
         }
         if suffix != 0 { bytes.append(suffix) }
     }
@@ -90,41 +66,65 @@ package enum DecimalText {
             return text.withUTF8(body)
         }
         let decimals = min(max(0, decimals), 9)
-        let scaled = (abs(value) * JSONScanner.powersOfTen[decimals]).rounded()
-        guard scaled < 9.0e18 else {
+        guard let integer = scaledMagnitude(value, decimals: decimals) else {
             // Whole at this size; past UInt64 (never a count, which stops at 2^53) as Swift
             // writes it, `1e+20`, rather than a trap.
             let digits = abs(value) < 1.8e19 ? String(UInt64(abs(value))) : "\(abs(value))"
             var text = (value < 0 ? "-" : "") + digits + String(decoding: suffix, as: UTF8.self)
             return text.withUTF8(body)
         }
-        var integer = UInt64(scaled)
-        let negative = value < 0 && integer != 0
-        // Written backwards from the end: suffix, fraction digits, point, integer digits, sign.
+        // Written backwards from the end: suffix, the digits with their point, the sign.
         let capacity = 32 + suffix.count
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var position = capacity - suffix.count
             for (offset, byte) in suffix.enumerated() { buffer[position + offset] = byte }
-            if decimals > 0 {
-                for _ in 0..<decimals {
-                    position -= 1
-                    buffer[position] = UInt8(truncatingIfNeeded: integer % 10) + 0x30
-                    integer /= 10
-                }
-                position -= 1
-                buffer[position] = UInt8(ascii: ".")
-            }
-            repeat {
-                position -= 1
-                buffer[position] = UInt8(truncatingIfNeeded: integer % 10) + 0x30
-                integer /= 10
-            } while integer > 0
-            if negative {
+            position = writeDigits(
+                integer, decimals: decimals, into: UnsafeMutableRawBufferPointer(buffer), before: position)
+            if value < 0 && integer != 0 {
                 position -= 1
                 buffer[position] = UInt8(ascii: "-")
             }
             return body(UnsafeBufferPointer(rebasing: buffer[position..<capacity]))
         }
+    }
+
+    /// `abs(value)` times 10^`decimals`, rounded half away from zero as `rounded()` does, while it
+    /// is below 9e18; `nil` past that, for NaN and for the infinities (`!(a < b)` is also true for
+    /// NaN). Without a call into libm: above 2^52 the product is whole and `rest` is 0; below,
+    /// `scaled - Double(whole)` is exact.
+    @inline(__always)
+    private static func scaledMagnitude(_ value: Double, decimals: Int) -> UInt64? {
+        let scaled = abs(value) * JSONScanner.powersOfTen[decimals]
+        guard scaled < 9.0e18 else { return nil }
+        let whole = UInt64(scaled)
+        let rest = scaled - Double(whole)
+        return rest >= 0.5 ? whole + 1 : whole
+    }
+
+    /// Writes the digits of `integer` backwards into `buffer`, ending before `end`, its last
+    /// `decimals` after a point (at most 20 digits and the point); returns where they start.
+    /// Dividing by a constant is a multiplication.
+    @inline(__always)
+    private static func writeDigits(
+        _ integer: UInt64, decimals: Int, into buffer: UnsafeMutableRawBufferPointer, before end: Int
+    ) -> Int {
+        var position = end
+        var remaining = integer
+        if decimals > 0 {
+            for _ in 0..<decimals {
+                position -= 1
+                buffer[position] = UInt8(truncatingIfNeeded: remaining % 10) &+ 0x30
+                remaining /= 10
+            }
+            position -= 1
+            buffer[position] = UInt8(ascii: ".")
+        }
+        repeat {
+            position -= 1
+            buffer[position] = UInt8(truncatingIfNeeded: remaining % 10) &+ 0x30
+            remaining /= 10
+        } while remaining > 0
+        return position
     }
 
     /// How many decimals give three significant digits: `1.23`, `12.3`, `123`.

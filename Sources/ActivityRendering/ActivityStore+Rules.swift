@@ -126,8 +126,8 @@ extension ActivityStore {
         if !children.isEmpty {
             // By title for the person reading, with the id for the one who fixes the producer.
             let names = children.compactMap { self[$0] }.map { "\"\($0.title)\" (\($0.id))" }.joined(separator: ", ")
-            let ended = slots[index]!
-            diagnostics = record(line, .childrenOpen, "\"\(ended.title)\" (\(end.id)) ended while \(names) still open")
+            let title = slots[index]!.title
+            diagnostics = record(line, .childrenOpen, "\"\(title)\" (\(end.id)) ended while \(names) still open")
         }
         if let message = end.message { slots[index]!.message = TerminalSanitizer.display(message) }
         if let total = end.total { slots[index]!.total = total.value }

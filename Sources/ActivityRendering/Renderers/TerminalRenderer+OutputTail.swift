@@ -79,13 +79,13 @@ extension TerminalRenderer {
         return 0
     }
 
-    /// Keeps a `log` event's message as the newest line of its activity's tail.
     /// Whether a `log` event gets a line of its own: with `-q` only errors do (the others still
     /// go into the activity's tail, which a failure shows).
     func showsLog(_ log: ActivityEvent.Log) -> Bool {
         configuration.verbosity != .quiet || log.level == .error
     }
 
+    /// Keeps a `log` event's message as the newest line of its activity's tail.
     func keepLog(_ log: ActivityEvent.Log, of activity: ActivityState?, shownAs: Int?) {
         guard let activity, activity.isRunning else { return }
         tails.append(

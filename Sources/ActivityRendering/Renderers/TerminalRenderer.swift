@@ -264,10 +264,13 @@ public final class TerminalRenderer: ActivityRenderer {
     public func report(_ diagnostic: Diagnostic, in store: ActivityStore) {
         guard shownDiagnostics.insert(diagnostic.code).inserted else { return }
         let text = TerminalSanitizer.display(diagnostic.message)
-        let line = diagnostic.line > 0 ? "line \(diagnostic.line)" : nil
-        let place =
-            diagnostic.source.map { source in line.map { "\(source), its \($0)" } ?? source }
-            ?? line.map { "input \($0)" } ?? "input"
+        let place: String
+        switch (diagnostic.source, diagnostic.line > 0) {
+        case (let source?, true): place = "\(source), its line \(diagnostic.line)"
+        case (let source?, false): place = source
+        case (nil, true): place = "input line \(diagnostic.line)"
+        case (nil, false): place = "input"
+        }
         let message =
             "warning: \(place): \(text) [\(diagnostic.code.rawValue)]; further problems of this kind are counted"
         switch configuration.mode {

@@ -380,15 +380,22 @@ public final class RenderSession: Sendable {
     /// Counts an input problem and shows it once per kind: a dimmed line (plain mode: a warning
     /// line).
     public func report(_ diagnostic: Diagnostic) {
+        report(diagnostic, sender: nil)
+    }
+
+    /// ``report(_:)`` for a problem in what `sender` (a connection of `activity run`) sent: the
+    /// problem names it (``name(sender:as:)``).
+    package func report(_ diagnostic: Diagnostic, sender: Int32?) {
         state.core.withLock { core in
+            let diagnostic = core.naming(diagnostic, sender: sender)
             core.store.count(diagnostic)
             core.renderer.report(diagnostic, in: core.store)
         }
     }
 
-    /// Names the sender `sender` (a connection of `activity run`) in the diagnostics its events
-    /// raise from now on: `reporter build.sh (pid 4242)`.
-    package func name(sender: Int32, as name: String) {
+    /// Names the sender `sender` (a connection of `activity run`) in the diagnostics its lines
+    /// raise from now on: `reporter build.sh (pid 4242)`; `nil` when it is not known.
+    package func name(sender: Int32, as name: String?) {
         state.core.withLock { $0.senderNames[sender] = name }
     }
 
@@ -475,6 +482,14 @@ final class SessionCore {
     /// How each sender (a connection of `activity run`) is named in diagnostics.
     var senderNames: [Int32: String] = [:]
 
+    /// `diagnostic` with `sender`'s name as its source, when it has one.
+    func naming(_ diagnostic: Diagnostic, sender: Int32?) -> Diagnostic {
+        guard diagnostic.source == nil, let sender, let name = senderNames[sender] else { return diagnostic }
+        var named = diagnostic
+        named.source = name
+        return named
+    }
+
     /// Keeps the store's ``ActivityStore/clockOffset``, so that elapsed times and abandoned ends
     /// are in the stream's own time.
     func noteArrival(eventTime: Double, arrival: Double) {
@@ -546,10 +561,9 @@ final class SessionCore {
         withLocalStore { store, updates in
             let diagnostics = apply(&store, &updates)
             for update in updates { renderer.render(update, in: store) }
-            for var diagnostic in diagnostics {
+            for diagnostic in diagnostics {
                 if diagnostic.code == .notOwner { taken = false }
-                if diagnostic.source == nil, let sender { diagnostic.source = senderNames[sender] }
-                renderer.report(diagnostic, in: store)
+                renderer.report(naming(diagnostic, sender: sender), in: store)
             }
         }
         if !plugins.isEmpty { deliverNotices() }

@@ -54,8 +54,10 @@ protocol Display: Sendable {
     var drawsOnTerminal: Bool { get }
     /// Tells the person watching about a problem in the stream.
     func report(_ diagnostic: Diagnostic)
-    /// Names the reporter on connection `sender` in the problems its events raise.
-    func name(sender: Int32, as name: String)
+    /// Tells about a problem in what the reporter on connection `sender` sent, naming it.
+    func report(_ diagnostic: Diagnostic, sender: Int32)
+    /// Names the reporter on connection `sender` in the problems its lines raise (`nil`: unknown).
+    func name(sender: Int32, as name: String?)
     /// Ends the display: open activities end as abandoned, the terminal is restored.
     func finish()
 }
@@ -74,7 +76,10 @@ extension Display {
     func flushOutput() {}
 
     /// Displays that name no source in their diagnostics ignore the name.
-    func name(sender: Int32, as name: String) {}
+    func name(sender: Int32, as name: String?) {}
+
+    /// Displays that name no source in their diagnostics report it as any other.
+    func report(_ diagnostic: Diagnostic, sender: Int32) { report(diagnostic) }
 
     /// Displays that do not draw a command's terminal get its lines as standard output.
     func commandOutput(_ piece: CommandOutput) {

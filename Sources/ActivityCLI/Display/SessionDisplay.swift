@@ -44,7 +44,9 @@ final class SessionDisplay: Display {
 
     func report(_ diagnostic: Diagnostic) { session.report(diagnostic) }
 
-    func name(sender: Int32, as name: String) { session.name(sender: sender, as: name) }
+    func report(_ diagnostic: Diagnostic, sender: Int32) { session.report(diagnostic, sender: sender) }
+
+    func name(sender: Int32, as name: String?) { session.name(sender: sender, as: name) }
 
     func commandOutput(_ piece: CommandOutput) { session.commandOutput(piece) }
 

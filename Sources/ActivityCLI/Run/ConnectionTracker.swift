@@ -35,8 +35,6 @@ struct ConnectionTracker {
         var splitter = LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
         var lineNumber = 0
         var skippingOverlong = false
-        /// How problems name the reporter (``ReporterName``).
-        var name: String?
     }
 
     let root: ActivityID
@@ -61,9 +59,8 @@ struct ConnectionTracker {
     var watchesProcesses: Bool { !processes.isEmpty }
     var descriptors: [Int32] { Array(connections.keys) }
 
-    /// A connection accepted on `fd`, from the reporter `name` when it is known.
-    mutating func open(_ fd: Int32, named name: String? = nil) {
-        connections[fd] = Connection(name: name)
+    mutating func open(_ fd: Int32) {
+        connections[fd] = Connection()
     }
 
     /// Feeds bytes read from `fd`; what they hold goes to `display`.
@@ -128,8 +125,8 @@ struct ConnectionTracker {
                 display.report(
                     Diagnostic(
                         line: connection.lineNumber, code: .lineTooLong,
-                        message: "a reporter sent a line longer than \(WireLimits.maxAcceptedLineBytes) bytes; skipped",
-                        source: connection.name))
+                        message: "a reporter sent a line longer than \(WireLimits.maxAcceptedLineBytes) bytes; skipped"),
+                    sender: fd)
             }
             return
         }
@@ -139,23 +136,21 @@ struct ConnectionTracker {
         }
         connection.lineNumber += 1
         let line = connection.lineNumber
-        let name = connection.name
         piece.bytes.withUnsafeBufferPointer { bytes in
             switch decoder.decodeInPlace(bytes, line: line) {
             case .event(let event):
-                take(event, line: line, fd: fd, name: name, into: display)
+                take(event, line: line, fd: fd, into: display)
             case .other(.blank), .other(.ignored(nil)), .other(.event):
                 break
-            case .other(.ignored(var diagnostic?)), .other(.text(var diagnostic)), .other(.invalid(var diagnostic)):
-                diagnostic.source = name
-                display.report(diagnostic)
+            case .other(.ignored(let diagnostic?)), .other(.text(let diagnostic)), .other(.invalid(let diagnostic)):
+                display.report(diagnostic, sender: fd)
             }
         }
     }
 
     /// One event: a `begin` made whole (it is attached under the run's activity and its owner
     /// read from `attrs`), anything else handed on as decoded.
-    private mutating func take(_ event: LineEvent, line: Int, fd: Int32, name: String?, into display: any Display) {
+    private mutating func take(_ event: LineEvent, line: Int, fd: Int32, into display: any Display) {
         // A reporter may log about the run's activity, not change it.
         if event.kind != .log, let id = event.id, isRoot(id, in: event) {
             let type =
@@ -164,9 +159,7 @@ struct ConnectionTracker {
                 case .progress: "progress"
                 case .end, .log: "end"
                 }
-            var refusal = notOwner(root, type, line: line)
-            refusal.source = name
-            return display.report(refusal)
+            return display.report(notOwner(root, type, line: line), sender: fd)
         }
         guard event.kind == .begin, case .begin(var begin) = event.event() else {
             _ = display.handle(event, line: line, sender: fd)

@@ -20,8 +20,12 @@ enum ReporterName {
 
     static func of(process pid: Int32) -> String {
         var pid = pid
-        if command(of: pid) == "activity", let parent = parent(of: pid), parent > 1 { pid = parent }
-        return command(of: pid).map { "reporter \($0) (pid \(pid))" } ?? "reporter (pid \(pid))"
+        var command = command(of: pid)
+        if command == "activity", let parent = parent(of: pid), parent > 1 {
+            pid = parent
+            command = self.command(of: parent)
+        }
+        return command.map { "reporter \($0) (pid \(pid))" } ?? "reporter (pid \(pid))"
     }
 
     /// The process's command name, as `ps` shows it (at most 15 bytes).

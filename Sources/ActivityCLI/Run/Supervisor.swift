@@ -434,9 +434,9 @@ struct IOLoop {
                 display.handle(.log(.init(message: message, level: .warning, timestamp: POSIX.unixSeconds())))
             }) {
             case .connection(let fd):
-                let name = ReporterName.of(connection: fd)
-                if let name { display.name(sender: fd, as: name) }
-                tracker.open(fd, named: name)
+                // Unknown, a descriptor reused for a new connection must not keep its old name.
+                display.name(sender: fd, as: ReporterName.of(connection: fd))
+                tracker.open(fd)
             case .none:
                 return
             case .outOfDescriptors(let error):

@@ -97,7 +97,9 @@ final class OTLPExportingDisplay: Display {
 
     func report(_ diagnostic: Diagnostic) { inner.report(diagnostic) }
 
-    func name(sender: Int32, as name: String) { inner.name(sender: sender, as: name) }
+    func report(_ diagnostic: Diagnostic, sender: Int32) { inner.report(diagnostic, sender: sender) }
+
+    func name(sender: Int32, as name: String?) { inner.name(sender: sender, as: name) }
 
     /// The display finishes first, so the final frame is not held up by the network.
     func finish() {

@@ -216,7 +216,7 @@ struct PseudoTerminalRunTests {
         try pane.type("activity run -- sh -c 'echo sta\"\"rted; exec sleep 30'")
         #expect(try pane.waitFor("started"))
         try pane.press("C-c")
-        _ = try pane.waitForScreen { $0.split(separator: "\n").last == "$" }
+        try pane.waitForLastLine("$")
         try pane.type("echo status=$?")
         #expect(try pane.waitFor("status=130"))
         #expect(try pane.screen().contains("killed by SIGINT"))
@@ -246,17 +246,16 @@ struct PseudoTerminalRunTests {
     func lineEditing() throws {
         let pane = try TmuxPane()
         try pane.type("PS1='IN> ' activity run --no-history -- bash --norc --noprofile -i")
-        func lastLine(_ screen: String) -> Substring? { screen.split(separator: "\n").last }
-        _ = try pane.waitForScreen { lastLine($0) == "IN>" }
+        try pane.waitForLastLine("IN>")
         try pane.tmux(["send-keys", "-l", "echo abc"])
-        _ = try pane.waitForScreen { lastLine($0) == "IN> echo abc" }
+        try pane.waitForLastLine("IN> echo abc")
         try pane.press("BSpace")
         // readline echoes `\b CSI K`: the line loses its c on the screen, where it is.
-        _ = try pane.waitForScreen { lastLine($0) == "IN> echo ab" }
+        try pane.waitForLastLine("IN> echo ab")
         #expect(pane.cursorVisible, "the prompt's line has no cursor")
         try pane.press("C-u")
         // readline redraws with `\r`, moves right over the prompt and erases the rest.
-        let cleared = try pane.waitForScreen { lastLine($0) == "IN>" }
+        let cleared = try pane.waitForLastLine("IN>")
         #expect(!cleared.contains("echo ab"), "the line typed before Ctrl-U is still shown:\n\(cleared)")
         #expect(pane.cursorVisible)
         try pane.type("echo for\"\"ty-two")

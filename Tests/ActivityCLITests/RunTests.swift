@@ -260,7 +260,7 @@ struct RunTerminalTests {
         #expect(sleeping, "the script never ran sleep")
         try pane.press("C-c")
         // Ended by SIGINT like its command, as the shell sees once its prompt is back.
-        _ = try pane.waitForScreen { $0.split(separator: "\n").last == "$" }
+        try pane.waitForLastLine("$")
         try pane.type("echo EXIT=$?")
         #expect(try pane.waitFor("EXIT=130"))
         #expect(pane.cursorVisible)

@@ -103,12 +103,7 @@ package final class TmuxPane {
     /// Waits until the cursor is shown (or hidden), for at most `timeout` seconds (a bound for a
     /// broken run only).
     package func waitForCursor(visible: Bool, timeout: Double = 60) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if cursorVisible == visible { return true }
-            usleep(20_000)
-        }
-        return false
+        poll(timeout: timeout) { cursorVisible == visible ? true : nil } ?? false
     }
 
     /// Waits until the screen contains `text`, for at most `timeout` seconds: a bound for a
@@ -120,10 +115,17 @@ package final class TmuxPane {
     /// The screen once `condition` holds, or `nil` after `timeout` seconds (a bound for a broken
     /// run only).
     package func screen(when condition: (String) -> Bool, timeout: Double = 60) throws -> String? {
+        try poll(timeout: timeout) {
+            let screen = try screen()
+            return condition(screen) ? screen : nil
+        }
+    }
+
+    /// `probe`'s first answer, asked every 20 ms for at most `timeout` seconds; `nil` after that.
+    private func poll<Answer>(timeout: Double, _ probe: () throws -> Answer?) rethrows -> Answer? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let screen = try screen()
-            if condition(screen) { return screen }
+            if let answer = try probe() { return answer }
             usleep(20_000)
         }
         return nil
@@ -152,6 +154,15 @@ package final class TmuxPane {
         let result = try? CommandRunner.run(
             "/usr/bin/env", ["ps", "-o", "pid,ppid,stat,wchan:32,args", "--sid", session])
         return result?.standardOutput ?? "(ps failed)"
+    }
+
+    /// Waits until the screen's last line (trailing blanks dropped, as `capture-pane` does) is
+    /// `text`: a shell's prompt back, with nothing typed after it. Returns the screen.
+    @discardableResult
+    package func waitForLastLine(
+        _ text: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
+        try waitForScreen(sourceLocation: sourceLocation) { $0.split(separator: "\n").last.map(String.init) == text }
     }
 
     /// Waits until the screen contains `text`; after a minute the test fails with the screen.

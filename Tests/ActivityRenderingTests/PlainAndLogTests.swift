@@ -29,21 +29,32 @@ struct PlainAndLogTests {
         #expect(!text.contains("✔") && !text.contains("✖"))
     }
 
-    @Test("plain progress comes at most every interval or each 10%")
+    @Test("plain progress: a line each 10%, no sooner than a second after the last, and every 5 s while it moves")
     func plainThrottle() {
         let buffer = BufferOutput()
         let terminal = TerminalRenderer(output: buffer, configuration: .init(mode: .plain, startTime: 0))
         var store = ActivityStore()
+        // 10 seconds, a tenth a second: a line each tenth.
         var events = [E.begin("a", "Copy", total: 1000, at: 0)]
-        for step in 1...1000 { events.append(E.progress("a", Double(step), at: Double(step) * 0.001)) }
-        events.append(E.begin("b", "Wait", at: 1))
-        for step in 1...100 { events.append(E.progress("b", Double(step), at: 1 + Double(step) * 0.1)) }
+        for step in 1...1000 { events.append(E.progress("a", Double(step), at: Double(step) / 100)) }
+        // Done in half a second: its begin and end say it all.
+        events.append(E.begin("q", "Quick", total: 100, at: 20))
+        for step in 1...100 { events.append(E.progress("q", Double(step), at: 20 + Double(step) / 200)) }
+        events.append(E.end("q", at: 20.5))
+        // Half done in a fifth of a second, then 60% later on: one line, when it comes.
+        events.append(E.begin("s", "Stall", total: 100, at: 30))
+        for step in 1...50 { events.append(E.progress("s", Double(step), at: 30 + Double(step) / 250)) }
+        events.append(E.progress("s", 60, at: 31.5))
+        // 10 seconds of an indeterminate activity: a line every 5 seconds.
+        events.append(E.begin("b", "Wait", at: 40))
+        for step in 1...100 { events.append(E.progress("b", Double(step), at: 40 + Double(step) * 0.1)) }
         for event in events {
             for update in store.updates(applying: event) { terminal.render(update, in: store) }
         }
         let lines = buffer.text.split(separator: "\n")
         #expect(lines.filter { $0.contains("  Copy") }.count == 10)
-        // 10 seconds of an indeterminate activity: a line every 5 seconds.
+        #expect(lines.filter { $0.contains("  Quick") }.isEmpty)
+        #expect(lines.filter { $0.contains("  Stall") }.map { $0.contains(" 60%") } == [true])
         #expect(lines.filter { $0.contains("  Wait") }.count == 2)
     }
 

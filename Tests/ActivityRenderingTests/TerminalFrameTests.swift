@@ -34,10 +34,11 @@ struct TerminalFrameTests {
         for mode in [TerminalRenderer.Mode.tty, .plain] {
             let h = TerminalHarness(columns: 80, rows: 10, mode: mode)
             h.send(E.begin("c", "Copying", total: 5, unit: "files", at: 0))
-            for step in 1...4 { h.send(E.progress("c", Double(step), at: Double(step) * 0.7)) }
-            h.frame(at: 2.9, "four of five")
-            h.send(E.progress("c", 5, at: 3.1))
-            h.frame(at: 3.2, "five of five")
+            // A second apart: plain mode prints a line for each.
+            for step in 1...4 { h.send(E.progress("c", Double(step), at: Double(step) * 1.1)) }
+            h.frame(at: 4.5, "four of five")
+            h.send(E.progress("c", 5, at: 5.6))
+            h.frame(at: 5.7, "five of five")
             let lastRow = h.screen.picture.split(separator: "\n").last { $0.contains("5/5") }
             #expect(lastRow.map { !$0.contains("ETA") } ?? false, "\(mode): \(h.screen.picture)")
         }

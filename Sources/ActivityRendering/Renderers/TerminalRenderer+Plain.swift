@@ -35,7 +35,10 @@ extension TerminalRenderer {
                 let last = plainProgress[handle.index], last.handle == handle, let fraction = store.fraction(of: handle)
             else { return }
             let currentTenth = tenth(fraction)
-            guard currentTenth > last.tenth || time - last.time >= configuration.plainProgressInterval,
+            let since = time - last.time
+            guard
+                since >= configuration.plainProgressInterval
+                    || (currentTenth > last.tenth && since >= configuration.plainProgressMinimumInterval),
                 let activity = store[handle]
             else { return }
             plainProgress[handle.index] = (handle, time, currentTenth)

@@ -13,9 +13,11 @@ public import ActivityWire
 /// depth) leave a permanent `✔`/`✖`/`⊘`/`?` line above the region, as do `log` events and
 /// passed-through text. The cursor is hidden only while the region is on screen.
 ///
-/// In ``Mode/plain`` every begin, end and log is one line with an elapsed-time prefix; progress
-/// is printed at most every ``Configuration/plainProgressInterval`` seconds or each 10%; nothing
-/// but text and newlines is ever written.
+/// In ``Mode/plain`` every begin, end and log is one line with an elapsed-time prefix; an
+/// activity's progress gets a line each 10%, but no sooner than
+/// ``Configuration/plainProgressMinimumInterval`` after its last line, and at least every
+/// ``Configuration/plainProgressInterval`` seconds while it moves; nothing but text and newlines
+/// is ever written.
 ///
 /// The renderer only produces bytes for a ``ByteOutput``; the terminal itself (size, signals,
 /// the redraw timer) is the job of ``RenderSession``. Tests render to a ``BufferOutput`` with a
@@ -45,6 +47,10 @@ public final class TerminalRenderer: ActivityRenderer {
         public var refreshInterval: Double
         /// The longest time between two progress lines of one activity in plain mode.
         public var plainProgressInterval: Double
+        /// The shortest time between a line of an activity in plain mode (its begin line or a
+        /// progress line) and its next progress line: an activity that crosses several tenths
+        /// in a second gets one line, and one shorter than this gets only its begin and end.
+        public var plainProgressMinimumInterval: Double
         /// The time elapsed-time prefixes count from; the first event's when `nil`.
         public var startTime: Double?
         /// Which finished activities leave a permanent line (plain mode: which begin and end lines
@@ -61,7 +67,8 @@ public final class TerminalRenderer: ActivityRenderer {
         public init(
             mode: Mode, style: TerminalStyle = TerminalStyle(unicode: true, color: false),
             size: TerminalSize = TerminalSize(columns: 80, rows: 24), displayIsTerminal: Bool? = nil,
-            refreshInterval: Double = 0.05, plainProgressInterval: Double = 5, startTime: Double? = nil
+            refreshInterval: Double = 0.05, plainProgressInterval: Double = 5,
+            plainProgressMinimumInterval: Double = 1, startTime: Double? = nil
         ) {
             self.mode = mode
             self.style =
@@ -70,6 +77,7 @@ public final class TerminalRenderer: ActivityRenderer {
             self.displayIsTerminal = displayIsTerminal ?? (mode == .tty)
             self.refreshInterval = max(0.05, refreshInterval)
             self.plainProgressInterval = max(0, plainProgressInterval)
+            self.plainProgressMinimumInterval = min(max(0, plainProgressMinimumInterval), self.plainProgressInterval)
             self.startTime = startTime
         }
     }

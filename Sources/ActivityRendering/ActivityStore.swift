@@ -256,7 +256,8 @@ public struct ActivityStore: Sendable {
     package mutating func apply(
         _ event: borrowing LineEvent, line: Int, sender: Int32?, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
-        guard event.kind == .progress, let id = event.id else {
+        // A pattern, not `==`: the kind's `Equatable` from another module is a call.
+        guard case .progress = event.kind, let id = event.id else {
             return apply(event.event(), line: line, sender: sender, owner: sender.map { .connection($0) }, body)
         }
         releaseEvicted()

@@ -83,6 +83,8 @@ extension ActivityEvent {
         /// setting it replaces every attribute. Use ``attributes`` to see every key on the wire.
         public var attrs: [String: AttributeValue] {
             get {
+                // Most activities have none; reserving even none allocates.
+                guard !attributes.isEmpty else { return [:] }
                 var result: [String: AttributeValue] = [:]
                 result.reserveCapacity(attributes.count)
                 for (key, value) in attributes {

@@ -208,33 +208,28 @@ extension JSONScanner {
     }
 
     /// The common count, `123` or `1764417600.123456`: at most 15 digits (below 2^53 whatever
-    /// they say), or 16 below 2^53, no sign, no exponent, read in one pass. The value is what ``decodeNumber(_:)`` gives
-    /// (the mantissa is exact, and one division by an exact power of ten rounds correctly); `nil`,
-    /// with the cursor unmoved, for anything else, which the full path then reads.
+    /// they say), or 16 below 2^53, no sign, no exponent, read in one pass, eight digits at a
+    /// time. The value is what ``decodeNumber(_:)`` gives (the mantissa is exact, and one
+    /// division by an exact power of ten rounds correctly); `nil`, with the cursor unmoved, for
+    /// anything else, which the full path then reads.
     @inline(__always)
     mutating func shortCount() -> Double? {
         let count = bytes.count
         var i = index
         var mantissa: UInt64 = 0
-        var digits = 0
         guard i < count, Self.isDigit(bytes[i]) else { return nil }
+        var digits = 0
         if bytes[i] == UInt8(ascii: "0") {
             i += 1
         } else {
-            while i < count, Self.isDigit(bytes[i]) {
-                mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- UInt8(ascii: "0"))
-                digits += 1
-                i += 1
-            }
+            readDigits(from: &i, into: &mantissa)
+            digits = i - index
         }
         var decimals = 0
         if i < count, bytes[i] == UInt8(ascii: ".") {
             i += 1
             let start = i
-            while i < count, Self.isDigit(bytes[i]) {
-                mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- UInt8(ascii: "0"))
-                i += 1
-            }
+            readDigits(from: &i, into: &mantissa)
             decimals = i - start
             guard decimals > 0 else { return nil }
             digits += decimals
@@ -244,7 +239,84 @@ extension JSONScanner {
         else { return nil }
         index = i
         guard mantissa != 0 else { return 0 }
-        return decimals == 0 ? Double(mantissa) : Double(mantissa) / Self.powersOfTen[decimals]
+        return decimals == 0 ? Double(mantissa) : Double(mantissa) / Self.exactPowerOfTen(decimals)
+    }
+
+    /// Appends the decimal digits from `i` on to `mantissa` (wrapping past 19 digits, which
+    /// callers refuse by their count) and moves `i` past them.
+    @inline(__always)
+    private func readDigits(from i: inout Int, into mantissa: inout UInt64) {
+        while bytes.count - i >= 8 {
+            let (value, count) = eightDigits(at: i)
+            mantissa = mantissa &* Self.integerPowerOfTen(count) &+ value
+            i += count
+            if count < 8 { return }
+        }
+        while i < bytes.count, Self.isDigit(bytes[i]) {
+            mantissa = mantissa &* 10 &+ UInt64(bytes[i] &- UInt8(ascii: "0"))
+            i += 1
+        }
+    }
+
+    /// The digits that start the 8 bytes at `i`, read at once: their value and how many (0 to 8).
+    @inline(__always)
+    private func eightDigits(at i: Int) -> (value: UInt64, count: Int) {
+        let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self))
+        // A byte is a digit when its high nibble is 3 and stays 3 with 6 added. A carry out of a
+        // byte that is not a digit can only spoil the bytes after it, which are not read.
+        let high = word & 0xF0F0_F0F0_F0F0_F0F0
+        let carried = (word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0
+        let notDigit = (high ^ 0x3030_3030_3030_3030) | (carried ^ 0x3030_3030_3030_3030)
+        let count = notDigit.trailingZeroBitCount >> 3
+        guard count > 0 else { return (0, 0) }
+        // The digits moved up to the top bytes with zeros below them, as leading zeros; the
+        // bytes after them (a borrow may spoil those) are shifted out.
+        var value = (word &- 0x3030_3030_3030_3030) << UInt64(64 - count * 8)
+        // Pairs, then fours, then all eight (the first byte is the most significant digit).
+        value = ((value & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
+        value = ((value & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+        value = ((value & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+        return (value, count)
+    }
+
+    /// 10^`exponent` for 0...8; a switch the compiler makes a table, with no lazy global to
+    /// check.
+    @inline(__always)
+    private static func integerPowerOfTen(_ exponent: Int) -> UInt64 {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        default: 100_000_000
+        }
+    }
+
+    /// 10^`exponent` for 1...16, exact in a `Double`.
+    @inline(__always)
+    private static func exactPowerOfTen(_ exponent: Int) -> Double {
+        switch exponent {
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        default: 1e16
+        }
     }
 
     /// The count in `range`, a number the scanner found, when it is a short one (see

@@ -36,12 +36,15 @@ public struct EventStreamReader<Source: ByteSource> {
         let limit = lines.maxLineBytes
         let decoder = self.decoder
         var overlong: LineDecoding = .other(.blank)
+        // Unwrapped once: `if let` on each line would retain and release the closure per event.
+        let takesEvents = event != nil
+        let event = event ?? { _, _ in }
         try lines.forEachLine { line in
             switch line.part {
             case .whole:
                 let decoded: LineDecoding
                 if let fast = decoder.fastEvent(line.bytes) {
-                    if let event { return try event(fast, line.number) }
+                    if takesEvents { return try event(fast, line.number) }
                     decoded = .event(fast)
                 } else {
                     decoded = decoder.decodeSlowly(line.bytes, line: line.number)

@@ -7,18 +7,21 @@
 ///
 /// `@unchecked Sendable` only so that it can be handed into a lock's closure, which runs at once
 /// on the same thread; it must never be kept or sent to another thread.
+@usableFromInline
 package struct LineEvent: @unchecked Sendable {
+    @usableFromInline
     package enum Kind: UInt8, Sendable {
         case begin, progress, log, end
     }
 
     /// A string value in the line: the bytes between its quotes, `escaped` when they hold a
     /// backslash (then the text differs from the bytes).
+    @usableFromInline
     package struct Text {
-        package var range: Range<Int>
-        package var escaped: Bool
+        @usableFromInline package var range: Range<Int>
+        @usableFromInline package var escaped: Bool
 
-        package init(range: Range<Int>, escaped: Bool) {
+        @inlinable package init(range: Range<Int>, escaped: Bool) {
             self.range = range
             self.escaped = escaped
         }
@@ -37,21 +40,22 @@ package struct LineEvent: @unchecked Sendable {
     package var blocking = ActivityEvent.Blocking.none
     package var level = ActivityEvent.Level.info
     package var status = ActivityEvent.Status.success
-    private var storedTimestamp = Double.nan
-    private var storedCompleted = Double.nan
+    // Read by the store on every event, from another module: the accessors below are inlinable.
+    @usableFromInline var storedTimestamp = Double.nan
+    @usableFromInline var storedCompleted = Double.nan
     /// NaN for none, -1 for `null` (indeterminate).
-    private var storedTotal = Double.nan
-    private var texts = PackedTexts()
+    @usableFromInline var storedTotal = Double.nan
+    @usableFromInline var texts = PackedTexts()
 
-    package var timestamp: Double? {
+    @inlinable package var timestamp: Double? {
         get { storedTimestamp.isNaN ? nil : storedTimestamp }
         set { storedTimestamp = newValue ?? .nan }
     }
-    package var completed: Double? {
+    @inlinable package var completed: Double? {
         get { storedCompleted.isNaN ? nil : storedCompleted }
         set { storedCompleted = newValue ?? .nan }
     }
-    package var total: ActivityEvent.Total? {
+    @inlinable package var total: ActivityEvent.Total? {
         get { storedTotal.isNaN ? nil : storedTotal < 0 ? .indeterminate : .value(storedTotal) }
         set {
             switch newValue {
@@ -62,32 +66,32 @@ package struct LineEvent: @unchecked Sendable {
         }
     }
     /// A valid id (checked after its escapes are resolved); `nil` only for a `log` without one.
-    package var id: Text? {
+    @inlinable package var id: Text? {
         get { texts.id.text }
         set { texts.id = PackedText(newValue) }
     }
-    package var parent: Text? {
+    @inlinable package var parent: Text? {
         get { texts.parent.text }
         set { texts.parent = PackedText(newValue) }
     }
-    package var title: Text? {
+    @inlinable package var title: Text? {
         get { texts.title.text }
         set { texts.title = PackedText(newValue) }
     }
-    package var message: Text? {
+    @inlinable package var message: Text? {
         get { texts.message.text }
         set { texts.message = PackedText(newValue) }
     }
-    package var unit: Text? {
+    @inlinable package var unit: Text? {
         get { texts.unit.text }
         set { texts.unit = PackedText(newValue) }
     }
-    package var error: Text? {
+    @inlinable package var error: Text? {
         get { texts.error.text }
         set { texts.error = PackedText(newValue) }
     }
     /// The `attrs` object, checked; its members are read by ``event()``.
-    package var attributes: Text? {
+    @inlinable package var attributes: Text? {
         get { texts.attributes.text }
         set { texts.attributes = PackedText(newValue) }
     }
@@ -162,31 +166,35 @@ package enum LineDecoding {
 
 /// A ``LineEvent/Text`` in 8 bytes: its offsets, the escape flag in the end's top bit, and
 /// `UInt32.max` as the start of none.
-private struct PackedText {
-    private var start = UInt32.max
-    private var end: UInt32 = 0
+@usableFromInline
+struct PackedText {
+    @usableFromInline var start = UInt32.max
+    @usableFromInline var end: UInt32 = 0
 
-    init() {}
+    @inlinable init() {}
 
-    init(_ text: LineEvent.Text?) {
+    @inlinable init(_ text: LineEvent.Text?) {
         guard let text else { return }
         start = UInt32(truncatingIfNeeded: text.range.lowerBound)
         end = UInt32(truncatingIfNeeded: text.range.upperBound) | (text.escaped ? 1 << 31 : 0)
     }
 
-    var text: LineEvent.Text? {
+    @inlinable var text: LineEvent.Text? {
         guard start != UInt32.max else { return nil }
         return LineEvent.Text(range: Int(start)..<Int(end & ~(1 << 31)), escaped: end & (1 << 31) != 0)
     }
 }
 
 /// The texts of a ``LineEvent``, packed.
-private struct PackedTexts {
-    var id = PackedText()
-    var parent = PackedText()
-    var title = PackedText()
-    var message = PackedText()
-    var unit = PackedText()
-    var error = PackedText()
-    var attributes = PackedText()
+@usableFromInline
+struct PackedTexts {
+    @usableFromInline var id = PackedText()
+    @usableFromInline var parent = PackedText()
+    @usableFromInline var title = PackedText()
+    @usableFromInline var message = PackedText()
+    @usableFromInline var unit = PackedText()
+    @usableFromInline var error = PackedText()
+    @usableFromInline var attributes = PackedText()
+
+    @inlinable init() {}
 }

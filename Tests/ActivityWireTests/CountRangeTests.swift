@@ -92,6 +92,70 @@ struct CountRangeTests {
         #expect(timestamp == 1_764_417_600.123456)
     }
 
+    @Test("Counts read eight digits at a time stop where a byte by byte reading stops, whatever follows")
+    func eightAtATime() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15  // a fixed seed: the same inputs every run
+        func next(_ bound: Int) -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % UInt64(bound))
+        }
+        // What may follow a number: digits and points (to run on), an exponent, the bytes of a
+        // line, and bytes whose carry or borrow could spill into a neighbour (0xFA...0xFF, 0x00).
+        let alphabet = Array("0123456789..e,}\" :/".utf8) + [0x00, 0x2F, 0x3A, 0x7F, 0x80, 0xFA, 0xFF]
+        var read = 0
+        for _ in 0..<50_000 {
+            var bytes = (0..<next(20)).map { _ in alphabet[next(alphabet.count)] }
+            bytes += (0..<next(12)).map { _ in alphabet[next(alphabet.count)] }
+            let fast = bytes.withUnsafeBufferPointer { buffer -> (Double?, Int) in
+                var scanner = JSONScanner(buffer)
+                let value = scanner.shortCount()
+                return (value, scanner.index)
+            }
+            #expect(fast.0 == Self.countByteByByte(bytes)?.value, "\(bytes)")
+            #expect(fast.1 == Self.countByteByByte(bytes)?.end ?? 0, "\(bytes)")
+            if fast.0 != nil { read += 1 }
+        }
+        #expect(read > 5_000)
+    }
+
+    /// The short count as the rules say, one byte at a time: what ``JSONScanner/shortCount()``
+    /// must give.
+    private static func countByteByByte(_ bytes: [UInt8]) -> (value: Double, end: Int)? {
+        func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+        var i = 0
+        guard i < bytes.count, isDigit(bytes[i]) else { return nil }
+        var text = ""
+        var digits = 0
+        if bytes[i] == 0x30 {
+            text = "0"
+            i += 1
+        } else {
+            while i < bytes.count, isDigit(bytes[i]) {
+                text.append(Character(UnicodeScalar(bytes[i])))
+                digits += 1
+                i += 1
+            }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            text.append(".")
+            i += 1
+            let start = i
+            while i < bytes.count, isDigit(bytes[i]) {
+                text.append(Character(UnicodeScalar(bytes[i])))
+                i += 1
+            }
+            guard i > start else { return nil }
+            digits += i - start
+        }
+        guard digits <= 16, let mantissa = UInt64(text.filter { $0 != "." }),
+            digits <= 15 || mantissa <= 1 << 53
+        else { return nil }
+        guard i == bytes.count || bytes[i] | 0x20 != UInt8(ascii: "e") else { return nil }
+        return (Double(text)!, i)
+    }
+
     @Test("\"v\" is a positive integer as written")
     func version() {
         #expect(

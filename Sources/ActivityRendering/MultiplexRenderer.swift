@@ -24,7 +24,8 @@ public final class MultiplexRenderer: ActivityRenderer {
     }
 
     public func render(_ update: ActivityUpdate, in store: ActivityStore) {
-        for renderer in renderers { renderer.render(update, in: store) }
+        // Called for every event: by index, which retains neither the array nor its elements.
+        for index in renderers.indices { renderers[index].render(update, in: store) }
     }
 
     public func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore) {

@@ -560,7 +560,8 @@ final class SessionCore {
         var taken = true
         withLocalStore { store, updates in
             let diagnostics = apply(&store, &updates)
-            for update in updates { renderer.render(update, in: store) }
+            // By index: iterating would retain the buffer and copy each update.
+            for index in updates.indices { renderer.render(updates[index], in: store) }
             for diagnostic in diagnostics {
                 if diagnostic.code == .notOwner { taken = false }
                 renderer.report(naming(diagnostic, sender: sender), in: store)

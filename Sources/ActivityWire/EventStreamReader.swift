@@ -33,12 +33,20 @@ public struct EventStreamReader<Source: ByteSource> {
     package mutating func forEach(
         events event: ((LineEvent, Int) throws -> Void)?, others body: (Item) throws -> Void
     ) throws {
+        // Unwrapped once, not per line (which would retain and release the closure each time).
+        if let event {
+            try forEach(takesEvents: true, events: event, others: body)
+        } else {
+            try forEach(takesEvents: false, events: { _, _ in }, others: body)
+        }
+    }
+
+    private mutating func forEach(
+        takesEvents: Bool, events event: (LineEvent, Int) throws -> Void, others body: (Item) throws -> Void
+    ) throws {
         let limit = lines.maxLineBytes
         let decoder = self.decoder
         var overlong: LineDecoding = .other(.blank)
-        // Unwrapped once: `if let` on each line would retain and release the closure per event.
-        let takesEvents = event != nil
-        let event = event ?? { _, _ in }
         try lines.forEachLine { line in
             switch line.part {
             case .whole:

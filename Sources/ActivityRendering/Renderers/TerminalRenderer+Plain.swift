@@ -30,15 +30,15 @@ extension TerminalRenderer {
                 }
             }
         case .progress:
-            // The hot path of plain mode: one array read decides whether a line is due.
+            // The hot path of plain mode: one array read and the time decide whether a line may
+            // be due; only then is the activity read.
             guard configuration.verbosity != .quiet, let handle = update.handle, handle.index < plainProgress.count,
-                let last = plainProgress[handle.index], last.handle == handle, let fraction = store.fraction(of: handle)
+                let last = plainProgress[handle.index], last.handle == handle,
+                time - last.time >= plainProgressSpacing, let fraction = store.fraction(of: handle)
             else { return }
             let currentTenth = tenth(fraction)
-            let since = time - last.time
             guard
-                since >= configuration.plainProgressInterval
-                    || (currentTenth > last.tenth && since >= configuration.plainProgressMinimumInterval),
+                currentTenth > last.tenth || time - last.time >= configuration.plainProgressInterval,
                 let activity = store[handle]
             else { return }
             plainProgress[handle.index] = (handle, time, currentTenth)
@@ -58,6 +58,12 @@ extension TerminalRenderer {
             writePlain(at: time) { appendEndLine(activity, title: title, to: &$0) }
             for line in tail { writePlain(line, at: time) }
         }
+    }
+
+    /// The shortest time between two lines of one activity: the minimum interval, unless the
+    /// longest is shorter still.
+    private var plainProgressSpacing: Double {
+        min(configuration.plainProgressMinimumInterval, configuration.plainProgressInterval)
     }
 
     private func markPlainProgress(_ handle: ActivityHandle, time: Double, tenth: Int) {

@@ -39,6 +39,44 @@ public struct ActivityID: Hashable, Sendable, Comparable, CustomStringConvertibl
         return true
     }
 
+    /// The end of the run of id bytes in `bytes` from `start`: eight bytes at a time while eight
+    /// remain, then one at a time. The same bytes as ``isIDByte(_:)`` tells apart.
+    @inline(__always)
+    static func endOfIDBytes(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        while bytes.count &- index >= 8 {
+            let word = UInt64(
+                littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
+            let count = idByteCount(word)
+            index &+= count
+            if count < 8 { return index }
+        }
+        while index < bytes.count, isIDByte(bytes[index]) { index &+= 1 }
+        return index
+    }
+
+    /// How many of the eight bytes of `word`, first byte lowest, are id bytes before the first
+    /// that is not. Each byte is tested without carries into its neighbours while it is below
+    /// 0x80; a byte from 0x80 up is never an id byte, and what its carries spoil lies after it.
+    @inline(__always)
+    private static func idByteCount(_ word: UInt64) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        // The high bit of each byte set when the byte lies in lower...upper.
+        func within(_ lower: UInt64, _ upper: UInt64) -> UInt64 {
+            (word &+ (0x80 - lower) &* ones) & ~(word &+ (0x7F - upper) &* ones)
+        }
+        // The high bit of each byte set when the byte is `byte`.
+        func equal(_ byte: UInt64) -> UInt64 {
+            let difference = word ^ (byte &* ones)
+            return ~(((difference & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | difference)
+        }
+        let valid =
+            (within(0x2D, 0x3A) | within(0x40, 0x5A) | within(0x61, 0x7A) | equal(0x2B) | equal(0x5F)) & ~word
+            & highBits
+        return (~valid & highBits).trailingZeroBitCount >> 3
+    }
+
     /// Whether `byte` may appear in an id: one bit per byte value, `[A-Za-z0-9._:@/+-]`.
     @inline(__always)
     static func isIDByte(_ byte: UInt8) -> Bool {

@@ -165,7 +165,7 @@ extension JSONScanner {
     private mutating func idValue() -> LineEvent.Text? {
         guard skip(#"""#) else { return nil }
         let start = index
-        while index < bytes.count, ActivityID.isIDByte(bytes[index]) { index += 1 }
+        index = ActivityID.endOfIDBytes(in: bytes, from: index)
         guard WireLimits.idLength.contains(index - start), skip(#"""#) else { return nil }
         return LineEvent.Text(range: start..<(index - 1), escaped: false)
     }

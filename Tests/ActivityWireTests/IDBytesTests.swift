@@ -1,0 +1,37 @@
+import Testing
+
+@testable import ActivityWire
+
+@Suite("Id bytes are found eight at a time")
+struct IDBytesTests {
+    @Test("the run of id bytes ends where a byte by byte reading ends it, for every byte value")
+    func eightAtATime() {
+        var state: UInt64 = 0xD1B5_4A32_D192_ED03  // a fixed seed: the same inputs every run
+        func next(_ bound: Int) -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % UInt64(bound))
+        }
+        // Mostly id bytes, so that runs are long, and any byte at all.
+        let idBytes = Array("abcxyzAMZ0189.:/@+-_".utf8)
+        var longest = 0
+        for _ in 0..<50_000 {
+            let bytes = (0..<next(40)).map { _ in
+                next(4) == 0 ? UInt8(truncatingIfNeeded: next(256)) : idBytes[next(idBytes.count)]
+            }
+            let start = bytes.isEmpty ? 0 : next(bytes.count)
+            let end = bytes.withUnsafeBufferPointer { ActivityID.endOfIDBytes(in: $0, from: start) }
+            let expected = bytes[start...].firstIndex { !ActivityID.isIDByte($0) } ?? bytes.count
+            #expect(end == expected, "\(bytes) from \(start)")
+            longest = max(longest, end - start)
+        }
+        #expect(longest > 16)
+        // Each byte value alone, with id bytes around it on both sides.
+        for value in 0...255 {
+            let bytes = [UInt8](repeating: 0x61, count: 5) + [UInt8(value)] + [UInt8](repeating: 0x61, count: 10)
+            let end = bytes.withUnsafeBufferPointer { ActivityID.endOfIDBytes(in: $0, from: 0) }
+            #expect(end == (ActivityID.isIDByte(UInt8(value)) ? 16 : 5), "byte \(value)")
+        }
+    }
+}

@@ -6,7 +6,8 @@ public import ActivityWire
 /// producer sent, sanitized by the store (``TextSanitizer/display(_:)``): safe to show as they are.
 public struct ActivityState: Sendable, Hashable {
     /// What never changes after the `begin`: shared, so a copy of the state stays small.
-    final class Identity: Sendable, Hashable {
+    /// (`@unchecked` for ``idBytes``, written once while it is made and only read after.)
+    final class Identity: @unchecked Sendable, Hashable {
         let id: ActivityID
         let handle: ActivityHandle
         let parent: ActivityHandle?
@@ -19,6 +20,9 @@ public struct ActivityState: Sendable, Hashable {
         let sequence: Int
         /// Who began it, when the store is fed by several reporters; `nil`: anyone may change it.
         let owner: ActivityOwner?
+        /// The id's bytes, held apart from the `String`: the store compares them on every event,
+        /// and reading them from here takes no reference (reading the string would retain it).
+        let idBytes: UnsafeMutableBufferPointer<UInt8>
 
         init(
             id: ActivityID, handle: ActivityHandle, parent: ActivityHandle?, depth: Int, unit: String?,
@@ -37,6 +41,13 @@ public struct ActivityState: Sendable, Hashable {
             self.startTime = startTime
             self.sequence = sequence
             self.owner = owner
+            let utf8 = id.rawValue.utf8
+            idBytes = .allocate(capacity: utf8.count)
+            _ = idBytes.initialize(from: utf8)
+        }
+
+        deinit {
+            idBytes.deallocate()
         }
 
         static func == (lhs: Identity, rhs: Identity) -> Bool {

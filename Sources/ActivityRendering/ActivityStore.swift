@@ -315,17 +315,15 @@ public struct ActivityStore: Sendable {
         let hash = ids.hash(bytes)
         var probe = ids.probe(hash: hash)
         while let slot = ids.next(&probe) {
-            if Self.idEquals(slots[slot]!.identity.id, bytes) { return slot }
+            if Self.idEquals(slots[slot]!.identity.idBytes, bytes) { return slot }
         }
         return nil
     }
 
-    /// Whether `id` is these bytes.
+    /// Whether an id's bytes are these bytes.
     @inline(__always)
-    static func idEquals(_ id: ActivityID, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        id.rawValue.utf8.withContiguousStorageIfAvailable { held in
-            held.count == bytes.count && memcmp(held.baseAddress!, bytes.baseAddress!, held.count) == 0
-        } ?? false
+    static func idEquals(_ held: UnsafeMutableBufferPointer<UInt8>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        held.count == bytes.count && memcmp(held.baseAddress!, bytes.baseAddress!, held.count) == 0
     }
 
     func slot(of id: ActivityID) -> Int? {

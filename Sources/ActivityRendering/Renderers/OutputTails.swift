@@ -55,13 +55,18 @@ struct OutputTails {
         let cut =
             text.utf8.count > Self.maxLineWidth
             ? DisplayWidth.truncate(text, to: Self.maxLineWidth, ellipsis: ellipsis) : text
-        if tails[sequence] == nil && tails.count >= Self.activitiesKept,
+        if tails.count >= Self.activitiesKept, tails[sequence] == nil,
             let oldest = tails.min(by: { $0.value.lastWrite < $1.value.lastWrite })?.key
         {
             tails[oldest] = nil
         }
-        tails[sequence, default: Tail()].append(Line(text: cut, shownAs: shownAs))
-        tails[sequence]?.lastWrite = clock
+        // One lookup: the tail is changed where it is kept.
+        Self.write(Line(text: cut, shownAs: shownAs), at: clock, to: &tails[sequence, default: Tail()])
+    }
+
+    private static func write(_ line: Line, at clock: Int, to tail: inout Tail) {
+        tail.append(line)
+        tail.lastWrite = clock
     }
 
     /// The lines of the activity `sequence`, oldest first.

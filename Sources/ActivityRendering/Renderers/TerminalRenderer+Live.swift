@@ -31,9 +31,11 @@ extension TerminalRenderer {
         case .log:
             guard let log = update.log else { return }
             let activity = update.handle.flatMap { store[$0] }
-            guard showsLog(log) else { return keepLog(log, of: activity, shownAs: nil) }
-            appendAbove(logLine(log, activity: activity, in: store))
-            keepLog(log, of: activity, shownAs: permanentLines)
+            // A log message comes straight from the event: the store keeps no copy to sanitize.
+            let message = TerminalSanitizer.display(log.message)
+            guard showsLog(log) else { return keepLog(message, of: activity, shownAs: nil) }
+            appendAbove(logLine(log, message: message, activity: activity, in: store))
+            keepLog(message, of: activity, shownAs: permanentLines)
         case .end:
             guard let handle = update.handle, let activity = store[handle] else { return }
             lineCache[activity.sequence] = nil

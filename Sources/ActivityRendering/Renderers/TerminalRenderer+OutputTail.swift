@@ -85,11 +85,10 @@ extension TerminalRenderer {
         configuration.verbosity != .quiet || log.level == .error
     }
 
-    /// Keeps a `log` event's message as the newest line of its activity's tail.
-    func keepLog(_ log: ActivityEvent.Log, of activity: ActivityState?, shownAs: Int?) {
-        guard let activity, activity.isRunning else { return }
-        tails.append(
-            TerminalSanitizer.display(log.message), to: activity.sequence, shownAs: shownAs, ellipsis: style.ellipsis)
+    /// Keeps a `log` event's message, sanitized, as the newest line of its activity's tail.
+    func keepLog(_ message: String, of activity: ActivityState?, shownAs: Int?) {
+        guard activity?.isRunning == true, let sequence = activity?.sequence else { return }
+        tails.append(message, to: sequence, shownAs: shownAs, ellipsis: style.ellipsis)
     }
 
     /// The lines to show with a finished activity's failure: its tail, unless that is what the

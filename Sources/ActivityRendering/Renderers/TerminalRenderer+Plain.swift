@@ -1,3 +1,4 @@
+import ActivityTerminal
 import ActivityWire
 
 /// Plain mode: one line per begin, end and log, throttled progress, no escape codes.
@@ -46,9 +47,11 @@ extension TerminalRenderer {
         case .log:
             guard let log = update.log else { return }
             let activity = update.handle.flatMap { store[$0] }
-            guard showsLog(log) else { return keepLog(log, of: activity, shownAs: nil) }
-            writePlain(at: time) { appendLogLine(log, activity: activity, in: store, to: &$0) }
-            keepLog(log, of: activity, shownAs: permanentLines)
+            // A log message comes straight from the event: the store keeps no copy to sanitize.
+            let message = TerminalSanitizer.display(log.message)
+            guard showsLog(log) else { return keepLog(message, of: activity, shownAs: nil) }
+            writePlain(at: time) { appendLogLine(log, message: message, activity: activity, in: store, to: &$0) }
+            keepLog(message, of: activity, shownAs: permanentLines)
         case .end:
             guard let handle = update.handle, let activity = store[handle] else { return }
             if handle.index < plainProgress.count { plainProgress[handle.index] = nil }

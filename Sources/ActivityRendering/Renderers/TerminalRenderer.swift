@@ -400,16 +400,19 @@ public final class TerminalRenderer: ActivityRenderer {
         Formatting.appendUTF8(text, to: &bytes)
     }
 
-    /// A `log` event's line: `warning: Title: message`.
-    func logLine(_ log: ActivityEvent.Log, activity: ActivityState?, in store: ActivityStore) -> StyledLine {
+    /// A `log` event's line: `warning: Title: message`, with `message` the event's, sanitized.
+    func logLine(
+        _ log: ActivityEvent.Log, message: String, activity: ActivityState?, in store: ActivityStore
+    ) -> StyledLine {
         var line = StyledLine()
-        appendLogLine(log, activity: activity, in: store, to: &line)
+        appendLogLine(log, message: message, activity: activity, in: store, to: &line)
         return line
     }
 
-    /// Builds ``logLine(_:activity:in:)`` in `line`.
+    /// Builds ``logLine(_:message:activity:in:)`` in `line`.
     func appendLogLine<Line: LineBuilder>(
-        _ log: ActivityEvent.Log, activity: ActivityState?, in store: ActivityStore, to line: inout Line
+        _ log: ActivityEvent.Log, message: String, activity: ActivityState?, in store: ActivityStore,
+        to line: inout Line
     ) {
         switch log.level {
         case .error: line.append("error: ", .logError)
@@ -424,8 +427,7 @@ public final class TerminalRenderer: ActivityRenderer {
                 bytes.append(0x20)
             }
         }
-        // A log message comes straight from the event: the store keeps no copy to sanitize.
-        line.append(TerminalSanitizer.display(log.message), log.level == .debug ? .logDebug : nil)
+        line.append(message, log.level == .debug ? .logDebug : nil)
     }
 }
 

@@ -82,15 +82,24 @@ extension ActivityStore {
             if let message { slots[index]!.message = TerminalSanitizer.display(message) }
             text = ActivityUpdate.ProgressText(message: message, title: title)
         }
-        if let total { slots[index]!.total = total.value }
-        if let completed {
-            slots[index]!.completed = completed
-            slots[index]!.estimator.record(completed: completed, at: time)
-        }
+        Self.advance(&slots[index]!, completed: completed, total: total, at: time)
         body(
             ActivityUpdate(
                 kind: .progress, handle: handle(at: index), timestamp: time,
                 payload: .progress(completed: completed, total: total, text: text)))
+    }
+
+    /// The numbers of a progress, set in one access to the slot (each `slots[index]!` is a
+    /// uniqueness check and an unwrap).
+    @inline(__always)
+    private static func advance(
+        _ activity: inout ActivityState, completed: Double?, total: ActivityEvent.Total?, at time: Double
+    ) {
+        if let total { activity.total = total.value }
+        if let completed {
+            activity.completed = completed
+            activity.estimator.record(completed: completed, at: time)
+        }
     }
 
     mutating func applyLog(

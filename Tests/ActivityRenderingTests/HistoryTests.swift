@@ -179,4 +179,31 @@ struct HistoryTests {
             #expect(readFile(notes) == "my notes\n")
         }
     }
+
+    @Test("a run is recorded under the titles its path has when it ends: a parent retitled on the way counts")
+    func recordedUnderCurrentTitles() throws {
+        try withTemporaryDirectory { directory in
+            let display = DisplayFile(directory: directory)
+            var options = RenderOptions(mode: .log, displayFileDescriptor: display.descriptor, environment: [:])
+            options.historyFile = directory + "/history"
+            let session = try RenderSession(options: options)
+            session.handle(E.begin("b", "Build", at: 0))
+            session.handle(E.begin("c", "Compile", parent: "b", at: 0))
+            session.handle(E.begin("f", "main.c", parent: "c", at: 0))
+            session.handle(E.end("f", at: 1))
+            session.handle(E.progress("b", title: "Release build", at: 2))
+            session.handle(E.begin("g", "util.c", parent: "c", at: 2))
+            session.handle(E.end("g", at: 4))
+            session.handle(E.progress("g", title: "renamed", at: 5))
+            session.handle(E.end("c", at: 6))
+            session.handle(E.end("b", at: 7))
+            session.finish()
+            let history = HistoryFile.load(directory + "/history").history
+            #expect(history.entry(for: ["Build", "Compile", "main.c"])?.durations == [1])
+            #expect(history.entry(for: ["Release build", "Compile", "util.c"])?.durations == [2])
+            #expect(history.entry(for: ["Release build", "Compile"])?.durations == [6])
+            #expect(history.entry(for: ["Release build"])?.durations == [7])
+            #expect(history.entries.count == 4)
+        }
+    }
 }

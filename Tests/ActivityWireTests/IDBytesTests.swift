@@ -27,11 +27,14 @@ struct IDBytesTests {
             longest = max(longest, end - start)
         }
         #expect(longest > 16)
-        // Each byte value alone, with id bytes around it on both sides.
+        // Each byte value alone at each place of two words, with id bytes around it.
         for value in 0...255 {
-            let bytes = [UInt8](repeating: 0x61, count: 5) + [UInt8(value)] + [UInt8](repeating: 0x61, count: 10)
-            let end = bytes.withUnsafeBufferPointer { ActivityID.endOfIDBytes(in: $0, from: 0) }
-            #expect(end == (ActivityID.isIDByte(UInt8(value)) ? 16 : 5), "byte \(value)")
+            for place in 0..<16 {
+                var bytes = [UInt8](repeating: 0x61, count: 20)
+                bytes[place] = UInt8(value)
+                let end = bytes.withUnsafeBufferPointer { ActivityID.endOfIDBytes(in: $0, from: 0) }
+                #expect(end == (ActivityID.isIDByte(UInt8(value)) ? 20 : place), "byte \(value) at \(place)")
+            }
         }
     }
 }

@@ -50,18 +50,34 @@ public struct ActivityHistory: Sendable, Hashable {
     /// Whether nothing is known.
     public var isEmpty: Bool { entries.isEmpty }
 
+    /// What joins the titles of a path in its key.
+    static let keySeparator = "\n"
+
     /// The key of a path.
-    static func key(_ path: [String]) -> String { path.joined(separator: "\n") }
+    static func key(_ path: [String]) -> String { path.joined(separator: keySeparator) }
 
     /// What is known of `path`, if anything.
     public func entry(for path: [String]) -> Entry? { entries[Self.key(path)] }
 
+    /// What is known of the path whose key is `key`, if anything.
+    func entry(forKey key: String) -> Entry? { entries[key] }
+
     /// Remembers one successful run of `path`.
     public mutating func record(path: [String], duration: Double, completed: Double, total: Double?, endedAt: Double) {
-        guard !path.isEmpty, duration.isFinite, duration >= 0 else { return }
-        let key = Self.key(path)
+        guard !path.isEmpty else { return }
+        record(
+            key: Self.key(path), path: path, duration: duration, completed: completed, total: total, endedAt: endedAt)
+    }
+
+    /// Remembers one successful run of the path whose key is `key`; `path` makes the titles,
+    /// asked for only when the path is new.
+    mutating func record(
+        key: String, path: @autoclosure () -> [String], duration: Double, completed: Double, total: Double?,
+        endedAt: Double
+    ) {
+        guard duration.isFinite, duration >= 0 else { return }
         var entry =
-            entries[key] ?? Entry(path: path, durations: [], completed: completed, total: total, lastEnded: endedAt)
+            entries[key] ?? Entry(path: path(), durations: [], completed: completed, total: total, lastEnded: endedAt)
         entry.durations.append(duration)
         if entry.durations.count > Self.durationsKept { entry.durations.removeFirst() }
         entry.completed = completed

@@ -23,6 +23,8 @@ final class HistoryRecorder: ActivityRenderer {
     private let loadedWritable: Bool?
     /// The warning loading gave, taken once by the session.
     private(set) var loadWarning: String?
+    /// Each activity's key in the history.
+    private var keys = PathTitleCache(separator: ActivityHistory.keySeparator)
 
     /// - Parameter readsEstimates: whether to read the file now, for a display that shows
     ///   estimates; otherwise ``save()`` reads it.
@@ -40,14 +42,15 @@ final class HistoryRecorder: ActivityRenderer {
     }
 
     func render(_ update: ActivityUpdate, in store: ActivityStore) {
+        if update.progressTitle != nil { keys.titleChanged() }
         guard update.kind == .end, let handle = update.handle, let activity = store[handle],
             activity.status == .success
         else { return }
-        let titles = store.path(of: handle)
-        guard runs.entries.count < ActivityHistory.maxEntries || runs.entry(for: titles) != nil else { return }
+        let key = keys.title(of: activity, in: store)
+        guard runs.entries.count < ActivityHistory.maxEntries || runs.entry(forKey: key) != nil else { return }
         runs.record(
-            path: titles, duration: activity.duration(at: update.timestamp), completed: activity.completed,
-            total: activity.total, endedAt: update.timestamp)
+            key: key, path: store.path(of: handle), duration: activity.duration(at: update.timestamp),
+            completed: activity.completed, total: activity.total, endedAt: update.timestamp)
     }
 
     /// Adds this session's runs to the file; returns the warnings, the loading's first when the

@@ -12,7 +12,9 @@ extension TerminalRenderer {
     {
         if !cache.usualKnown {
             cache.usualKnown = true
-            cache.usual = configuration.history?.entry(for: store.path(of: activity.handle))?.usualDuration
+            cache.usual = configuration.history.flatMap { history in
+                history.entry(forKey: historyKeys.title(of: activity, in: store))?.usualDuration
+            }
         }
         guard let usual = cache.usual else { return nil }
         let usually = "usually " + Formatting.duration(usual)
@@ -24,7 +26,7 @@ extension TerminalRenderer {
     /// ` (usually 2m10s)` for a plain begin line, when the path ran before.
     func usualSuffix(_ activity: ActivityState, in store: ActivityStore) -> String? {
         guard let history = configuration.history, !history.isEmpty,
-            let usual = history.entry(for: store.path(of: activity.handle))?.usualDuration
+            let usual = history.entry(forKey: historyKeys.title(of: activity, in: store))?.usualDuration
         else { return nil }
         return "usually " + Formatting.duration(usual)
     }

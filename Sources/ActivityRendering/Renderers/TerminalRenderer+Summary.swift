@@ -23,7 +23,7 @@ extension TerminalRenderer {
                 step: .init(title: activity.title, duration: activity.duration(at: update.timestamp), status: status))
         }
         if status == .success, let history = configuration.history, !history.isEmpty,
-            let usual = history.entry(for: store.path(of: handle))?.usualDuration
+            let usual = history.entry(forKey: historyKeys.title(of: activity, in: store))?.usualDuration
         {
             let duration = activity.duration(at: update.timestamp)
             if ActivityHistory.isSlower(duration, thanUsual: usual) {

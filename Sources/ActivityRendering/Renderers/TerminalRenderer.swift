@@ -124,13 +124,11 @@ public final class TerminalRenderer: ActivityRenderer {
     var shownDiagnostics: Set<Diagnostic.Code> = []
     /// Plain mode: when each activity's last progress line was written, by handle index.
     @exclusivity(unchecked) var plainProgress: [(handle: ActivityHandle, time: Double, tenth: Int)?] = []
-    /// The path titles made last (``pathTitle(of:in:)``), by handle index, with the epoch they
-    /// were made in.
-    @exclusivity(unchecked) var pathTitles: [(handle: ActivityHandle, epoch: Int, title: String)?] = []
-    /// Moves on whenever a path title may change: an activity is retitled. (An end changes no
-    /// path still shown: an activity's ancestors end after it, and a slot used again has a handle
-    /// of its own.)
-    @exclusivity(unchecked) var pathTitleEpoch = 0
+    /// The path titles made so far (``pathTitle(of:in:)``).
+    @exclusivity(unchecked) var pathTitles: PathTitleCache
+    /// Activities' paths as the history knows them (``ActivityHistory/key(_:)``), when there is
+    /// a history to read.
+    @exclusivity(unchecked) var historyKeys = PathTitleCache(separator: ActivityHistory.keySeparator)
     /// Plain mode's line, built as bytes and reused.
     @exclusivity(unchecked) var plainLine: [UInt8] = []
     /// Plain mode's elapsed-time prefix, by its ``Formatting/durationKey(_:)``.
@@ -175,6 +173,7 @@ public final class TerminalRenderer: ActivityRenderer {
         self.configuration = configuration
         self.passthroughTargets = passthrough
         self.startTime = configuration.startTime
+        self.pathTitles = PathTitleCache(separator: configuration.style.pathSeparator)
     }
 
     public var preferredTickInterval: Double? {
@@ -210,7 +209,10 @@ public final class TerminalRenderer: ActivityRenderer {
     public func render(_ update: ActivityUpdate, in store: ActivityStore) {
         guard !isFinished else { return }
         if startTime == nil { startTime = update.timestamp }
-        if update.progressTitle != nil { pathTitleEpoch &+= 1 }
+        if update.progressTitle != nil {
+            pathTitles.titleChanged()
+            historyKeys.titleChanged()
+        }
         if update.kind == .end { noteForSummary(update, in: store) }
         switch configuration.mode {
         case .tty: renderLive(update, in: store)
@@ -318,6 +320,7 @@ public final class TerminalRenderer: ActivityRenderer {
         lineCache.removeAll()
         plainProgress.removeAll()
         pathTitles.removeAll()
+        historyKeys.removeAll()
     }
 
     // MARK: - Shared formatting
@@ -332,36 +335,10 @@ public final class TerminalRenderer: ActivityRenderer {
         }
     }
 
-    /// The titles from the top down to `activity`, joined: `Build › Compile`. (The store has
-    /// sanitized them.)
-    ///
-    /// Kept by handle until a title may have changed (``pathTitleEpoch``): plain mode names the
-    /// path on every line it writes.
+    /// The titles from the top down to `activity`, joined: `Build › Compile`. Kept: plain mode
+    /// names the path on every line it writes.
     func pathTitle(of activity: ActivityState, in store: ActivityStore) -> String {
-        let handle = activity.handle
-        if let kept = keptPathTitle(of: handle) { return kept }
-        let title: String
-        if let parent = activity.parent, activity.depth < 64, let parentTitle = keptPathTitle(of: parent) {
-            // Its parent's line came first: the path above is kept (and, this shallow, whole).
-            title = parentTitle + style.pathSeparator + activity.title
-        } else {
-            var titles = activity.parent.map { store.path(of: $0) } ?? []
-            titles.append(activity.title)
-            title = titles.joined(separator: style.pathSeparator)
-        }
-        if pathTitles.count <= handle.index {
-            pathTitles.append(contentsOf: repeatElement(nil, count: handle.index + 1 - pathTitles.count))
-        }
-        pathTitles[handle.index] = (handle, pathTitleEpoch, title)
-        return title
-    }
-
-    /// The path title kept for `handle`, if no title changed since it was made.
-    private func keptPathTitle(of handle: ActivityHandle) -> String? {
-        guard handle.index < pathTitles.count, let kept = pathTitles[handle.index], kept.handle == handle,
-            kept.epoch == pathTitleEpoch
-        else { return nil }
-        return kept.title
+        pathTitles.title(of: activity, in: store)
     }
 
     /// A finished activity's line: `✔ Title  3.2s  message` or `✖ Title  1.0s  error`.

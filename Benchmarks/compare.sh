@@ -65,7 +65,9 @@ fi
 
 echo "measuring activity render beside tqdm, pv and wc counting the same lines…" >&2
 # Five runs of each, on the same generated file: the figures are the medians, and their
-# ratios.
+# ratios. `activity render` runs without a history file, as activity-bench measures it, and
+# once more with one, as it runs by default: in a state directory of its own, empty before the
+# first of the five runs, so the others read and write what the runs before them kept.
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 swift build -c release --static-swift-stdlib --product activity >/dev/null && \
     swift build -c release --static-swift-stdlib --product activity-bench >/dev/null
@@ -74,18 +76,27 @@ swift build -c release --static-swift-stdlib --product activity >/dev/null && \
 python3 - "$bin/activity" "$work" >"$work/lines.json" <<'PY'
 import json, shutil, subprocess, sys, time
 activity, work = sys.argv[1], sys.argv[2]
+import os
+render = lambda f: [activity, "render", "--mode", "plain", f]
 tools = {
-    "activity render --mode plain": lambda f: [activity, "render", "--mode", "plain", f],
-    "tqdm counting lines (python3 -m tqdm)": lambda f: [sys.executable, "-m", "tqdm"],
-    "pv -l": lambda f: ["pv", "-l", "-q"],
-    "wc -l": lambda f: ["wc", "-l"],
+    "activity render --mode plain": (render, {"ACTIVITY_HISTORY": "off"}),
+    "activity render --mode plain, with its history": (render, None),
+    "tqdm counting lines (python3 -m tqdm)": (lambda f: [sys.executable, "-m", "tqdm"], {}),
+    "pv -l": (lambda f: ["pv", "-l", "-q"], {}),
+    "wc -l": (lambda f: ["wc", "-l"], {}),
 }
 result = {}
 for stream in ["progress", "mix"]:
     path = f"{work}/{stream}.jsonl"
     lines = sum(1 for _ in open(path, "rb"))
-    for name, command in tools.items():
+    for name, (command, settings) in tools.items():
         argv = command(path)
+        env = dict(os.environ, **(settings or {}))
+        if settings is None:
+            state = f"{work}/state-{stream}"
+            shutil.rmtree(state, ignore_errors=True)
+            env.pop("ACTIVITY_HISTORY", None)
+            env["XDG_STATE_HOME"] = state
         if shutil.which(argv[0]) is None and not argv[0].startswith("/"):
             continue
         if name.startswith("tqdm"):
@@ -97,7 +108,8 @@ for stream in ["progress", "mix"]:
         for _ in range(5):
             with open(path, "rb") as source:
                 start = time.perf_counter()
-                subprocess.run(argv, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+                subprocess.run(
+                    argv, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True)
                 runs.append(time.perf_counter() - start)
         seconds = sorted(runs)[len(runs) // 2]
         result.setdefault(stream, {})[name] = {"seconds": seconds, "linesPerSecond": lines / seconds}
@@ -110,7 +122,7 @@ for stream, tools in json.load(open(sys.argv[1])).items():
     print(f"{stream} stream, 1 M lines:")
     for name, figure in tools.items():
         ratio = f"activity render {ours['linesPerSecond'] / figure['linesPerSecond']:.2f}× as fast" if ours and figure is not ours else ""
-        print(f"  {name:40} {figure['linesPerSecond'] / 1e6:6.2f} M lines/s  {figure['seconds']:6.3f} s  {ratio}")
+        print(f"  {name:48} {figure['linesPerSecond'] / 1e6:6.2f} M lines/s  {figure['seconds']:6.3f} s  {ratio}")
 PY
 
 python3 - "$out/results.json" "$work/python.json" "$work/indicatif.json" "$out/compare.json" "$work/lines.json" <<'PY'

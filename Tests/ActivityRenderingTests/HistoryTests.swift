@@ -157,19 +157,17 @@ struct HistoryTests {
     @Test("log mode still records a success, and warns at the end about a file that is not a history")
     func logModeRecords() throws {
         try withTemporaryDirectory { directory in
-            let display = DisplayFile(directory: directory)
-            var options = RenderOptions(mode: .log, displayFileDescriptor: display.descriptor, environment: [:])
-            options.historyFile = directory + "/history"
-            let session = try RenderSession(options: options)
-            session.handle(E.begin("a", "Fetch", at: 1))
-            session.handle(E.end("a", at: 4))
-            session.finish()
+            try withLoggingSession(in: directory) { session in
+                session.handle(E.begin("a", "Fetch", at: 1))
+                session.handle(E.end("a", at: 4))
+                session.finish()
+            }
             #expect(HistoryFile.load(directory + "/history").history.entry(for: ["Fetch"])?.durations == [3])
 
             let notes = directory + "/notes.txt"
             writeFile(notes, "my notes\n")
             let other = DisplayFile(directory: directory, name: "other")
-            options = RenderOptions(mode: .log, displayFileDescriptor: other.descriptor, environment: [:])
+            var options = RenderOptions(mode: .log, displayFileDescriptor: other.descriptor, environment: [:])
             options.historyFile = notes
             let second = try RenderSession(options: options)
             second.handle(E.begin("a", "Fetch", at: 1))
@@ -183,21 +181,19 @@ struct HistoryTests {
     @Test("a run is recorded under the titles its path has when it ends: a parent retitled on the way counts")
     func recordedUnderCurrentTitles() throws {
         try withTemporaryDirectory { directory in
-            let display = DisplayFile(directory: directory)
-            var options = RenderOptions(mode: .log, displayFileDescriptor: display.descriptor, environment: [:])
-            options.historyFile = directory + "/history"
-            let session = try RenderSession(options: options)
-            session.handle(E.begin("b", "Build", at: 0))
-            session.handle(E.begin("c", "Compile", parent: "b", at: 0))
-            session.handle(E.begin("f", "main.c", parent: "c", at: 0))
-            session.handle(E.end("f", at: 1))
-            session.handle(E.progress("b", title: "Release build", at: 2))
-            session.handle(E.begin("g", "util.c", parent: "c", at: 2))
-            session.handle(E.end("g", at: 4))
-            session.handle(E.progress("g", title: "renamed", at: 5))
-            session.handle(E.end("c", at: 6))
-            session.handle(E.end("b", at: 7))
-            session.finish()
+            try withLoggingSession(in: directory) { session in
+                session.handle(E.begin("b", "Build", at: 0))
+                session.handle(E.begin("c", "Compile", parent: "b", at: 0))
+                session.handle(E.begin("f", "main.c", parent: "c", at: 0))
+                session.handle(E.end("f", at: 1))
+                session.handle(E.progress("b", title: "Release build", at: 2))
+                session.handle(E.begin("g", "util.c", parent: "c", at: 2))
+                session.handle(E.end("g", at: 4))
+                session.handle(E.progress("g", title: "renamed", at: 5))
+                session.handle(E.end("c", at: 6))
+                session.handle(E.end("b", at: 7))
+                session.finish()
+            }
             let history = HistoryFile.load(directory + "/history").history
             #expect(history.entry(for: ["Build", "Compile", "main.c"])?.durations == [1])
             #expect(history.entry(for: ["Release build", "Compile", "util.c"])?.durations == [2])
@@ -205,5 +201,15 @@ struct HistoryTests {
             #expect(history.entry(for: ["Release build"])?.durations == [7])
             #expect(history.entries.count == 4)
         }
+    }
+
+    /// Runs `body` with a session in log mode that keeps its history in `directory`; the file
+    /// it logs to stays open until `body` returns.
+    private func withLoggingSession(in directory: String, _ body: (RenderSession) throws -> Void) throws {
+        let display = DisplayFile(directory: directory)
+        var options = RenderOptions(mode: .log, displayFileDescriptor: display.descriptor, environment: [:])
+        options.historyFile = directory + "/history"
+        let session = try RenderSession(options: options)
+        try withExtendedLifetime(display) { try body(session) }
     }
 }

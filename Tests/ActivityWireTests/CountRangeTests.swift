@@ -58,13 +58,8 @@ struct CountRangeTests {
 
     @Test("Counts of up to 16 digits read in one pass are the nearest double, as the C library reads them")
     func sixteenDigits() {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D  // a fixed seed: the same numbers every run
-        func next() -> UInt64 {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return state
-        }
+        var numbers = SeededNumbers(seed: 0x2545_F491_4F6C_DD1D)
+        func next() -> UInt64 { numbers.next() }
         var checked = 0
         for round in 0..<20_000 {
             let digits = String(next() % 9_007_199_254_740_993)  // up to 2^53: up to 16 digits
@@ -94,13 +89,8 @@ struct CountRangeTests {
 
     @Test("Counts read eight digits at a time stop where a byte by byte reading stops, whatever follows")
     func eightAtATime() {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15  // a fixed seed: the same inputs every run
-        func next(_ bound: Int) -> Int {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return Int(state % UInt64(bound))
-        }
+        var numbers = SeededNumbers(seed: 0x9E37_79B9_7F4A_7C15)
+        func next(_ bound: Int) -> Int { numbers.next(bound) }
         // Mostly digits, so that runs of 8 and 16 come often, with points and exponents among
         // them; else any byte value at all (0xFA...0xFF carry and bytes below 0x30 borrow into a
         // neighbour; 0x3A...0x3F and 0xB0...0xB9 look like digits in one half).

@@ -6,13 +6,8 @@ import Testing
 struct IDBytesTests {
     @Test("the run of id bytes ends where a byte by byte reading ends it, for every byte value")
     func eightAtATime() {
-        var state: UInt64 = 0xD1B5_4A32_D192_ED03  // a fixed seed: the same inputs every run
-        func next(_ bound: Int) -> Int {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return Int(state % UInt64(bound))
-        }
+        var numbers = SeededNumbers(seed: 0xD1B5_4A32_D192_ED03)
+        func next(_ bound: Int) -> Int { numbers.next(bound) }
         // Mostly id bytes, so that runs are long, and any byte at all.
         let idBytes = Array("abcxyzAMZ0189.:/@+-_".utf8)
         var longest = 0

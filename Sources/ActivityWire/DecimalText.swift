@@ -7,6 +7,15 @@
 /// DecimalText.bytes(1536, perSecond: true)   // "1.50 KiB/s"
 /// ```
 package enum DecimalText {
+    /// The number `bytes` hold when it is a plain decimal (`42`, `130.5`, `1764417600.123`: no
+    /// sign, no exponent, at most 15 digits, or 16 below 2^53), read as the decoder reads a count
+    /// and correctly rounded; `nil` for anything else, which a caller reads another way.
+    package static func plain(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var scanner = JSONScanner(bytes)
+        guard let value = scanner.shortCount(), scanner.atEnd else { return nil }
+        return value
+    }
+
     /// `value` with exactly `decimals` digits after the point, rounded half away from zero; `?`
     /// for NaN, `∞` or `-∞` for the infinities.
     package static func fixed(_ value: Double, decimals: Int) -> String {

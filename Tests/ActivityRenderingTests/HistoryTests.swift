@@ -63,6 +63,16 @@ struct HistoryTests {
         #expect(decoded.problem == nil)
         #expect(decoded.history.entry(for: ["Tab\there", "Back\\slash", "›"])?.durations == [1.235])
         #expect(decoded.history.entry(for: ["plain"])?.total == nil)
+        // Numbers in every form they are written in: integers, decimals, more digits than a
+        // double holds exactly, exponents.
+        var numbers = ActivityHistory()
+        numbers.record(path: ["a"], duration: 0.001, completed: 1e20, total: 123_456_789_012.345, endedAt: 1e300)
+        numbers.record(path: ["b"], duration: 2, completed: 9_500_000_000_000.25, total: 1e15 + 1, endedAt: 0.5)
+        numbers.record(
+            path: ["a"], duration: 1_234_567_890_123.456, completed: 1e20, total: 3, endedAt: 1_764_417_600.123)
+        let readBack = try ActivityHistory.decode(numbers.encoded())
+        #expect(readBack.problem == nil)
+        #expect(readBack.history == numbers)
         let broken = Array("activity-history 1\n1\t0\t-\t5\tok\ngarbage\n1\t0\t-\tx\tbad\n".utf8)
         let partial = try ActivityHistory.decode(broken)
         #expect(partial.history.entries.count == 1)

@@ -1,3 +1,5 @@
+import ActivityWire
+
 /// The history file's text, version 1 (see `Docs/rendering.md`):
 ///
 /// ```
@@ -25,16 +27,25 @@ extension ActivityHistory {
 
     /// The file's text.
     func encoded() -> [UInt8] {
-        var text = Self.header + "\n"
+        var text = Array((Self.header + "\n").utf8)
         for entry in entries.values.sorted(by: { $0.lastEnded < $1.lastEnded }) {
-            var fields = [
-                Self.number(entry.lastEnded), Self.number(entry.completed), entry.total.map(Self.number) ?? "-",
-                entry.durations.map(Self.number).joined(separator: ","),
-            ]
-            fields += entry.path.map(Self.escaped)
-            text += fields.joined(separator: "\t") + "\n"
+            text += Self.number(entry.lastEnded).utf8
+            text.append(0x09)
+            text += Self.number(entry.completed).utf8
+            text.append(0x09)
+            text += (entry.total.map(Self.number) ?? "-").utf8
+            text.append(0x09)
+            for (index, duration) in entry.durations.enumerated() {
+                if index > 0 { text.append(UInt8(ascii: ",")) }
+                text += Self.number(duration).utf8
+            }
+            for title in entry.path {
+                text.append(0x09)
+                text += Self.escaped(title).utf8
+            }
+            text.append(0x0A)
         }
-        return Array(text.utf8)
+        return text
     }
 
     /// Reads a file's text. Lines that cannot be read are left out; the first one's number and
@@ -47,49 +58,100 @@ extension ActivityHistory {
         var history = ActivityHistory()
         var problem: String?
         for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-            guard let entry = Self.parseEntry(line) else {
+            guard let (key, entry) = Self.parseEntry(line) else {
                 problem = problem ?? "line \(index + 1) is not a history entry"
                 continue
             }
-            history.entries[key(entry.path)] = entry
+            history.entries[key] = entry
         }
         history.evict()
         return (history, problem)
     }
 
-    /// One line's entry, or `nil` when it is malformed.
-    /// One entry, split on its bytes: a tab and a comma are always separators (titles have
-    /// their tabs escaped), whatever follows them.
-    private static func parseEntry(_ line: ArraySlice<UInt8>) -> Entry? {
-        func number(_ field: ArraySlice<UInt8>) -> Double? {
-            Double(String(decoding: field, as: UTF8.self)).flatMap { $0.isFinite ? $0 : nil }
-        }
-        let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
-        guard fields.count >= 5, let ended = number(fields[0]), let completed = number(fields[1]) else { return nil }
+    /// One line's entry and its key, or `nil` when it is malformed: split on its bytes, a tab and
+    /// a comma are always separators (titles have their tabs escaped), whatever follows them.
+    private static func parseEntry(_ line: ArraySlice<UInt8>) -> (key: String, entry: Entry)? {
+        var fields = FieldSplitter(line, on: 0x09)
+        guard let ended = fields.next().flatMap(number), let completed = fields.next().flatMap(number),
+            let totalField = fields.next(), let durationsField = fields.next()
+        else { return nil }
         let total: Double?
-        if fields[2].elementsEqual([UInt8(ascii: "-")]) {
+        if totalField.elementsEqual(CollectionOfOne(UInt8(ascii: "-"))) {
             total = nil
         } else {
-            guard let value = number(fields[2]) else { return nil }
+            guard let value = number(totalField) else { return nil }
             total = value
         }
         var durations: [Double] = []
-        for text in fields[3].split(separator: UInt8(ascii: ",")) {
+        durations.reserveCapacity(durationsKept)
+        var durationTexts = FieldSplitter(durationsField, on: UInt8(ascii: ","), omittingEmpty: true)
+        while let text = durationTexts.next() {
             guard let value = number(text), value >= 0 else { return nil }
             durations.append(value)
         }
         guard !durations.isEmpty, durations.count <= durationsKept else { return nil }
+        guard let titles = fields.remainder else { return nil }
+        let escapes = titles.contains(UInt8(ascii: "\\"))
         var path: [String] = []
-        for field in fields[4...] {
-            guard let title = unescaped(String(decoding: field, as: UTF8.self)) else { return nil }
+        path.reserveCapacity(titles.count { $0 == 0x09 } + 1)
+        while let field = fields.next() {
+            let text = String(decoding: field, as: UTF8.self)
+            guard let title = escapes ? unescaped(text) : text else { return nil }
             path.append(title)
         }
-        return Entry(path: path, durations: durations, completed: completed, total: total, lastEnded: ended)
+        let entry = Entry(path: path, durations: durations, completed: completed, total: total, lastEnded: ended)
+        // The key is the titles with line feeds for tabs: without escapes, their bytes as they are.
+        guard !escapes else { return (key(path), entry) }
+        let key = String(unsafeUninitializedCapacity: titles.count) { buffer in
+            for (offset, byte) in titles.enumerated() { buffer[offset] = byte == 0x09 ? 0x0A : byte }
+            return titles.count
+        }
+        return (key, entry)
+    }
+
+    /// A number field: as written, a plain decimal, read without making a `String`; else (a
+    /// number in exponent form) as Swift reads it. Finite numbers only.
+    private static func number(_ field: ArraySlice<UInt8>) -> Double? {
+        if let value = field.withUnsafeBufferPointer({ DecimalText.plain($0) }) { return value }
+        return Double(String(decoding: field, as: UTF8.self)).flatMap { $0.isFinite ? $0 : nil }
+    }
+
+    /// The fields of a line, split on one byte, without an array of them.
+    private struct FieldSplitter {
+        private var rest: ArraySlice<UInt8>?
+        private let separator: UInt8
+        private let omittingEmpty: Bool
+
+        init(_ line: ArraySlice<UInt8>, on separator: UInt8, omittingEmpty: Bool = false) {
+            self.rest = line
+            self.separator = separator
+            self.omittingEmpty = omittingEmpty
+        }
+
+        /// What is left to split: the fields after those taken.
+        var remainder: ArraySlice<UInt8>? { rest }
+
+        mutating func next() -> ArraySlice<UInt8>? {
+            while let current = rest {
+                let field: ArraySlice<UInt8>
+                if let end = current.firstIndex(of: separator) {
+                    field = current[..<end]
+                    rest = current[(end + 1)...]
+                } else {
+                    field = current
+                    rest = nil
+                }
+                if !(omittingEmpty && field.isEmpty) { return field }
+            }
+            return nil
+        }
     }
 
     /// A number with at most three decimals: `130.5`, `42`.
     static func number(_ value: Double) -> String {
-        let rounded = (value * 1000).rounded() / 1000
+        // Scaled to thousandths, a value from 2^53 / 1000 on is no longer exact, and rounding it
+        // could move it: such a value is written whole.
+        let rounded = abs(value) < 9_007_199_254_740.992 ? (value * 1000).rounded() / 1000 : value
         if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
         return String(rounded)
     }

@@ -45,7 +45,9 @@ public final class MultiplexRenderer: ActivityRenderer {
         let slack = (preferredTickInterval ?? 0) / 2
         for (index, renderer) in renderers.enumerated() {
             guard let interval = renderer.preferredTickInterval else { continue }
-            guard now - lastTick[index] >= interval - slack else { continue }
+            // A clock that went back (a stream whose times are behind ours, its first event after
+            // a tick) is a tick due at once, not one due when the clock is back where it was.
+            guard now - lastTick[index] >= interval - slack || now < lastTick[index] else { continue }
             lastTick[index] = now
             renderer.tick(store, now: now)
         }

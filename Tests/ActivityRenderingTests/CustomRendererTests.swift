@@ -94,6 +94,17 @@ struct CustomRendererTests {
         #expect(fast.ticks == 40)
         #expect(slow.ticks == 2)
     }
+
+    @Test("a clock that goes back still ticks: a stream from the past, its first event after a tick")
+    func multiplexTicksWhenTheClockGoesBack() {
+        let renderer = FailureCollector()
+        let multiplex = MultiplexRenderer([renderer])
+        let store = ActivityStore()
+        // The first tick on our clock; then the stream's, a year behind, from its first event on.
+        multiplex.tick(store, now: 1_764_600_000)
+        for step in 1...10 { multiplex.tick(store, now: 1_733_000_000 + Double(step) * 0.05) }
+        #expect(renderer.ticks == 11)
+    }
 }
 
 func usleepTicks() {

@@ -54,6 +54,7 @@ enum CanonicalFastPath {
 
 extension LineEvent {
     /// Whether a text other than the id was read (then the line's UTF-8 must be checked).
+    @inline(__always)
     fileprivate var hasText: Bool {
         title != nil || message != nil || unit != nil || error != nil
     }

@@ -96,6 +96,7 @@ package struct LineEvent: @unchecked Sendable {
         set { texts.attributes = PackedText(newValue) }
     }
 
+    @inline(__always)
     init(bytes: UnsafeBufferPointer<UInt8>, kind: Kind, timestamp: Double?) {
         self.bytes = bytes
         self.kind = kind

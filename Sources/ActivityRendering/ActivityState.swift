@@ -108,6 +108,10 @@ public struct ActivityState: Sendable, Hashable {
     /// Whether the activity is still running.
     public var isRunning: Bool { status == nil }
 
+    /// Whether there is an amount to show: a total, or some work counted (an activity that only
+    /// reports messages has none, and shows no `0`).
+    public var hasAmount: Bool { total != nil || completed > 0 }
+
     /// The completed fraction in 0...1, `nil` when indeterminate. A total of 0 counts as done.
     public var fraction: Double? {
         guard let total else { return nil }

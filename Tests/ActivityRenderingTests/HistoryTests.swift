@@ -222,4 +222,18 @@ struct HistoryTests {
         let session = try RenderSession(options: options)
         try withExtendedLifetime(display) { try body(session) }
     }
+
+    @Test("an empty file is an empty history: no warning, and written at the end")
+    func emptyFile() {
+        withTemporaryDirectory { directory in
+            let path = directory + "/history"
+            writeFile(path, "")
+            let loaded = HistoryFile.load(path)
+            #expect(loaded.warning == nil && loaded.writable && loaded.history.isEmpty)
+            var runs = ActivityHistory()
+            runs.record(path: ["Fetch"], duration: 3, completed: 0, total: nil, endedAt: 4)
+            #expect(HistoryFile.save(runs, to: path) == nil)
+            #expect(HistoryFile.load(path).history.entry(for: ["Fetch"])?.durations == [3])
+        }
+    }
 }

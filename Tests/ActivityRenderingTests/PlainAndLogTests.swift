@@ -58,6 +58,23 @@ struct PlainAndLogTests {
         #expect(lines.filter { $0.contains("  Wait") }.count == 2)
     }
 
+    @Test("plain progress of an activity that only reports messages shows no amount")
+    func plainProgressWithoutAmount() {
+        let buffer = BufferOutput()
+        let terminal = TerminalRenderer(output: buffer, configuration: .init(mode: .plain, startTime: 0))
+        var store = ActivityStore()
+        var events = [E.begin("a", "Resolve", at: 0)]
+        for step in 1...12 { events.append(E.progress("a", message: "package \(step)", at: Double(step) * 0.5)) }
+        events.append(E.begin("b", "Count", at: 10))
+        for step in 1...12 { events.append(E.progress("b", Double(step), at: 10 + Double(step) * 0.5)) }
+        for event in events {
+            for update in store.updates(applying: event) { terminal.render(update, in: store) }
+        }
+        let lines = buffer.text.split(separator: "\n")
+        #expect(lines.filter { $0.contains("  Resolve") }.map { $0.hasSuffix("]   Resolve  package 10") } == [true])
+        #expect(lines.contains { $0.contains("  Count  10") }, "\(lines)")
+    }
+
     @Test("plain lines name the path as it is now: after a parent is retitled, and in slots used again")
     func plainPathAfterRetitle() {
         let buffer = BufferOutput()

@@ -28,10 +28,7 @@ extension TerminalRenderer {
             cache.countsCompleted = activity.completed
             cache.countsTotal = activity.total
             cache.hasCounts = true
-            cache.counts =
-                activity.total != nil || activity.completed > 0
-                ? countsText(activity, cache: cache)
-                : nil
+            cache.counts = activity.hasAmount ? countsText(activity, cache: cache) : nil
             cache.countsWidth = cache.counts.map(DisplayWidth.of) ?? 0
         }
         return LiveRow(

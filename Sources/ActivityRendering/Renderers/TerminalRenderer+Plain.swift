@@ -109,9 +109,11 @@ extension TerminalRenderer {
                 line.append("  ")
                 Formatting.appendPercent(fraction, to: &line.bytes)
             }
-            line.append("  ")
-            Formatting.appendProgress(
-                completed: activity.completed, total: activity.total, unit: activity.unit, to: &line.bytes)
+            if activity.hasAmount {
+                line.append("  ")
+                Formatting.appendProgress(
+                    completed: activity.completed, total: activity.total, unit: activity.unit, to: &line.bytes)
+            }
             if let rate = activity.rate(at: time), rate > 0 {
                 line.append("  ")
                 Formatting.appendRate(rate, unit: activity.unit, to: &line.bytes)

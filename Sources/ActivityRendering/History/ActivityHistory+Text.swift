@@ -51,6 +51,8 @@ extension ActivityHistory {
     /// Reads a file's text. Lines that cannot be read are left out; the first one's number and
     /// why are returned, for one warning.
     static func decode(_ bytes: [UInt8]) throws(TextProblem) -> (history: ActivityHistory, problem: String?) {
+        // An empty file (cut short, or emptied to start again) is an empty history.
+        guard !bytes.isEmpty else { return (ActivityHistory(), nil) }
         let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
         let first = String(decoding: lines.first ?? [], as: UTF8.self)
         guard first.hasPrefix(headerPrefix) else { throw .notHistory }

@@ -45,8 +45,6 @@ package enum HistoryFile {
             loaded.writable = false
             return loaded
         }
-        // An empty file (cut short, or emptied to start again) is an empty history.
-        guard !bytes.isEmpty else { return loaded }
         do throws(ActivityHistory.TextProblem) {
             let decoded = try ActivityHistory.decode(bytes)
             loaded.history = decoded.history
@@ -74,8 +72,6 @@ package enum HistoryFile {
         guard acquire(lock) else { return "history \(path): another run holds it; history not written" }
         var history = ActivityHistory()
         switch readWhole(path) {
-        case .success(let bytes) where bytes.isEmpty:
-            break
         case .success(let bytes):
             do throws(ActivityHistory.TextProblem) {
                 history = try ActivityHistory.decode(bytes).history

@@ -12,9 +12,7 @@ extension TerminalRenderer {
     {
         if !cache.usualKnown {
             cache.usualKnown = true
-            cache.usual = configuration.history.flatMap { history in
-                history.entry(forKey: historyKeys.title(of: activity, in: store))?.usualDuration
-            }
+            cache.usual = usualDuration(of: activity, in: store)
         }
         guard let usual = cache.usual else { return nil }
         let usually = "usually " + Formatting.duration(usual)
@@ -25,9 +23,13 @@ extension TerminalRenderer {
 
     /// ` (usually 2m10s)` for a plain begin line, when the path ran before.
     func usualSuffix(_ activity: ActivityState, in store: ActivityStore) -> String? {
-        guard let history = configuration.history, !history.isEmpty,
-            let usual = history.entry(forKey: historyKeys.title(of: activity, in: store))?.usualDuration
-        else { return nil }
-        return "usually " + Formatting.duration(usual)
+        usualDuration(of: activity, in: store).map { "usually " + Formatting.duration($0) }
+    }
+
+    /// How long `activity`'s path usually takes, from the history; `nil` without one, or when
+    /// the path never ran (an empty history makes no key).
+    func usualDuration(of activity: ActivityState, in store: ActivityStore) -> Double? {
+        guard let history = configuration.history, !history.isEmpty else { return nil }
+        return history.entry(forKey: historyKeys.title(of: activity, in: store))?.usualDuration
     }
 }

@@ -22,9 +22,7 @@ extension TerminalRenderer {
             summaryNotes.note(
                 step: .init(title: activity.title, duration: activity.duration(at: update.timestamp), status: status))
         }
-        if status == .success, let history = configuration.history, !history.isEmpty,
-            let usual = history.entry(forKey: historyKeys.title(of: activity, in: store))?.usualDuration
-        {
+        if status == .success, let usual = usualDuration(of: activity, in: store) {
             let duration = activity.duration(at: update.timestamp)
             if ActivityHistory.isSlower(duration, thanUsual: usual) {
                 summaryNotes.note(

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityWire
 import Synchronization
 
@@ -52,7 +53,7 @@ final class PluginOutputRelay: Sendable {
     /// relay and closed at its end) and writing to `output`.
     init?(input: Int32, output: Int32 = 1) {
         let context = Context(input: input, output: output)
-        guard let thread = DisplayThread.start({ context.run() }) else { return nil }
+        guard let thread = HelperThread.start({ context.run() }) else { return nil }
         self.context = context
         self.thread = thread
     }

@@ -20,7 +20,7 @@ public struct ReadError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Bytes read from a file descriptor with `read(2)`. The descriptor is neither changed nor closed.
-public struct FileDescriptorSource: ByteSource {
+public struct FileDescriptorSource: ByteSource, Sendable {
     public let fileDescriptor: Int32
 
     public init(fileDescriptor: Int32) {
@@ -52,7 +52,7 @@ public struct FileDescriptorSource: ByteSource {
 
 /// Bytes held in memory, handed out in chunks of at most `chunkSize` (tests use small chunks to
 /// cut lines at every possible place).
-public struct BytesSource: ByteSource {
+public struct BytesSource: ByteSource, Sendable {
     private let bytes: [UInt8]
     private var offset = 0
     private let chunkSize: Int

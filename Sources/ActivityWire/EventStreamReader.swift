@@ -41,39 +41,72 @@ public struct EventStreamReader<Source: ByteSource> {
         }
     }
 
+    /// Reads as ``forEach(events:others:)`` does with a consumer for events, into buffers the
+    /// caller owns (see ``LineReader/forEachLine(into:next:_:)``): the events and items of one
+    /// read stay valid until the caller reuses their buffer, so that they can be handed to
+    /// another thread with it.
+    package mutating func forEach(
+        into first: UnsafeMutableBufferPointer<UInt8>,
+        next: (UnsafeMutableBufferPointer<UInt8>, Range<Int>) throws -> UnsafeMutableBufferPointer<UInt8>,
+        events event: (LineEvent, Int) throws -> Void, others body: (Item) throws -> Void
+    ) throws {
+        let decoder = self.decoder
+        var overlong: LineDecoding = .other(.blank)
+        let limit = lines.maxLineBytes
+        try lines.forEachLine(into: first, next: next) { line in
+            try Self.deliver(line, decoder, takesEvents: true, limit: limit, &overlong, event, body)
+        }
+    }
+
+    /// The bytes each buffer of ``forEach(into:next:events:others:)`` holds at least.
+    package var minimumBufferBytes: Int { lines.minimumBufferBytes }
+
     private mutating func forEach(
         takesEvents: Bool, events event: (LineEvent, Int) throws -> Void, others body: (Item) throws -> Void
     ) throws {
-        let limit = lines.maxLineBytes
         let decoder = self.decoder
         var overlong: LineDecoding = .other(.blank)
+        let limit = lines.maxLineBytes
         try lines.forEachLine { line in
-            switch line.part {
-            case .whole:
-                let decoded: LineDecoding
-                if let fast = decoder.fastEvent(line.bytes) {
-                    if takesEvents { return try event(fast, line.number) }
-                    decoded = .event(fast)
-                } else {
-                    decoded = decoder.decodeSlowly(line.bytes, line: line.number)
-                }
-                try body(
-                    Item(
-                        line: line.number, inPlace: decoded, bytes: line.bytes, part: .whole,
-                        endsWithNewline: line.endsWithNewline))
-            case .first:
-                let diagnostic = Diagnostic(
-                    line: line.number, code: .lineTooLong,
-                    message: "the line is longer than \(limit) bytes; skipped")
-                overlong = .other(RawFields.namesVersion(line.bytes) ? .invalid(diagnostic) : .text(diagnostic))
-                try body(
-                    Item(line: line.number, inPlace: overlong, bytes: line.bytes, part: .first, endsWithNewline: false))
-            case .middle, .last:
-                try body(
-                    Item(
-                        line: line.number, inPlace: overlong, bytes: line.bytes, part: line.part,
-                        endsWithNewline: line.endsWithNewline))
+            try Self.deliver(line, decoder, takesEvents: takesEvents, limit: limit, &overlong, event, body)
+        }
+    }
+
+    /// Decodes one line (or piece) and hands it on: to `event` when it is an event in the
+    /// canonical form and `takesEvents`, to `body` otherwise. `overlong` carries the result of an
+    /// overlong line's first piece to the pieces after it.
+    @inline(__always)
+    private static func deliver(
+        _ line: StreamLine, _ decoder: ActivityEventDecoder, takesEvents: Bool, limit: Int,
+        _ overlong: inout LineDecoding, _ event: (LineEvent, Int) throws -> Void, _ body: (Item) throws -> Void
+    ) throws {
+        switch line.part {
+        case .whole:
+            let decoded: LineDecoding
+            if let fast = decoder.fastEvent(line.bytes) {
+                if takesEvents { return try event(fast, line.number) }
+                decoded = .event(fast)
+            } else {
+                decoded = decoder.decodeSlowly(line.bytes, line: line.number)
             }
+            try body(
+                Item(
+                    line: line.number, inPlace: decoded, bytes: line.bytes, part: .whole,
+                    endsWithNewline: line.endsWithNewline))
+        case .first:
+            let diagnostic = Diagnostic(
+                line: line.number, code: .lineTooLong,
+                message: "the line is longer than \(limit) bytes; skipped")
+            overlong = .other(RawFields.namesVersion(line.bytes) ? .invalid(diagnostic) : .text(diagnostic))
+            try body(
+                Item(line: line.number, inPlace: overlong, bytes: line.bytes, part: .first, endsWithNewline: false))
+        case .middle, .last:
+            try body(
+                Item(
+                    line: line.number, inPlace: overlong, bytes: line.bytes, part: line.part,
+                    endsWithNewline: line.endsWithNewline))
         }
     }
 }
+
+extension EventStreamReader: Sendable where Source: Sendable {}

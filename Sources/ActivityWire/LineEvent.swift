@@ -5,8 +5,9 @@
 /// the line. ``event()`` makes the ``ActivityEvent`` the line decodes to, exactly as
 /// ``ActivityEventDecoder/decode(_:line:)-(UnsafeBufferPointer<UInt8>,_)`` does.
 ///
-/// `@unchecked Sendable` only so that it can be handed into a lock's closure, which runs at once
-/// on the same thread; it must never be kept or sent to another thread.
+/// `@unchecked Sendable` so that it can be handed into a lock's closure, and to another thread
+/// together with the buffer that holds its line, which that thread then owns until it is done
+/// with the event; it must never outlive its line's bytes.
 @usableFromInline
 package struct LineEvent: @unchecked Sendable {
     @usableFromInline

@@ -36,12 +36,42 @@ public struct LineReader<Source: ByteSource> {
     /// How much is read at once: large blocks, so that a fast producer costs few `read(2)` calls.
     public static var blockBytes: Int { 1 << 18 }
 
+    /// How many bytes a buffer of ``forEachLine(into:next:_:)`` holds at least: the longest whole
+    /// line and its newline.
+    public var minimumBufferBytes: Int { maxLineBytes + 1 }
+
     /// Reads to the end of the source, calling `body` for each line or piece.
     public mutating func forEachLine(_ body: (Line) throws -> Void) throws {
         // Room for the longest whole line and its newline, and for a large block besides.
-        let capacity = max(maxLineBytes + 1, Self.blockBytes)
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(minimumBufferBytes, Self.blockBytes))
         defer { buffer.deallocate() }
+        try forEachLine(
+            into: buffer,
+            next: { buffer, pending in
+                // Keep the unfinished line at the front of the buffer.
+                if !pending.isEmpty {
+                    UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
+                        from: buffer.baseAddress! + pending.lowerBound, byteCount: pending.count)
+                }
+                return buffer
+            }, body)
+    }
+
+    /// Reads as ``forEachLine(_:)`` does, into buffers the caller owns, so that the lines of one
+    /// read can outlive the next: it reads into `first`, and once the lines of a read are
+    /// delivered (when at least one was), calls `next` with the buffer and where the unfinished
+    /// line stands in it, and reads on into the buffer `next` returns, which must hold those
+    /// bytes at its front. The bytes `body` was handed stay as they are until the caller
+    /// reuses their buffer. Every buffer holds at least ``minimumBufferBytes``.
+    public mutating func forEachLine(
+        into first: UnsafeMutableBufferPointer<UInt8>,
+        next: (_ buffer: UnsafeMutableBufferPointer<UInt8>, _ pending: Range<Int>) throws -> UnsafeMutableBufferPointer<
+            UInt8
+        >,
+        _ body: (Line) throws -> Void
+    ) throws {
+        precondition(first.count >= minimumBufferBytes, "a line reader's buffer holds its longest line")
+        var buffer = first
         var filled = 0  // bytes in buffer[0..<filled]
         var lineNumber = 1
         var inOverlong = false
@@ -49,7 +79,7 @@ public struct LineReader<Source: ByteSource> {
         let maxLineBytes = self.maxLineBytes
         /// Hands out full pieces of an overlong line from `start` while more than `maxLineBytes`
         /// bytes remain before `end`.
-        func pieces(from start: inout Int, before end: Int) throws {
+        func pieces(of buffer: UnsafeMutableBufferPointer<UInt8>, from start: inout Int, before end: Int) throws {
             while end - start > maxLineBytes {
                 let bytes = UnsafeBufferPointer(rebasing: buffer[start..<(start + maxLineBytes)])
                 try body(
@@ -60,13 +90,13 @@ public struct LineReader<Source: ByteSource> {
         }
         while !atEnd {
             let count = try source.read(
-                into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[filled..<capacity])))
+                into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[filled...])))
             if count == 0 { atEnd = true }
             filled += count
             var start = 0
             var scan = filled - count
             while let newline = find(UInt8(ascii: "\n"), in: buffer, from: scan, to: filled) {
-                try pieces(from: &start, before: newline)
+                try pieces(of: buffer, from: &start, before: newline)
                 let bytes = UnsafeBufferPointer(rebasing: buffer[start..<newline])
                 try body(
                     Line(number: lineNumber, bytes: bytes, part: inOverlong ? .last : .whole, endsWithNewline: true))
@@ -75,10 +105,9 @@ public struct LineReader<Source: ByteSource> {
                 start = newline + 1
                 scan = start
             }
-            try pieces(from: &start, before: filled)
-            let pending = filled - start
+            try pieces(of: buffer, from: &start, before: filled)
             if atEnd {
-                if pending > 0 || inOverlong {
+                if filled > start || inOverlong {
                     let bytes = UnsafeBufferPointer(rebasing: buffer[start..<filled])
                     try body(
                         Line(
@@ -86,12 +115,10 @@ public struct LineReader<Source: ByteSource> {
                     )
                 }
             } else if start > 0 {
-                // Keep the unfinished line at the front of the buffer.
-                if pending > 0 {
-                    UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
-                        from: buffer.baseAddress! + start, byteCount: pending)
-                }
-                filled = pending
+                let pending = start..<filled
+                buffer = try next(buffer, pending)
+                precondition(buffer.count >= minimumBufferBytes, "a line reader's buffer holds its longest line")
+                filled = pending.count
             }
         }
     }
@@ -106,3 +133,5 @@ private func find(_ byte: UInt8, in buffer: UnsafeMutableBufferPointer<UInt8>, f
     guard let found = memchr(base + from, Int32(byte), to - from) else { return nil }
     return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
 }
+
+extension LineReader: Sendable where Source: Sendable {}

@@ -88,42 +88,20 @@ struct StreamFeeder {
 
     /// `paced` counts the events played with their timing.
     func read(fd: Int32, name: String, command: String, paced: inout Int) -> Outcome {
-        var reader = EventStreamReader(
-            source: FlushingSource(base: FileDescriptorSource(fileDescriptor: fd), display: display))
-        var pacer = self.pacer
         do {
-            // The fast path: an event goes on decoded in place, its texts still in the line;
-            // a recording played at its pace takes every event through its pacer.
-            let fastPath: ((LineEvent, Int) -> Void)? = pacer == nil ? { display.handle($0, line: $1) } : nil
-            try reader.forEach(events: fastPath) { item in
-                if pacer == nil, case .event(let event) = item.inPlace {
-                    display.handle(event, line: item.line)
-                    return
+            if let pacer {
+                try readPaced(fd: fd, pacer: pacer, paced: &paced)
+            } else if let readAhead = ReadAhead(fileDescriptor: fd) {
+                // The fast path: events go on decoded in place, their texts still in the line,
+                // read and decoded on a thread of their own while this one folds and draws.
+                // Lines gathered are written after each block, as the reader may now wait.
+                try readAhead.forEach(events: { display.handle($0, line: $1) }, others: pass) {
+                    display.flushOutput()
+                    if display.isClosed(.stdout) { throw OutputClosed() }
                 }
-                switch item.decoded {
-                case .event(var event):
-                    if var current = pacer {
-                        paced += 1
-                        display.flushOutput()
-                        current.wait(for: event.timestamp)
-                        pacer = current
-                        event.timestamp = POSIX.unixSeconds()
-                    }
-                    display.handle(event, line: item.line)
-                    return
-                case .text, .blank:
-                    break
-                case .invalid(let diagnostic) where diagnostic.code == .lineTooLong:
-                    // Too long to be an event (producers keep theirs under 4 KiB): output, passed on.
-                    if item.isLineStart { display.report(diagnostic) }
-                case .invalid(let diagnostic), .ignored(let diagnostic?):
-                    if item.isLineStart { display.report(diagnostic) }
-                    return
-                case .ignored(nil):
-                    return
-                }
-                display.passthrough(Array(item.bytes) + (item.endsWithNewline ? [0x0A] : []), to: .stdout)
-                if display.isClosed(.stdout) { throw OutputClosed() }
+            } else {
+                var reader = EventStreamReader(source: flushing(fd))
+                try reader.forEach(events: { display.handle($0, line: $1) }, others: pass)
             }
         } catch is OutputClosed {
             return .outputClosed
@@ -135,6 +113,46 @@ struct StreamFeeder {
         // The last lines may have been gathered: a reader that went away shows when they are written.
         display.flushOutput()
         return display.isClosed(.stdout) ? .outputClosed : .finished
+    }
+
+    /// A recording played at its pace: every event goes through the pacer.
+    private func readPaced(fd: Int32, pacer: Pacer, paced: inout Int) throws {
+        var reader = EventStreamReader(source: flushing(fd))
+        var pacer = pacer
+        try reader.forEach { item in
+            guard case .event(var event) = item.decoded else { return try pass(item) }
+            paced += 1
+            display.flushOutput()
+            pacer.wait(for: event.timestamp)
+            event.timestamp = POSIX.unixSeconds()
+            display.handle(event, line: item.line)
+        }
+    }
+
+    private func flushing(_ fd: Int32) -> FlushingSource {
+        FlushingSource(base: FileDescriptorSource(fileDescriptor: fd), display: display)
+    }
+
+    /// A line that is not an event in the canonical form: an event decoded the long way is
+    /// handled, a diagnostic reported, anything else passed through to standard output.
+    private func pass(_ item: StreamItem) throws {
+        switch item.decoded {
+        case .event(let event):
+            display.handle(event, line: item.line)
+            return
+        case .text, .blank:
+            break
+        case .invalid(let diagnostic) where diagnostic.code == .lineTooLong:
+            // Too long to be an event (producers keep theirs under 4 KiB): output, passed on.
+            if item.isLineStart { display.report(diagnostic) }
+        case .invalid(let diagnostic), .ignored(let diagnostic?):
+            if item.isLineStart { display.report(diagnostic) }
+            return
+        case .ignored(nil):
+            return
+        }
+        display.passthrough(Array(item.bytes) + (item.endsWithNewline ? [0x0A] : []), to: .stdout)
+        if display.isClosed(.stdout) { throw OutputClosed() }
     }
 }
 

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import Synchronization
 
 #if canImport(Glibc)
@@ -48,7 +49,7 @@ final class RedrawTimer: Sendable {
             _ = fcntl(end, F_SETFL, O_NONBLOCK)
         }
         let context = Context(interval: interval, wakeRead: ends[0], tick: tick)
-        guard let thread = DisplayThread.start({ context.run() }) else {
+        guard let thread = HelperThread.start({ context.run() }) else {
             close(ends[0])
             close(ends[1])
             return nil

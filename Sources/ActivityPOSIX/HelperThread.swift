@@ -6,17 +6,17 @@
     import Darwin
 #endif
 
-/// Starts the display's helper threads (``RedrawTimer``, ``PluginOutputRelay``): joinable, with
-/// the signals the display's owner handles blocked in them, so that those signals reach the
+/// Starts a helper thread (a display's redraw timer and plugin relay, the read-ahead of `render`):
+/// joinable, with the signals the process handles blocked in it, so that those signals reach the
 /// thread that handles them and never interrupt a helper's read or poll.
-enum DisplayThread {
+package enum HelperThread {
     private final class Body: Sendable {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
     /// The new thread, or `nil` when the system would not make one.
-    static func start(_ run: @escaping @Sendable () -> Void) -> pthread_t? {
+    package static func start(_ run: @escaping @Sendable () -> Void) -> pthread_t? {
         let body = Unmanaged.passRetained(Body(run))
         var thread = pthread_t()
         let status = pthread_create(

@@ -42,23 +42,24 @@ public struct EventStreamReader<Source: ByteSource> {
     }
 
     /// Reads as ``forEach(events:others:)`` does with a consumer for events, into buffers the
-    /// caller owns (see ``LineReader/forEachLine(into:next:_:)``): the events and items of one
-    /// read stay valid until the caller reuses their buffer, so that they can be handed to
+    /// caller owns (see ``LineReader/forEachLine(into:pendingBytes:line:next:_:)``, which says
+    /// how `next` is called, and how reading goes on from another's pause): the events and items
+    /// of one read stay valid until the caller reuses their buffer, so that they can be handed to
     /// another thread with it.
     package mutating func forEach(
-        into first: UnsafeMutableBufferPointer<UInt8>,
-        next: (UnsafeMutableBufferPointer<UInt8>, Range<Int>) throws -> UnsafeMutableBufferPointer<UInt8>,
+        into first: UnsafeMutableBufferPointer<UInt8>, pendingBytes: Int = 0, line: Int = 1,
+        next: (LineReader<Source>.Pause) throws -> UnsafeMutableBufferPointer<UInt8>,
         events event: (LineEvent, Int) throws -> Void, others body: (Item) throws -> Void
     ) throws {
         let decoder = self.decoder
         var overlong: LineDecoding = .other(.blank)
         let limit = lines.maxLineBytes
-        try lines.forEachLine(into: first, next: next) { line in
+        try lines.forEachLine(into: first, pendingBytes: pendingBytes, line: line, next: next) { line in
             try Self.deliver(line, decoder, takesEvents: true, limit: limit, &overlong, event, body)
         }
     }
 
-    /// The bytes each buffer of ``forEach(into:next:events:others:)`` holds at least.
+    /// The bytes each buffer of ``forEach(into:pendingBytes:line:next:events:others:)`` holds at least.
     package var minimumBufferBytes: Int { lines.minimumBufferBytes }
 
     private mutating func forEach(

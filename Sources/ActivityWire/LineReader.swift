@@ -36,44 +36,53 @@ public struct LineReader<Source: ByteSource> {
     /// How much is read at once: large blocks, so that a fast producer costs few `read(2)` calls.
     public static var blockBytes: Int { 1 << 18 }
 
-    /// How many bytes a buffer of ``forEachLine(into:next:_:)`` holds at least: the longest whole
-    /// line and its newline.
+    /// How many bytes a buffer of ``forEachLine(into:pendingBytes:line:next:_:)`` holds at least:
+    /// the longest whole line and its newline.
     public var minimumBufferBytes: Int { maxLineBytes + 1 }
+
+    /// Where reading stands after a read whose lines are delivered: what
+    /// ``forEachLine(into:pendingBytes:line:next:_:)`` hands `next`.
+    package struct Pause {
+        /// The buffer read into.
+        package var buffer: UnsafeMutableBufferPointer<UInt8>
+        /// Where the unfinished line's bytes stand in `buffer`.
+        package var pending: Range<Int>
+        /// The unfinished line's number.
+        package var line: Int
+        /// Whether pieces of the unfinished line were delivered already (it is longer than
+        /// `maxLineBytes`): reading cannot go on from its bytes alone.
+        package var inOverlongLine: Bool
+        /// How many bytes the read returned.
+        package var bytesRead: Int
+    }
 
     /// Reads to the end of the source, calling `body` for each line or piece.
     public mutating func forEachLine(_ body: (Line) throws -> Void) throws {
         // Room for the longest whole line and its newline, and for a large block besides.
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(minimumBufferBytes, Self.blockBytes))
         defer { buffer.deallocate() }
-        try forEachLine(
-            into: buffer,
-            next: { buffer, pending in
-                // Keep the unfinished line at the front of the buffer.
-                if !pending.isEmpty {
-                    UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
-                        from: buffer.baseAddress! + pending.lowerBound, byteCount: pending.count)
-                }
-                return buffer
-            }, body)
+        try forEachLine(into: buffer, next: { $0.keepingPending() }, body)
     }
 
     /// Reads as ``forEachLine(_:)`` does, into buffers the caller owns, so that the lines of one
     /// read can outlive the next: it reads into `first`, and once the lines of a read are
-    /// delivered (when at least one was), calls `next` with the buffer and where the unfinished
-    /// line stands in it, and reads on into the buffer `next` returns, which must hold those
-    /// bytes at its front. The bytes `body` was handed stay as they are until the caller
-    /// reuses their buffer. Every buffer holds at least ``minimumBufferBytes``.
-    public mutating func forEachLine(
-        into first: UnsafeMutableBufferPointer<UInt8>,
-        next: (_ buffer: UnsafeMutableBufferPointer<UInt8>, _ pending: Range<Int>) throws -> UnsafeMutableBufferPointer<
-            UInt8
-        >,
-        _ body: (Line) throws -> Void
+    /// delivered (when at least one was), calls `next`, and reads on into the buffer `next`
+    /// returns, which must hold the unfinished line's bytes at its front. The bytes `body` was
+    /// handed stay as they are until the caller reuses their buffer. Every buffer holds at least
+    /// ``minimumBufferBytes``.
+    ///
+    /// Reading taken up where another left off, at a ``Pause`` outside an overlong line, starts
+    /// with that line's bytes at the front of `first`, `pendingBytes` of them, and numbers it
+    /// `line`.
+    package mutating func forEachLine(
+        into first: UnsafeMutableBufferPointer<UInt8>, pendingBytes: Int = 0, line: Int = 1,
+        next: (Pause) throws -> UnsafeMutableBufferPointer<UInt8>, _ body: (Line) throws -> Void
     ) throws {
         precondition(first.count >= minimumBufferBytes, "a line reader's buffer holds its longest line")
+        precondition(pendingBytes <= maxLineBytes, "reading goes on from a line shorter than the longest")
         var buffer = first
-        var filled = 0  // bytes in buffer[0..<filled]
-        var lineNumber = 1
+        var filled = pendingBytes  // bytes in buffer[0..<filled]
+        var lineNumber = line
         var inOverlong = false
         var atEnd = false
         let maxLineBytes = self.maxLineBytes
@@ -116,7 +125,10 @@ public struct LineReader<Source: ByteSource> {
                 }
             } else if start > 0 {
                 let pending = start..<filled
-                buffer = try next(buffer, pending)
+                buffer = try next(
+                    Pause(
+                        buffer: buffer, pending: pending, line: lineNumber, inOverlongLine: inOverlong,
+                        bytesRead: count))
                 precondition(buffer.count >= minimumBufferBytes, "a line reader's buffer holds its longest line")
                 filled = pending.count
             }
@@ -135,3 +147,15 @@ private func find(_ byte: UInt8, in buffer: UnsafeMutableBufferPointer<UInt8>, f
 }
 
 extension LineReader: Sendable where Source: Sendable {}
+
+extension LineReader.Pause {
+    /// The buffer read into, the unfinished line's bytes moved to its front: to read on in the
+    /// same buffer.
+    package func keepingPending() -> UnsafeMutableBufferPointer<UInt8> {
+        if !pending.isEmpty, pending.lowerBound > 0 {
+            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
+                from: buffer.baseAddress! + pending.lowerBound, byteCount: pending.count)
+        }
+        return buffer
+    }
+}

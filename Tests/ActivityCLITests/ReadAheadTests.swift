@@ -65,15 +65,41 @@ struct ReadAheadTests {
         return seen
     }
 
-    /// What the read-ahead hands on, and after how many blocks.
-    static func readAhead(_ source: some ByteSource & Sendable, blockCount: Int) throws -> (seen: [Seen], blocks: Int) {
-        let readAhead = try #require(
-            ReadAhead(source: source, blockBytes: 64, blockCount: blockCount, maxLineBytes: maxLineBytes))
+    /// Hands out its bytes `small` at a time up to `until`, then `large` at a time: a producer
+    /// that gets ahead of its reader part-way.
+    struct SteppedSource: ByteSource, Sendable {
+        var bytes: [UInt8]
+        var small: Int
+        var until: Int
+        var large: Int
+        var offset = 0
+
+        mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            let count = min(buffer.count, offset < until ? small : large, bytes.count - offset)
+            guard count > 0 else { return 0 }
+            bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+            offset += count
+            return count
+        }
+    }
+
+    /// What the read-ahead hands on, after how many blocks, and whether it read on a thread of
+    /// its own.
+    static func readAhead(
+        _ source: some ByteSource & Sendable, blockCount: Int = 2, aheadAfterBytes: Int
+    ) throws
+        -> (seen: [Seen], blocks: Int, ahead: Bool)
+    {
+        var readAhead = ReadAhead(source: source)
+        readAhead.blockBytes = 64
+        readAhead.blockCount = blockCount
+        readAhead.maxLineBytes = maxLineBytes
+        readAhead.aheadAfterBytes = aheadAfterBytes
         var seen: [Seen] = []
         var blocks = 0
-        try readAhead.forEach(
+        let ahead = try readAhead.forEach(
             events: { seen.append(Seen($0, line: $1)) }, others: { seen.append(Seen($0)) }, afterBlock: { blocks += 1 })
-        return (seen, blocks)
+        return (seen, blocks, ahead)
     }
 
     @Test(
@@ -82,8 +108,30 @@ struct ReadAheadTests {
     func sameAsInPlace(chunkSize: Int, blockCount: Int) throws {
         let expected = try Self.readInPlace(BytesSource(Self.stream, chunkSize: 4096))
         #expect(expected.count > 1000)
-        let (seen, blocks) = try Self.readAhead(BytesSource(Self.stream, chunkSize: chunkSize), blockCount: blockCount)
+        // Ahead from the first read on.
+        let (seen, blocks, ahead) = try Self.readAhead(
+            BytesSource(Self.stream, chunkSize: chunkSize), blockCount: blockCount, aheadAfterBytes: 1)
+        #expect(ahead)
         #expect(blocks > 2 * blockCount, "the blocks went round the ring")
+        Self.expect(seen, expected)
+    }
+
+    @Test("a stream that never gets ahead is read on the consumer's thread, line for line the same")
+    func neverAhead() throws {
+        let expected = try Self.readInPlace(BytesSource(Self.stream, chunkSize: 4096))
+        let (seen, _, ahead) = try Self.readAhead(BytesSource(Self.stream, chunkSize: 7), aheadAfterBytes: 8)
+        #expect(!ahead)
+        Self.expect(seen, expected)
+    }
+
+    @Test(
+        "a stream that gets ahead part-way goes on from its next line on the reading thread",
+        arguments: [1000, 1234, 5000, 20_000])
+    func aheadPartWay(until: Int) throws {
+        let expected = try Self.readInPlace(BytesSource(Self.stream, chunkSize: 4096))
+        let source = SteppedSource(bytes: Self.stream, small: 5, until: until, large: 4096)
+        let (seen, _, ahead) = try Self.readAhead(source, aheadAfterBytes: 40)
+        #expect(ahead)
         Self.expect(seen, expected)
     }
 
@@ -108,14 +156,14 @@ struct ReadAheadTests {
         }
     }
 
-    @Test("a read error comes after every line read before it")
-    func readError() throws {
+    @Test("a read error comes after every line read before it", arguments: [1, Int.max])
+    func readError(aheadAfterBytes: Int) throws {
         let expected = try Self.readInPlace(BytesSource(Self.stream + [0x0A]))
         var seen: [Seen] = []
-        let readAhead = try #require(
-            ReadAhead(
-                source: FailingSource(bytes: BytesSource(Self.stream + [0x0A], chunkSize: 333)), blockBytes: 64,
-                maxLineBytes: Self.maxLineBytes))
+        var readAhead = ReadAhead(source: FailingSource(bytes: BytesSource(Self.stream + [0x0A], chunkSize: 333)))
+        readAhead.blockBytes = 64
+        readAhead.maxLineBytes = Self.maxLineBytes
+        readAhead.aheadAfterBytes = aheadAfterBytes
         #expect(throws: Broken()) {
             try readAhead.forEach(
                 events: { seen.append(Seen($0, line: $1)) }, others: { seen.append(Seen($0)) }, afterBlock: {})
@@ -137,27 +185,33 @@ struct ReadAheadTests {
 
     struct Enough: Error {}
 
-    @Test("a consumer that stops returns at once, the reader still waiting for input")
+    @Test("a consumer that stops returns at once, the reading thread still waiting for input")
     func consumerStops() throws {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
-        let line = Array((#"{"v":1,"type":"begin","id":"a","title":"A"}"# + "\n").utf8)
-        #expect(write(fds[1], line, line.count) == line.count)
+        func send(_ id: String) {
+            let line = Array((#"{"v":1,"type":"begin","id":"\#(id)","title":"A"}"# + "\n").utf8)
+            #expect(write(fds[1], line, line.count) == line.count)
+        }
+        send("a")
         let ended = DispatchSemaphore(value: 0)
-        let readAhead = try #require(
-            ReadAhead(source: WatchedSource(base: FileDescriptorSource(fileDescriptor: fds[0]), ended: ended)))
+        var readAhead = ReadAhead(
+            source: WatchedSource(base: FileDescriptorSource(fileDescriptor: fds[0]), ended: ended))
+        // Ahead after the first read: the second line comes through the reading thread.
+        readAhead.aheadAfterBytes = 1
         var events = 0
-        // The writer is still open: were the consumer to wait for the reader, this would not return.
+        // The writer stays open: were the consumer to wait for the reading thread, this would not
+        // return.
         #expect(throws: Enough.self) {
             try readAhead.forEach(
                 events: { _, _ in
                     events += 1
-                    throw Enough()
+                    if events == 1 { send("b") } else { throw Enough() }
                 }, others: { _ in }, afterBlock: {})
         }
-        #expect(events == 1)
+        #expect(events == 2)
         close(fds[1])
-        // The reader reads the end and stops; only then is its descriptor closed.
+        // The reading thread reads the end and stops; only then is its descriptor closed.
         ended.wait()
         close(fds[0])
     }

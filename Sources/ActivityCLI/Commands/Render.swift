@@ -91,17 +91,15 @@ struct StreamFeeder {
         do {
             if let pacer {
                 try readPaced(fd: fd, pacer: pacer, paced: &paced)
-            } else if let readAhead = ReadAhead(fileDescriptor: fd) {
+            } else {
                 // The fast path: events go on decoded in place, their texts still in the line,
-                // read and decoded on a thread of their own while this one folds and draws.
-                // Lines gathered are written after each block, as the reader may now wait.
-                try readAhead.forEach(events: { display.handle($0, line: $1) }, others: pass) {
+                // read and decoded on a thread of their own once the stream is ahead. What was
+                // gathered is written after the lines of each read, before the next may wait.
+                let source = FileDescriptorSource(fileDescriptor: fd)
+                try ReadAhead(source: source).forEach(events: { display.handle($0, line: $1) }, others: pass) {
                     display.flushOutput()
                     if display.isClosed(.stdout) { throw OutputClosed() }
                 }
-            } else {
-                var reader = EventStreamReader(source: flushing(fd))
-                try reader.forEach(events: { display.handle($0, line: $1) }, others: pass)
             }
         } catch is OutputClosed {
             return .outputClosed
@@ -117,7 +115,8 @@ struct StreamFeeder {
 
     /// A recording played at its pace: every event goes through the pacer.
     private func readPaced(fd: Int32, pacer: Pacer, paced: inout Int) throws {
-        var reader = EventStreamReader(source: flushing(fd))
+        var reader = EventStreamReader(
+            source: FlushingSource(base: FileDescriptorSource(fileDescriptor: fd), display: display))
         var pacer = pacer
         try reader.forEach { item in
             guard case .event(var event) = item.decoded else { return try pass(item) }
@@ -127,10 +126,6 @@ struct StreamFeeder {
             event.timestamp = POSIX.unixSeconds()
             display.handle(event, line: item.line)
         }
-    }
-
-    private func flushing(_ fd: Int32) -> FlushingSource {
-        FlushingSource(base: FileDescriptorSource(fileDescriptor: fd), display: display)
     }
 
     /// A line that is not an event in the canonical form: an event decoded the long way is

@@ -11,85 +11,95 @@ import Synchronization
     import Darwin
 #endif
 
-/// Reads and decodes a stream on a thread of its own, ahead of the thread that consumes it: with
-/// a second core, reading and decoding (about a third of what an event costs `render`) overlap
-/// the folding and drawing of the events read before.
+/// Reads and decodes a stream, on a thread of its own once the stream outpaces its consumer:
+/// with a second core, reading and decoding (about a third of what an event costs `render`) then
+/// overlap the folding and drawing of the events read before.
 ///
-/// Blocks go round a ring. The reading thread reads into one, decodes its lines in place (their
-/// texts stay in the block) and hands it over; the consumer takes the blocks in order and gives
-/// each back once it is done with it, so an event's bytes stay put for as long as they are read,
-/// and memory is bounded: a producer faster than the consumer waits for it, as it waits for a
-/// reader that decodes as it goes. A block is handed over after each read that completed a line,
-/// so a slow producer's line goes on at once.
-final class ReadAhead: Sendable {
+/// Reading starts on the consumer's thread, a read at a time, as a slow producer needs: a second
+/// thread would only add a wake-up to each of its lines. A read that returns at least
+/// `aheadAfterBytes` shows the producer has got ahead (a pipe half full, or a file); from the next
+/// line on, reading and decoding move to a thread of their own. Blocks then go round a ring: the
+/// reading thread reads into one, decodes its lines in place (their texts stay in the block) and
+/// hands it over; the consumer takes the blocks in order and gives each back once it is done with
+/// it, so an event's bytes stay put for as long as they are read, and memory is bounded: a
+/// producer faster than the consumer waits for it, as it waits for a reader that decodes as it
+/// goes. A block is handed over after each read that completed a line, so a line that comes alone
+/// goes on at once.
+struct ReadAhead<Source: ByteSource & Sendable> {
     /// What a block holds: its lines, in order, each an event decoded in place or any other item.
     enum Entry {
         case event(LineEvent, line: Int)
         case other(StreamItem)
     }
 
-    private let ring: Ring
-    private let thread: pthread_t
+    let source: Source
+    var blockBytes = LineReader<Source>.blockBytes
+    var blockCount = 4
+    var maxLineBytes = WireLimits.maxAcceptedLineBytes
+    /// A read of at least this many bytes moves reading to a thread of its own: half the
+    /// default capacity of a Linux pipe.
+    var aheadAfterBytes = 1 << 15
 
-    /// Starts reading `fileDescriptor`, which it neither changes nor closes, in blocks of
-    /// ``LineReader/blockBytes``; `nil` when the system would not start a thread.
-    convenience init?(fileDescriptor: Int32) {
-        self.init(source: FileDescriptorSource(fileDescriptor: fileDescriptor))
-    }
-
-    /// Starts reading `source`, `blockBytes` at most per read (more when a line is longer), into
-    /// `blockCount` blocks; `nil` when the system would not start a thread.
-    init?<Source: ByteSource & Sendable>(
-        source: Source, blockBytes: Int = LineReader<Source>.blockBytes, blockCount: Int = 4,
-        maxLineBytes: Int = WireLimits.maxAcceptedLineBytes
-    ) {
-        precondition(blockCount >= 2, "the reader fills one block while the consumer reads another")
-        let reader = EventStreamReader(source: source, maxLineBytes: maxLineBytes)
-        let ring = Ring(blockBytes: max(blockBytes, reader.minimumBufferBytes), count: blockCount)
-        guard let thread = HelperThread.start({ ring.read(reader) }) else { return nil }
-        self.ring = ring
-        self.thread = thread
+    init(source: Source) {
+        self.source = source
     }
 
     /// Hands every line to the calling thread in order: events decoded in place to `event`, every
     /// other line or piece to `body`; calls `afterBlock` after the lines of each read. Returns at
-    /// the end of the stream; throws the read's error once the lines before it are handed on, or
-    /// what a closure threw, and then stops the reading thread. Once only.
+    /// the end of the stream, with whether it read ahead on a thread of its own; throws the read's
+    /// error once the lines before it are handed on, or what a closure threw (and then leaves the
+    /// reading thread, if there is one, to stop at its next block).
+    @discardableResult
     func forEach(
         events event: (LineEvent, Int) throws -> Void, others body: (StreamItem) throws -> Void,
         afterBlock: () throws -> Void
-    ) throws {
-        var index = 0
-        var ended = false
-        defer {
-            if ended {
-                pthread_join(thread, nil)
-            } else {
-                // The reading thread may be waiting for input: it stops at its next block, and
-                // the ring lives on with it until then.
-                ring.stopped.store(true, ordering: .sequentiallyConsistent)
-                ring.free.signal()
-                pthread_detach(thread)
-            }
-        }
-        while true {
-            ring.filled.wait()
-            let block = ring.blocks[index % ring.blocks.count]
-            index += 1
-            for entry in block.entries {
-                switch entry {
-                case .event(let decoded, let line): try event(decoded, line)
-                case .other(let item): try body(item)
-                }
-            }
+    ) throws -> Bool {
+        var reader = EventStreamReader(source: source, maxLineBytes: maxLineBytes)
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(blockBytes, reader.minimumBufferBytes))
+        defer { buffer.deallocate() }
+        let aheadAfterBytes = self.aheadAfterBytes
+        var pause: Ahead?
+        do {
+            try reader.forEach(
+                into: buffer,
+                next: { point in
+                    try afterBlock()
+                    guard point.bytesRead < aheadAfterBytes || point.inOverlongLine else {
+                        throw Ahead(pending: point.pending, line: point.line)
+                    }
+                    return point.keepingPending()
+                }, events: event, others: body)
             try afterBlock()
-            if let end = block.end {
-                ended = true
-                if case .failed(let error) = end { throw error }
-                return
-            }
-            ring.free.signal()
+            return false
+        } catch let ahead as Ahead {
+            pause = ahead
         }
+        guard let pause else { return false }
+        let ring = Ring(blockBytes: buffer.count, count: blockCount)
+        let first = ring.blocks[0].buffer
+        first.baseAddress!.update(
+            from: buffer.baseAddress! + pause.pending.lowerBound, count: pause.pending.count)
+        let start = Ring.Start(pendingBytes: pause.pending.count, line: pause.line)
+        guard let thread = HelperThread.start({ [reader] in ring.read(reader, from: start) }) else {
+            // No second thread: reading goes on here.
+            try reader.forEach(
+                into: first, pendingBytes: start.pendingBytes, line: start.line,
+                next: { point in
+                    try afterBlock()
+                    return point.keepingPending()
+                }, events: event, others: body)
+            try afterBlock()
+            return false
+        }
+        try ring.consume(thread: thread, events: event, others: body, afterBlock: afterBlock)
+        return true
+    }
+
+    /// The stream has got ahead of its reader: reading moves to a thread of its own from the
+    /// unfinished line, at `pending` in the buffer read into.
+    private struct Ahead: Error {
+        let pending: Range<Int>
+        let line: Int
     }
 }
 
@@ -99,6 +109,12 @@ extension ReadAhead {
     /// time, handed over by a semaphore's signal and wait (which order its memory), so its
     /// fields need no lock.
     fileprivate final class Ring: @unchecked Sendable {
+        struct Start {
+            /// The unfinished line's bytes at the front of the first block.
+            var pendingBytes: Int
+            var line: Int
+        }
+
         let blocks: [Block]
         // Both start at zero and are raised by signals: a semaphore released with a value under
         // the one it was made with is a crash.
@@ -107,13 +123,14 @@ extension ReadAhead {
         let stopped = Atomic<Bool>(false)
 
         init(blockBytes: Int, count: Int) {
+            precondition(count >= 2, "the reader fills one block while the consumer reads another")
             blocks = (0..<count).map { _ in Block(bytes: blockBytes) }
             for _ in 0..<count { free.signal() }
         }
 
         /// The reading thread: fills the blocks in turn until the end of the stream, an error,
         /// or the consumer stops it.
-        func read<Source>(_ reader: EventStreamReader<Source>) {
+        func read(_ reader: EventStreamReader<Source>, from start: Start) {
             var reader = reader
             var index = 0
             free.wait()
@@ -123,14 +140,14 @@ extension ReadAhead {
             var entries: [Entry] = []
             do {
                 try reader.forEach(
-                    into: block.buffer,
-                    next: { buffer, pending in
+                    into: block.buffer, pendingBytes: start.pendingBytes, line: start.line,
+                    next: { point in
                         free.wait()
                         if stopped.load(ordering: .sequentiallyConsistent) { throw Stopped() }
                         index += 1
                         let next = blocks[index % blocks.count]
                         next.buffer.baseAddress!.update(
-                            from: buffer.baseAddress! + pending.lowerBound, count: pending.count)
+                            from: point.buffer.baseAddress! + point.pending.lowerBound, count: point.pending.count)
                         swap(&entries, &block.entries)
                         entries.removeAll(keepingCapacity: true)
                         filled.signal()
@@ -147,6 +164,44 @@ extension ReadAhead {
             }
             swap(&entries, &block.entries)
             filled.signal()
+        }
+
+        /// The consumer: takes the blocks in order, hands their lines on, and gives each back.
+        func consume(
+            thread: pthread_t, events event: (LineEvent, Int) throws -> Void, others body: (StreamItem) throws -> Void,
+            afterBlock: () throws -> Void
+        ) throws {
+            var index = 0
+            var ended = false
+            defer {
+                if ended {
+                    pthread_join(thread, nil)
+                } else {
+                    // The reading thread may be waiting for input: it stops at its next block,
+                    // and the ring lives on with it until then.
+                    stopped.store(true, ordering: .sequentiallyConsistent)
+                    free.signal()
+                    pthread_detach(thread)
+                }
+            }
+            while true {
+                filled.wait()
+                let block = blocks[index % blocks.count]
+                index += 1
+                for entry in block.entries {
+                    switch entry {
+                    case .event(let decoded, let line): try event(decoded, line)
+                    case .other(let item): try body(item)
+                    }
+                }
+                try afterBlock()
+                if let end = block.end {
+                    ended = true
+                    if case .failed(let error) = end { throw error }
+                    return
+                }
+                free.signal()
+            }
         }
 
         deinit {
@@ -172,5 +227,4 @@ extension ReadAhead {
 
     /// The consumer has stopped: the reading thread ends.
     private struct Stopped: Error {}
-
 }

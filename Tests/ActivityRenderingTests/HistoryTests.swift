@@ -83,6 +83,26 @@ struct HistoryTests {
         }
     }
 
+    @Test("numbers are written as Swift writes them rounded to thousandths, at every magnitude and sign")
+    func numberText() {
+        var values: [Double] = [0, -0.0, 0.0004, 0.0005, -0.0005, 0.001, 0.01, 0.1, 0.5, 1, 42, 130.5, 1.2345, 99.9995]
+        values += [1_764_417_600.123, 1_764_417_600.000499, 999_999_999_999.999, 1e12, 1e12 + 0.5, 9e15, 1e20, 1e300]
+        // Durations, counts and times as they come: pseudo-random, reproducible.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let scale = Double(state >> 60)  // 0...15
+            let mantissa = Double(state >> 11 & 0xF_FFFF) / Double(0x10_0000)
+            let value = mantissa * pow(10, scale - 3)
+            values += [value, -value]
+        }
+        for value in values {
+            var text: [UInt8] = []
+            ActivityHistory.appendNumber(value, to: &text)
+            #expect(String(decoding: text, as: UTF8.self) == ActivityHistory.number(value), "\(value)")
+        }
+    }
+
     @Test("files: a corrupt one warns once and is cleaned; another kind of file is never written over")
     func files() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")

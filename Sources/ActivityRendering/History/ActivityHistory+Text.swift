@@ -29,15 +29,19 @@ extension ActivityHistory {
     func encoded() -> [UInt8] {
         var text = Array((Self.header + "\n").utf8)
         for entry in entries.values.sorted(by: { $0.lastEnded < $1.lastEnded }) {
-            text += Self.number(entry.lastEnded).utf8
+            Self.appendNumber(entry.lastEnded, to: &text)
             text.append(0x09)
-            text += Self.number(entry.completed).utf8
+            Self.appendNumber(entry.completed, to: &text)
             text.append(0x09)
-            text += (entry.total.map(Self.number) ?? "-").utf8
+            if let total = entry.total {
+                Self.appendNumber(total, to: &text)
+            } else {
+                text.append(UInt8(ascii: "-"))
+            }
             text.append(0x09)
             for (index, duration) in entry.durations.enumerated() {
                 if index > 0 { text.append(UInt8(ascii: ",")) }
-                text += Self.number(duration).utf8
+                Self.appendNumber(duration, to: &text)
             }
             for title in entry.path {
                 text.append(0x09)
@@ -58,6 +62,7 @@ extension ActivityHistory {
         guard first.hasPrefix(headerPrefix) else { throw .notHistory }
         guard first == header else { throw .newerVersion(String(first.dropFirst(headerPrefix.count))) }
         var history = ActivityHistory()
+        history.entries.reserveCapacity(lines.count - 1)
         var problem: String?
         for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
             guard let (key, entry) = Self.parseEntry(line) else {
@@ -147,6 +152,17 @@ extension ActivityHistory {
             }
             return nil
         }
+    }
+
+    /// Appends the UTF-8 of ``number(_:)``: below 10^12 the thousandths written from their
+    /// integer, the zeros that end the decimals dropped, which is the text `String` gives the
+    /// rounded value (doubles there are closer together than a thousandth, so the shortest text
+    /// that reads back as it is that value's own), without making one.
+    static func appendNumber(_ value: Double, to text: inout [UInt8]) {
+        guard abs(value) < 1e12 else { return text += number(value).utf8 }
+        DecimalText.appendFixed(value, decimals: 3, to: &text)
+        while text.last == UInt8(ascii: "0") { text.removeLast() }
+        if text.last == UInt8(ascii: ".") { text.removeLast() }
     }
 
     /// A number with at most three decimals: `130.5`, `42`.

@@ -328,7 +328,10 @@ public final class RenderSession: Sendable {
     /// `\n`, or part of one): byte for byte to a file or a pipe, sanitized line by line on a
     /// terminal, above the live region when it shares the display.
     public func passthrough(_ bytes: [UInt8], to stream: StandardStream) {
-        state.core.withLock { core in core.renderer.passthrough(bytes, to: stream, in: core.store) }
+        state.core.withLock { core in
+            guard !core.isFinished else { return }
+            core.renderer.passthrough(bytes, to: stream, in: core.store)
+        }
     }
 
     /// Shows a piece of a command's output read from its pseudo-terminal (`activity run`): lines
@@ -336,6 +339,7 @@ public final class RenderSession: Sendable {
     /// alternate screen untouched. Displays that record lines (log files, plugins) get the lines.
     package func commandOutput(_ piece: CommandOutput) {
         state.core.withLock { core in
+            guard !core.isFinished else { return }
             core.terminal?.commandOutput(piece, in: core.store)
             let line: [UInt8]? =
                 switch piece {
@@ -388,6 +392,7 @@ public final class RenderSession: Sendable {
     /// problem names it (``name(sender:as:)``).
     package func report(_ diagnostic: Diagnostic, sender: Int32?) {
         state.core.withLock { core in
+            guard !core.isFinished else { return }
             let diagnostic = core.naming(diagnostic, sender: sender)
             core.store.count(diagnostic)
             core.renderer.report(diagnostic, in: core.store)
@@ -477,7 +482,9 @@ final class SessionCore {
     /// Where the display's and the standard streams' writes are gathered, if they are.
     let batch: OutputBatch?
     @exclusivity(unchecked) private var updates: [ActivityUpdate] = []
-    private var isFinished = false
+    /// Set by ``finish(now:)``: from then on, what comes is dropped, so that what was written
+    /// before the summary is all that is written (a signal's finish races the reading thread).
+    private(set) var isFinished = false
     /// Events applied through the fast path since the clock was last read.
     var eventsSinceClock = 0
     /// How each sender (a connection of `activity run`) is named in diagnostics.

@@ -61,6 +61,68 @@ struct RenderBatchingTests {
         for (line, expected) in zip(lines, order) { #expect(line.contains(expected), "\(lines)") }
     }
 
+    @Test("interrupted while reading ahead: nothing is written after the summary")
+    func interruptedReadingAhead() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.url.appendingPathComponent("input").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let both = folder.url.appendingPathComponent("both").path
+        let keeper = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(keeper >= 0)
+        let writer = open(fifo, O_WRONLY | O_CLOEXEC)
+        try #require(writer >= 0)
+        // Both streams on one file, as `2>&1` has them: the summary must be its last lines.
+        let pid = try CommandRunner.spawn(
+            "/bin/sh", ["-c", #"exec "$0" render --mode plain 2>&1"#, CommandRunner.activity],
+            environment: CommandRunner.baseEnvironment(), stdin: fifo, stdout: both,
+            stderr: folder.url.appendingPathComponent("shell").path)
+        close(keeper)
+        // Blocks of tasks, each with text between its begin and its end, fed faster than they
+        // are drawn (the pipe stays full, so `render` reads ahead) until `render` has gone.
+        let feeder = Thread {
+            // Its writes fail with EPIPE once `render` has gone, rather than signal the tests.
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+            var task = 0
+            while true {
+                var block = ""
+                for _ in 0..<200 {
+                    block += #"{"v":1,"type":"begin","id":"t\#(task)","title":"Task \#(task)"}"# + "\n"
+                    for line in 0..<5 { block += "text line \(line) of task \(task)\n" }
+                    block += #"{"v":1,"type":"end","id":"t\#(task)"}"# + "\n"
+                    task += 1
+                }
+                let bytes = Array(block.utf8)
+                var offset = 0
+                while offset < bytes.count {
+                    let written = bytes[offset...].withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+                    if written < 0 && errno == EINTR { continue }
+                    guard written > 0 else {
+                        close(writer)
+                        return
+                    }
+                    offset += written
+                }
+            }
+        }
+        feeder.start()
+        #expect(Self.waitFor("text line 0 of task 1000\n", in: both), "render is under way")
+        kill(pid, SIGINT)
+        let status = CommandRunner.wait(pid, timeout: 60, what: "activity render")
+        #expect(status.killed && status.code == SIGINT, "ended by SIGINT")
+        let lines = Self.contents(both).split(separator: "\n")
+        let summary = try #require(lines.firstIndex { $0.contains(" activities in ") }, "a summary")
+        let late = lines[summary...].filter { $0.hasPrefix("text line") }
+        #expect(late.isEmpty, "text after the summary: \(late.prefix(3))")
+        // Every task whose text got out before the summary was begun in the display.
+        if let last = lines[..<summary].last(where: { $0.hasPrefix("text line") }) {
+            let task = last.split(separator: " ").last.map(String.init) ?? ""
+            #expect(lines[..<summary].contains { $0.hasSuffix("▶ Task \(task)") }, "\(last) before its task's begin")
+        }
+    }
+
     static func contents(_ path: String) -> String {
         String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
     }

@@ -94,6 +94,11 @@ struct RenderSessionTests {
             session.handle(E.begin("a", "A", at: 1))
             session.passthrough(Array("tool output".utf8), to: .stderr)
             session.finish()
+            // A signal's finish races the reading thread: what comes after the summary is dropped.
+            session.passthrough(Array("late output".utf8), to: .stderr)
+            session.report(Diagnostic(line: 9, code: .invalidJSON, message: "late problem"))
+            #expect(!display.text.contains("late"))
+            #expect(display.text.split(separator: "\n").last?.contains(" summary ") == true, "the summary comes last")
             #expect(display.text.contains("begin id=a title=A"))
             #expect(display.text.contains("output stream=stderr text=\"tool output\""))
             #expect(display.text.contains("end id=a title=A status=abandoned"))

@@ -61,6 +61,9 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
     // writes under its session's lock).
     /// Whether the destination has failed; nothing more is written.
     @exclusivity(unchecked) public private(set) var isBroken = false
+    /// Why it failed: the `errno` of the write that broke it (`EPIPE`: its reader went away;
+    /// `EAGAIN`: its reader took nothing for 5 seconds); 0 while it has not.
+    @exclusivity(unchecked) public private(set) var failure: Int32 = 0
     private let kind: Kind
     /// Where writes are gathered; `nil`: each write is written at once.
     @exclusivity(unchecked) package var batch: OutputBatch?
@@ -88,21 +91,24 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
 
     package func writeNow(_ raw: UnsafeRawBufferPointer) -> Bool {
         guard !isBroken else { return false }
-        let ok =
+        let error =
             switch kind {
             case .pipe: FileDescriptorOutput.withSIGPIPEBlocked { writeLines(raw) }
             // Where `send` has no flag against the signal (Darwin), as for a pipe.
             case .socket where !SystemCall.sendNeverSignals: FileDescriptorOutput.withSIGPIPEBlocked { writeAll(raw) }
             default: writeAll(raw)
             }
-        if !ok { isBroken = true }
-        return ok
+        if error != 0 {
+            isBroken = true
+            failure = error
+        }
+        return error == 0
     }
 
     /// Into a pipe, a write of at most `PIPE_BUF` bytes is never mixed with other writers'
     /// bytes: many lines at once (a batch) go in writes that end at a line's end and stay
     /// within that size, so a pipe shared with other processes still gets whole lines.
-    private func writeLines(_ raw: UnsafeRawBufferPointer) -> Bool {
+    private func writeLines(_ raw: UnsafeRawBufferPointer) -> Int32 {
         let atomic = Int(PIPE_BUF)
         var start = 0
         while raw.count - start > atomic {
@@ -113,22 +119,24 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
                 end = start + atomic
                 while end < raw.count, raw[end - 1] != 0x0A { end += 1 }
             }
-            guard writeAll(UnsafeRawBufferPointer(rebasing: raw[start..<end])) else { return false }
+            let error = writeAll(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+            guard error == 0 else { return error }
             start = end
         }
-        return start == raw.count || writeAll(UnsafeRawBufferPointer(rebasing: raw[start...]))
+        return start == raw.count ? 0 : writeAll(UnsafeRawBufferPointer(rebasing: raw[start...]))
     }
 
-    /// A reader that takes nothing for 5 seconds has gone: the output is broken.
-    private func writeAll(_ raw: UnsafeRawBufferPointer) -> Bool {
+    /// A reader that takes nothing for 5 seconds has gone: the output is broken. Returns the
+    /// error, or 0.
+    private func writeAll(_ raw: UnsafeRawBufferPointer) -> Int32 {
         let fd = fileDescriptor
         return SystemCall.writeAll(fd, raw, socket: kind == .socket) { _, _ in
             SystemCall.waitUntilWritable(fd, milliseconds: 5000)
-        } == 0
+        }
     }
 
     /// Runs `body` with SIGPIPE blocked in this thread; a SIGPIPE it raised is consumed.
-    static func withSIGPIPEBlocked(_ body: () -> Bool) -> Bool {
+    static func withSIGPIPEBlocked(_ body: () -> Int32) -> Int32 {
         var block = sigset_t()
         var previous = sigset_t()
         sigemptyset(&block)
@@ -138,7 +146,7 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
         let wasPending = sigismember(&pendingBefore, SIGPIPE) == 1
         pthread_sigmask(SIG_BLOCK, &block, &previous)
         let result = body()
-        if !result && !wasPending { SystemCall.consumePendingSIGPIPE(&block) }
+        if result != 0 && !wasPending { SystemCall.consumePendingSIGPIPE(&block) }
         pthread_sigmask(SIG_SETMASK, &previous, nil)
         return result
     }

@@ -382,6 +382,12 @@ public final class RenderSession: Sendable {
         state.core.withLock { $0.standardOutputs[stream]?.isBroken ?? false }
     }
 
+    /// Why writes to `stream` stopped (``FileDescriptorOutput/failure``: `EPIPE` when its reader
+    /// went away, `ENOSPC` on a full disk); `nil` while it takes them.
+    package func writeFailure(_ stream: StandardStream) -> Int32? {
+        state.core.withLock { core in core.standardOutputs[stream].flatMap { $0.isBroken ? $0.failure : nil } }
+    }
+
     /// Counts an input problem and shows it once per kind: a dimmed line (plain mode: a warning
     /// line).
     public func report(_ diagnostic: Diagnostic) {

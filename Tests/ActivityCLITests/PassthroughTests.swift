@@ -85,6 +85,20 @@ struct PassthroughTests {
         #expect(status.dropFirst().first == "141", "render's status: \(status)")
     }
 
+    @Test("render says so when writing its standard output fails, and fails (74), as cat does")
+    func renderFullOutput() throws {
+        let result = try CommandRunner.run(
+            "/bin/bash",
+            [
+                "-c",
+                #"printf 'text\n{"v":1,"type":"begin","id":"a","title":"A"}\n' | "$0" render --mode plain > /dev/full"#,
+                CommandRunner.activity,
+            ], timeout: 60)
+        #expect(result.status == 74)
+        #expect(result.standardError.contains("activity render: standard output: No space left on device"))
+        #expect(result.standardError.contains("▶ A"), "the display is finished first")
+    }
+
     @Test("run: when its reader goes away, the command meets the closed pipe as it would bare")
     func runClosedOutput() throws {
         let status = try pipeStatus(

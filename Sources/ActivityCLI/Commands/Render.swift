@@ -67,8 +67,9 @@ struct StreamFeeder {
         case readFailed
     }
 
-    /// Returns 0, or 74 when reading failed; standard output closed by its reader ends the
-    /// process by SIGPIPE after the display is finished, as a filter in a pipeline does.
+    /// Returns 0, or 74 when reading or writing standard output failed (said, as `cat` says
+    /// it); standard output closed by its reader ends the process by SIGPIPE after the display
+    /// is finished, as a filter in a pipeline does.
     func feed(fd: Int32, name: String, command: String) -> Int32 {
         var paced = 0
         switch read(fd: fd, name: name, command: command, paced: &paced) {
@@ -82,6 +83,12 @@ struct StreamFeeder {
         case .readFailed: return ExitCode.ioError
         case .outputClosed:
             display.finish()
+            // A full disk is not a reader that went away (nor is a reader that stalled, which
+            // is taken as gone): said, and a failure.
+            if let error = display.writeFailure(.stdout), error != EPIPE, error != EAGAIN {
+                Console.error("standard output: \(POSIX.describe(error))", command: command)
+                return ExitCode.ioError
+            }
             SignalPipe.dieBy(SIGPIPE)
         }
     }

@@ -29,8 +29,12 @@ protocol Display: Sendable {
     /// Passes on output that is not an event, as it came: whole lines with their `\n`, or part
     /// of a line. Byte for byte to a file or a pipe; line by line, sanitized, on a terminal.
     func passthrough(_ bytes: [UInt8], to stream: StandardStream)
-    /// Whether the reader of `stream` has gone away (`… | head -1`): stop producing for it.
+    /// Whether the reader of `stream` has gone away (`… | head -1`), or writing to it failed:
+    /// stop producing for it.
     func isClosed(_ stream: StandardStream) -> Bool
+    /// Why writes to `stream` stopped: `EPIPE` when its reader went away, another `errno` when
+    /// writing failed (`ENOSPC`); `nil` while it takes them.
+    func writeFailure(_ stream: StandardStream) -> Int32?
     /// Writes the output the display gathered (``DisplayOptions/batchesOutput``); called before
     /// each read that may wait for the producer.
     func flushOutput()
@@ -71,6 +75,8 @@ extension Display {
 
     /// Displays that write to no standard stream of the caller's never find one closed.
     func isClosed(_ stream: StandardStream) -> Bool { false }
+
+    func writeFailure(_ stream: StandardStream) -> Int32? { nil }
 
     /// Displays that write at once have nothing to flush.
     func flushOutput() {}

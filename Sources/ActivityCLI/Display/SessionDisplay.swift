@@ -40,6 +40,10 @@ final class SessionDisplay: Display {
         session.isClosed(stream)
     }
 
+    func writeFailure(_ stream: StandardStream) -> Int32? {
+        session.writeFailure(stream)
+    }
+
     func flushOutput() { session.flushOutput() }
 
     func report(_ diagnostic: Diagnostic) { session.report(diagnostic) }

@@ -79,6 +79,8 @@ final class OTLPExportingDisplay: Display {
 
     func isClosed(_ stream: StandardStream) -> Bool { inner.isClosed(stream) }
 
+    func writeFailure(_ stream: StandardStream) -> Int32? { inner.writeFailure(stream) }
+
     func flushOutput() { inner.flushOutput() }
 
     func commandOutput(_ piece: CommandOutput) { inner.commandOutput(piece) }

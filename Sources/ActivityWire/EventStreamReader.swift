@@ -97,7 +97,7 @@ public struct EventStreamReader<Source: ByteSource> {
         case .first:
             let diagnostic = Diagnostic(
                 line: line.number, code: .lineTooLong,
-                message: "the line is longer than \(limit) bytes; skipped")
+                message: "the line is longer than \(limit) bytes, the most an event may be; not read as one")
             overlong = .other(RawFields.namesVersion(line.bytes) ? .invalid(diagnostic) : .text(diagnostic))
             try body(
                 Item(line: line.number, inPlace: overlong, bytes: line.bytes, part: .first, endsWithNewline: false))

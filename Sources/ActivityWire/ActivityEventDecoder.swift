@@ -54,7 +54,10 @@ public struct ActivityEventDecoder: Sendable {
     package func decodeSlowly(_ bytes: UnsafeBufferPointer<UInt8>, line number: Int) -> LineDecoding {
         guard bytes.count <= LineEvent.maxLineBytes else {
             return .other(
-                .text(Diagnostic(line: number, code: .lineTooLong, message: "the line is longer than 2 GiB; not read as an event")))
+                .text(
+                    Diagnostic(
+                        line: number, code: .lineTooLong, message: "the line is longer than 2 GiB; not read as an event"
+                    )))
         }
         return decodeGenerally(bytes, line: number)
     }

@@ -48,13 +48,16 @@ public struct EventStreamReader<Source: ByteSource> {
     /// another thread with it.
     package mutating func forEach(
         into first: UnsafeMutableBufferPointer<UInt8>, pendingBytes: Int = 0, line: Int = 1,
+        beforeRead: () throws -> Void = {},
         next: (LineReader<Source>.Pause) throws -> UnsafeMutableBufferPointer<UInt8>,
         events event: (LineEvent, Int) throws -> Void, others body: (Item) throws -> Void
     ) throws {
         let decoder = self.decoder
         var overlong: LineDecoding = .other(.blank)
         let limit = lines.maxLineBytes
-        try lines.forEachLine(into: first, pendingBytes: pendingBytes, line: line, next: next) { line in
+        try lines.forEachLine(
+            into: first, pendingBytes: pendingBytes, line: line, beforeRead: beforeRead, next: next
+        ) { line in
             try Self.deliver(line, decoder, takesEvents: true, limit: limit, &overlong, event, body)
         }
     }

@@ -73,10 +73,11 @@ public struct LineReader<Source: ByteSource> {
     ///
     /// Reading taken up where another left off, at a ``Pause`` outside an overlong line, starts
     /// with that line's bytes at the front of `first`, `pendingBytes` of them, and numbers it
-    /// `line`.
+    /// `line`. `beforeRead` runs before each read, which may wait for the source.
     package mutating func forEachLine(
         into first: UnsafeMutableBufferPointer<UInt8>, pendingBytes: Int = 0, line: Int = 1,
-        next: (Pause) throws -> UnsafeMutableBufferPointer<UInt8>, _ body: (Line) throws -> Void
+        beforeRead: () throws -> Void = {}, next: (Pause) throws -> UnsafeMutableBufferPointer<UInt8>,
+        _ body: (Line) throws -> Void
     ) throws {
         precondition(first.count >= minimumBufferBytes, "a line reader's buffer holds its longest line")
         precondition(pendingBytes <= maxLineBytes, "reading goes on from a line shorter than the longest")
@@ -98,6 +99,7 @@ public struct LineReader<Source: ByteSource> {
             }
         }
         while !atEnd {
+            try beforeRead()
             let count = try source.read(
                 into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[filled...])))
             if count == 0 { atEnd = true }

@@ -98,7 +98,7 @@ struct ReadAheadTests {
         var seen: [Seen] = []
         var blocks = 0
         let ahead = try readAhead.forEach(
-            events: { seen.append(Seen($0, line: $1)) }, others: { seen.append(Seen($0)) }, afterBlock: { blocks += 1 })
+            events: { seen.append(Seen($0, line: $1)) }, others: { seen.append(Seen($0)) }, flush: { blocks += 1 })
         return (seen, blocks, ahead)
     }
 
@@ -166,7 +166,7 @@ struct ReadAheadTests {
         readAhead.aheadAfterBytes = aheadAfterBytes
         #expect(throws: Broken()) {
             try readAhead.forEach(
-                events: { seen.append(Seen($0, line: $1)) }, others: { seen.append(Seen($0)) }, afterBlock: {})
+                events: { seen.append(Seen($0, line: $1)) }, others: { seen.append(Seen($0)) }, flush: {})
         }
         Self.expect(seen, expected)
     }
@@ -207,7 +207,7 @@ struct ReadAheadTests {
                 events: { _, _ in
                     events += 1
                     if events == 1 { send("b") } else { throw Enough() }
-                }, others: { _ in }, afterBlock: {})
+                }, others: { _ in }, flush: {})
         }
         #expect(events == 2)
         close(fds[1])

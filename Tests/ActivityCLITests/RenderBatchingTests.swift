@@ -42,6 +42,28 @@ struct RenderBatchingTests {
         #expect(Self.contents(out) == "first line of text\nsecond line of text\n")
     }
 
+    @Test("what the display has to say before any input shows before the first line comes")
+    func warningBeforeInput() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.url.appendingPathComponent("input").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let notes = try folder.file("notes.txt", contents: "my notes\n")
+        let err = folder.url.appendingPathComponent("stderr").path
+        let keeper = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(keeper >= 0)
+        let writer = open(fifo, O_WRONLY | O_CLOEXEC)
+        try #require(writer >= 0)
+        // A history file that is something else: a warning as the session starts.
+        let pid = try CommandRunner.spawn(
+            CommandRunner.activity, ["render", "--mode", "plain", "--history", notes.path],
+            environment: CommandRunner.baseEnvironment(), stdin: fifo, stdout: "/dev/null", stderr: err)
+        close(keeper)
+        #expect(Self.waitFor("not a history file", in: err), "the warning, with no input yet")
+        close(writer)
+        let status = CommandRunner.wait(pid, timeout: 60, what: "activity render")
+        #expect(status.code == 0 && !status.killed)
+    }
+
     @Test("text and the display on one file keep their order")
     func orderOnOneFile() throws {
         let input =

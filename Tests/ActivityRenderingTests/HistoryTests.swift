@@ -235,6 +235,37 @@ struct HistoryTests {
 
     /// Runs `body` with a session in log mode that keeps its history in `directory`; the file
     /// it logs to stays open until `body` returns.
+    @Test("past the paths a session notes, only those already noted are updated")
+    func sessionCap() throws {
+        try withTemporaryDirectory { directory in
+            try withLoggingSession(in: directory) { session in
+                session.handle(E.begin("root", "Build", at: 0))
+                for index in 0..<ActivityHistory.maxEntries {
+                    session.handle(E.begin("f\(index)", "File \(index)", parent: "root", at: 1))
+                    session.handle(E.end("f\(index)", at: 2))
+                }
+                // Full: a new path is not noted; a noted one, under the same parent, is updated,
+                // and so is one whose title another noted path ends with.
+                session.handle(E.begin("new", "File new", parent: "root", at: 3))
+                session.handle(E.end("new", at: 4))
+                session.handle(E.begin("again", "File 7", parent: "root", at: 5))
+                session.handle(E.end("again", at: 9))
+                session.handle(E.begin("other", "Other", at: 5))
+                session.handle(E.begin("same-title", "File 8", parent: "other", at: 5))
+                session.handle(E.end("same-title", at: 6))
+                session.handle(E.end("other", at: 7))
+                session.handle(E.end("root", at: 10))
+                session.finish()
+            }
+            let history = HistoryFile.load(directory + "/history").history
+            #expect(history.entries.count == ActivityHistory.maxEntries)
+            #expect(history.entry(for: ["Build", "File new"]) == nil)
+            #expect(history.entry(for: ["Other", "File 8"]) == nil)
+            #expect(history.entry(for: ["Build", "File 7"])?.durations == [1, 4])
+            #expect(history.entry(for: ["Build", "File 8"])?.durations == [1])
+        }
+    }
+
     private func withLoggingSession(in directory: String, _ body: (RenderSession) throws -> Void) throws {
         let display = DisplayFile(directory: directory)
         var options = RenderOptions(mode: .log, displayFileDescriptor: display.descriptor, environment: [:])

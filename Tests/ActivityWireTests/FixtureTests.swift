@@ -71,7 +71,8 @@ struct OverlongLineTests {
         #expect(found.map(\.code) == [.lineTooLong])
         #expect(found.first?.line == 2)
         // What a consumer does with the line is its own: `render` passes it through.
-        #expect(found.first?.message == "the line is longer than 65536 bytes, the most an event may be; not read as one")
+        #expect(
+            found.first?.message == "the line is longer than 65536 bytes, the most an event may be; not read as one")
     }
 
     @Test("A line of exactly 64 KiB is still read whole")

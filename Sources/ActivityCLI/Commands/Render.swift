@@ -83,9 +83,9 @@ struct StreamFeeder {
         case .readFailed: return ExitCode.ioError
         case .outputClosed:
             display.finish()
-            // A full disk is not a reader that went away (nor is a reader that stalled, which
-            // is taken as gone): said, and a failure.
-            if let error = display.writeFailure(.stdout), error != EPIPE, error != EAGAIN {
+            // A full disk is not a reader that went away (a closed pipe, a reset socket, or a
+            // reader that stalled, taken as gone): said, and a failure.
+            if let error = display.writeFailure(.stdout), ![EPIPE, ECONNRESET, EAGAIN].contains(error) {
                 Console.error("standard output: \(POSIX.describe(error))", command: command)
                 return ExitCode.ioError
             }
@@ -101,7 +101,7 @@ struct StreamFeeder {
             } else {
                 // The fast path: events go on decoded in place, their texts still in the line,
                 // read and decoded on a thread of their own once the stream is ahead. What was
-                // gathered is written after the lines of each read, before the next may wait.
+                // gathered is written whenever the input may keep it waiting.
                 let source = FileDescriptorSource(fileDescriptor: fd)
                 try ReadAhead(source: source).forEach(events: { display.handle($0, line: $1) }, others: pass) {
                     display.flushOutput()

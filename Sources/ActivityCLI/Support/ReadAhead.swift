@@ -45,14 +45,16 @@ struct ReadAhead<Source: ByteSource & Sendable> {
     }
 
     /// Hands every line to the calling thread in order: events decoded in place to `event`, every
-    /// other line or piece to `body`; calls `afterBlock` after the lines of each read. Returns at
-    /// the end of the stream, with whether it read ahead on a thread of its own; throws the read's
-    /// error once the lines before it are handed on, or what a closure threw (and then leaves the
-    /// reading thread, if there is one, to stop at its next block).
+    /// other line or piece to `body`; calls `flush` whenever what they gathered should be written
+    /// because more may take a while: before each read on this thread, after the lines of each
+    /// block from the reading thread, and at the end. Returns at the end of the stream, with
+    /// whether it read ahead on a thread of its own; throws the read's error once the lines
+    /// before it are handed on, or what a closure threw (and then leaves the reading thread, if
+    /// there is one, to stop at its next block).
     @discardableResult
     func forEach(
         events event: (LineEvent, Int) throws -> Void, others body: (StreamItem) throws -> Void,
-        afterBlock: () throws -> Void
+        flush: () throws -> Void
     ) throws -> Bool {
         var reader = EventStreamReader(source: source, maxLineBytes: maxLineBytes)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(blockBytes, reader.minimumBufferBytes))
@@ -61,20 +63,21 @@ struct ReadAhead<Source: ByteSource & Sendable> {
         var pause: Ahead?
         do {
             try reader.forEach(
-                into: buffer,
+                into: buffer, beforeRead: flush,
                 next: { point in
-                    try afterBlock()
                     guard point.bytesRead < aheadAfterBytes || point.inOverlongLine else {
                         throw Ahead(pending: point.pending, line: point.line)
                     }
                     return point.keepingPending()
                 }, events: event, others: body)
-            try afterBlock()
+            try flush()
             return false
         } catch let ahead as Ahead {
             pause = ahead
         }
         guard let pause else { return false }
+        // The lines of the last read here are written before the first block is waited for.
+        try flush()
         let ring = Ring(blockBytes: buffer.count, count: blockCount)
         let first = ring.blocks[0].buffer
         first.baseAddress!.update(
@@ -83,15 +86,12 @@ struct ReadAhead<Source: ByteSource & Sendable> {
         guard let thread = HelperThread.start({ [reader] in ring.read(reader, from: start) }) else {
             // No second thread: reading goes on here.
             try reader.forEach(
-                into: first, pendingBytes: start.pendingBytes, line: start.line,
-                next: { point in
-                    try afterBlock()
-                    return point.keepingPending()
-                }, events: event, others: body)
-            try afterBlock()
+                into: first, pendingBytes: start.pendingBytes, line: start.line, beforeRead: flush,
+                next: { $0.keepingPending() }, events: event, others: body)
+            try flush()
             return false
         }
-        try ring.consume(thread: thread, events: event, others: body, afterBlock: afterBlock)
+        try ring.consume(thread: thread, events: event, others: body, flush: flush)
         return true
     }
 
@@ -169,7 +169,7 @@ extension ReadAhead {
         /// The consumer: takes the blocks in order, hands their lines on, and gives each back.
         func consume(
             thread: pthread_t, events event: (LineEvent, Int) throws -> Void, others body: (StreamItem) throws -> Void,
-            afterBlock: () throws -> Void
+            flush: () throws -> Void
         ) throws {
             var index = 0
             var ended = false
@@ -194,7 +194,7 @@ extension ReadAhead {
                     case .other(let item): try body(item)
                     }
                 }
-                try afterBlock()
+                try flush()
                 if let end = block.end {
                     ended = true
                     if case .failed(let error) = end { throw error }

@@ -8,26 +8,35 @@ import Synchronization
 ///
 /// It wraps the display the options chose and passes every call on unchanged; the exporter sees
 /// the same events and works on its own thread. Its warnings appear above the live region
-/// while the display runs, and on standard error once it has finished.
+/// while the display runs, and on standard error once it is finishing (after its last lines:
+/// a finished display takes no more).
 final class OTLPExportingDisplay: Display {
     private let inner: any Display
-    private let finished: Finished
+    private let warnings: Warnings
     let exporter: OTLPLiveExporter
 
-    private final class Finished: Sendable {
-        let value = Atomic<Bool>(false)
+    /// Where the exporter's warnings go: the display while it runs; kept while it finishes;
+    /// standard error after.
+    private final class Warnings: Sendable {
+        enum Phase { case running, finishing, finished }
+        let state = Mutex<(phase: Phase, kept: [String])>((.running, []))
     }
 
     init(_ inner: any Display, settings: OTLPSettings) {
-        let finished = Finished()
+        let warnings = Warnings()
         self.inner = inner
-        self.finished = finished
+        self.warnings = warnings
         exporter = OTLPLiveExporter(settings: settings) { [inner] message in
-            if finished.value.load(ordering: .acquiring) {
-                Console.error(message)
-            } else {
-                inner.passthrough(Array(("activity: " + message).utf8), to: .stderr)
+            // Passed on under the lock: a finish that begins meanwhile waits for it.
+            let finished = warnings.state.withLock { state in
+                switch state.phase {
+                case .running: inner.passthrough(Array(("activity: " + message).utf8), to: .stderr)
+                case .finishing: state.kept.append(message)
+                case .finished: return true
+                }
+                return false
             }
+            if finished { Console.error(message) }
         }
     }
 
@@ -105,8 +114,13 @@ final class OTLPExportingDisplay: Display {
 
     /// The display finishes first, so the final frame is not held up by the network.
     func finish() {
+        warnings.state.withLock { $0.phase = .finishing }
         inner.finish()
-        finished.value.store(true, ordering: .releasing)
+        let kept = warnings.state.withLock { state in
+            state.phase = .finished
+            return state.kept
+        }
+        for message in kept { Console.error(message) }
         exporter.finish()
     }
 }

@@ -25,6 +25,9 @@ final class HistoryRecorder: ActivityRenderer {
     private(set) var loadWarning: String?
     /// Each activity's key in the history.
     private var keys = PathTitleCache(separator: ActivityHistory.keySeparator)
+    /// The titles that end the paths noted: once no new path is noted, an end whose title ends
+    /// none of them cannot update one, and its key is neither made nor looked up.
+    private var notedTitles: Set<String> = []
 
     /// - Parameter readsEstimates: whether to read the file now, for a display that shows
     ///   estimates; otherwise ``save()`` reads it.
@@ -46,8 +49,11 @@ final class HistoryRecorder: ActivityRenderer {
         guard update.kind == .end, let handle = update.handle, let activity = store[handle],
             activity.status == .success
         else { return }
+        let full = runs.entries.count >= ActivityHistory.maxEntries
+        if full, !notedTitles.contains(activity.title) { return }
         let key = keys.title(of: activity, in: store)
-        guard runs.entries.count < ActivityHistory.maxEntries || runs.entry(forKey: key) != nil else { return }
+        guard !full || runs.entry(forKey: key) != nil else { return }
+        if !full { notedTitles.insert(activity.title) }
         runs.record(
             key: key, path: store.path(of: handle), duration: activity.duration(at: update.timestamp),
             completed: activity.completed, total: activity.total, endedAt: update.timestamp)

@@ -30,6 +30,8 @@ extension TerminalRenderer {
     /// the path never ran (an empty history makes no key).
     func usualDuration(of activity: ActivityState, in store: ActivityStore) -> Double? {
         guard let history = configuration.history, !history.isEmpty else { return nil }
+        if historyTitles == nil { historyTitles = Set(history.entries.values.compactMap(\.path.last)) }
+        guard historyTitles!.contains(activity.title) else { return nil }
         return history.entry(forKey: historyKeys.title(of: activity, in: store))?.usualDuration
     }
 }

@@ -129,6 +129,9 @@ public final class TerminalRenderer: ActivityRenderer {
     /// Activities' paths as the history knows them (``ActivityHistory/key(_:)``), when there is
     /// a history to read.
     @exclusivity(unchecked) var historyKeys = PathTitleCache(separator: ActivityHistory.keySeparator)
+    /// The titles that end the history's paths, gathered at the first lookup: an activity whose
+    /// title ends none has no entry, and its key is not made.
+    var historyTitles: Set<String>?
     /// Plain mode's line, built as bytes and reused.
     @exclusivity(unchecked) var plainLine: [UInt8] = []
     /// Plain mode's elapsed-time prefix, by its ``Formatting/durationKey(_:)``.

@@ -9,20 +9,10 @@ struct RenderBatchingTests {
     @Test("a slow producer's every line shows at once, before the next is written")
     func slowProducer() throws {
         let folder = try TemporaryFolder()
-        let fifo = folder.url.appendingPathComponent("input").path
-        try #require(mkfifo(fifo, 0o600) == 0)
         let out = folder.url.appendingPathComponent("stdout").path
         let err = folder.url.appendingPathComponent("stderr").path
-        // Both ends open before the spawn: the child's open of the FIFO then returns at once (a
-        // reader's open waits for a writer, and posix_spawn waits for the child's opens).
-        let keeper = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        try #require(keeper >= 0)
-        let writer = open(fifo, O_WRONLY | O_CLOEXEC)
-        try #require(writer >= 0)
-        let pid = try CommandRunner.spawn(
-            CommandRunner.activity, ["render", "--mode", "plain"], environment: CommandRunner.baseEnvironment(),
-            stdin: fifo, stdout: out, stderr: err)
-        close(keeper)
+        let (pid, writer) = try Self.spawnReadingFIFO(
+            in: folder, CommandRunner.activity, ["render", "--mode", "plain"], stdout: out, stderr: err)
         func send(_ line: String) {
             let bytes = Array(line.utf8)
             #expect(write(writer, bytes, bytes.count) == bytes.count)
@@ -45,19 +35,12 @@ struct RenderBatchingTests {
     @Test("what the display has to say before any input shows before the first line comes")
     func warningBeforeInput() throws {
         let folder = try TemporaryFolder()
-        let fifo = folder.url.appendingPathComponent("input").path
-        try #require(mkfifo(fifo, 0o600) == 0)
         let notes = try folder.file("notes.txt", contents: "my notes\n")
         let err = folder.url.appendingPathComponent("stderr").path
-        let keeper = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        try #require(keeper >= 0)
-        let writer = open(fifo, O_WRONLY | O_CLOEXEC)
-        try #require(writer >= 0)
         // A history file that is something else: a warning as the session starts.
-        let pid = try CommandRunner.spawn(
-            CommandRunner.activity, ["render", "--mode", "plain", "--history", notes.path],
-            environment: CommandRunner.baseEnvironment(), stdin: fifo, stdout: "/dev/null", stderr: err)
-        close(keeper)
+        let (pid, writer) = try Self.spawnReadingFIFO(
+            in: folder, CommandRunner.activity, ["render", "--mode", "plain", "--history", notes.path],
+            stdout: "/dev/null", stderr: err)
         #expect(Self.waitFor("not a history file", in: err), "the warning, with no input yet")
         close(writer)
         let status = CommandRunner.wait(pid, timeout: 60, what: "activity render")
@@ -86,19 +69,11 @@ struct RenderBatchingTests {
     @Test("interrupted while reading ahead: nothing is written after the summary")
     func interruptedReadingAhead() throws {
         let folder = try TemporaryFolder()
-        let fifo = folder.url.appendingPathComponent("input").path
-        try #require(mkfifo(fifo, 0o600) == 0)
         let both = folder.url.appendingPathComponent("both").path
-        let keeper = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        try #require(keeper >= 0)
-        let writer = open(fifo, O_WRONLY | O_CLOEXEC)
-        try #require(writer >= 0)
         // Both streams on one file, as `2>&1` has them: the summary must be its last lines.
-        let pid = try CommandRunner.spawn(
-            "/bin/sh", ["-c", #"exec "$0" render --mode plain 2>&1"#, CommandRunner.activity],
-            environment: CommandRunner.baseEnvironment(), stdin: fifo, stdout: both,
-            stderr: folder.url.appendingPathComponent("shell").path)
-        close(keeper)
+        let (pid, writer) = try Self.spawnReadingFIFO(
+            in: folder, "/bin/sh", ["-c", #"exec "$0" render --mode plain 2>&1"#, CommandRunner.activity],
+            stdout: both, stderr: folder.url.appendingPathComponent("shell").path)
         // Blocks of tasks, each with text between its begin and its end, fed faster than they
         // are drawn (the pipe stays full, so `render` reads ahead) until `render` has gone.
         let feeder = Thread {
@@ -143,6 +118,25 @@ struct RenderBatchingTests {
             let task = last.split(separator: " ").last.map(String.init) ?? ""
             #expect(lines[..<summary].contains { $0.hasSuffix("▶ Task \(task)") }, "\(last) before its task's begin")
         }
+    }
+
+    /// Starts `executable` reading a FIFO in `folder`, and returns it with the FIFO's write end.
+    static func spawnReadingFIFO(
+        in folder: TemporaryFolder, _ executable: String, _ arguments: [String], stdout: String, stderr: String
+    ) throws -> (pid: pid_t, writer: Int32) {
+        let fifo = folder.url.appendingPathComponent("input").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        // Both ends open before the spawn: the child's open of the FIFO then returns at once (a
+        // reader's open waits for a writer, and posix_spawn waits for the child's opens).
+        let keeper = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(keeper >= 0)
+        defer { close(keeper) }
+        let writer = open(fifo, O_WRONLY | O_CLOEXEC)
+        try #require(writer >= 0)
+        let pid = try CommandRunner.spawn(
+            executable, arguments, environment: CommandRunner.baseEnvironment(), stdin: fifo, stdout: stdout,
+            stderr: stderr)
+        return (pid, writer)
     }
 
     static func contents(_ path: String) -> String {

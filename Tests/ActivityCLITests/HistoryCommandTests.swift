@@ -108,4 +108,30 @@ struct HistoryCommandTests {
         #expect(both.status == 64)
         #expect(both.standardError.contains("--history and --no-history exclude each other"))
     }
+
+    @Test("on, in ACTIVITY_HISTORY or --history, is the default file, never a file named on where it runs")
+    func historyOn() throws {
+        let folder = try TemporaryFolder()
+        let events = Data(
+            """
+            {"v":1,"type":"begin","id":"a","title":"Fetch","ts":100}
+            {"v":1,"type":"end","id":"a","status":"success","ts":112.5}
+
+            """.utf8)
+        let state = folder.url.appendingPathComponent("state")
+        let work = folder.url.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let environment = ["ACTIVITY_HISTORY": "on", "XDG_STATE_HOME": state.path]
+        let first = try CommandRunner.activity(
+            ["render", "--mode", "plain"], input: events, environment: environment, currentDirectory: work)
+        #expect(first.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("on").path))
+        #expect(FileManager.default.fileExists(atPath: state.path + "/activity/history"))
+        let second = try CommandRunner.activity(
+            ["render", "--mode", "plain", "--history", "on"], input: events,
+            environment: ["XDG_STATE_HOME": state.path],
+            currentDirectory: work)
+        #expect(second.standardError.contains("Fetch (usually 12.5s)"), "\(second.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("on").path))
+    }
 }

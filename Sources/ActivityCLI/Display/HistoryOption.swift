@@ -1,19 +1,22 @@
 import ActivityRendering
 
-/// `--history FILE|off` and `--no-history` of `render` and `run`: where the durations of past
+/// `--history FILE|on|off` and `--no-history` of `render` and `run`: where the durations of past
 /// runs are kept (see `ActivityHistory`).
 ///
-/// Without the options, `ACTIVITY_HISTORY` (a path, or `off`) decides; without it, the file is
-/// `$XDG_STATE_HOME/activity/history`, or `~/.local/state/activity/history`.
+/// Without the options, `ACTIVITY_HISTORY` (a path, `on` or `off`) decides; without it, or with
+/// `on`, the file is `$XDG_STATE_HOME/activity/history`, or `~/.local/state/activity/history`.
+/// (`on` is never a file in the current directory, which `ACTIVITY_HISTORY=on` would otherwise
+/// leave behind; `./on` is.)
 enum HistoryOption {
     static let group = OptionGroup(
         title: "history options",
         options: [
             .value(
-                "history", "FILE|off", values: .file,
+                "history", "FILE|on|off", values: .file,
                 help: "remember how long each activity took in FILE, for 'usually 2m10s' estimates and the "
                     + "summary's steps slower than usual (default: ACTIVITY_HISTORY, else "
-                    + "$XDG_STATE_HOME/activity/history or ~/.local/state/activity/history); off: none"),
+                    + "$XDG_STATE_HOME/activity/history or ~/.local/state/activity/history); on: that "
+                    + "default file; off: none"),
             .flag("no-history", help: "neither read nor write a history (same as --history off)"),
         ])
 
@@ -30,15 +33,17 @@ enum HistoryOption {
             return nil
         }
         switch option {
-        case "": throw parser.usageError("--history needs a file, or off")
+        case "": throw parser.usageError("--history needs a file, on or off")
         case "off": return nil
+        case "on": return defaultPath(environment)
         case let path?: return path
         case nil: break
         }
-        if let setting = environment["ACTIVITY_HISTORY"], !setting.isEmpty {
-            return setting == "off" ? nil : setting
+        switch environment["ACTIVITY_HISTORY"] {
+        case "off": return nil
+        case let path? where !path.isEmpty && path != "on": return path
+        default: return defaultPath(environment)
         }
-        return defaultPath(environment)
     }
 
     /// `$XDG_STATE_HOME/activity/history`, else `$HOME/.local/state/activity/history`; `nil`

@@ -38,7 +38,10 @@ enum Commands {
         ("ACTIVITY_PARENT", "the id of the activity that started this process; new activities nest under it"),
         ("ACTIVITY_TIMEOUT_MS", "how long a reporter waits for a stalled reader (0 to 60000, default 1000)"),
         ("ACTIVITY_CONTROL", "where a reporter reads cancel requests when its sink is not a socket: fd:N or unix:PATH"),
-        ("ACTIVITY_HISTORY", "the history file of render, run and replay (a path, or off); see --history"),
+        (
+            "ACTIVITY_HISTORY",
+            "the history file of render, run and replay (a path, on for the default one, or off); see --history"
+        ),
         ("XDG_STATE_HOME", "where the history file is by default: $XDG_STATE_HOME/activity/history"),
         ("NO_COLOR", "when set and not empty: no colours"),
         ("CLICOLOR", "0: no colours"),

@@ -379,7 +379,7 @@ public final class RenderSession: Sendable {
     /// Whether the reader of `stream` has gone away (a closed pipe: `… | head -1`), so that what
     /// produces the output can stop, as a filter in a pipeline does.
     public func isClosed(_ stream: StandardStream) -> Bool {
-        state.core.withLock { $0.standardOutputs[stream]?.isBroken ?? false }
+        writeFailure(stream) != nil
     }
 
     /// Why writes to `stream` stopped (``FileDescriptorOutput/failure``: `EPIPE` when its reader

@@ -96,17 +96,15 @@ struct StreamFeeder {
     /// `paced` counts the events played with their timing.
     func read(fd: Int32, name: String, command: String, paced: inout Int) -> Outcome {
         do {
+            var reader = ReadAhead(source: FileDescriptorSource(fileDescriptor: fd))
             if let pacer {
-                try readPaced(fd: fd, pacer: pacer, paced: &paced)
+                // Played as it is read: nothing to gain from reading ahead.
+                reader.aheadAfterBytes = .max
+                try readPaced(reader, pacer: pacer, paced: &paced)
             } else {
                 // The fast path: events go on decoded in place, their texts still in the line,
-                // read and decoded on a thread of their own once the stream is ahead. What was
-                // gathered is written whenever the input may keep it waiting.
-                let source = FileDescriptorSource(fileDescriptor: fd)
-                try ReadAhead(source: source).forEach(events: { display.handle($0, line: $1) }, others: pass) {
-                    display.flushOutput()
-                    if display.isClosed(.stdout) { throw OutputClosed() }
-                }
+                // read and decoded on a thread of their own once the stream is ahead.
+                try reader.forEach(events: { display.handle($0, line: $1) }, others: pass, flush: writeGathered)
             }
         } catch is OutputClosed {
             return .outputClosed
@@ -121,18 +119,29 @@ struct StreamFeeder {
     }
 
     /// A recording played at its pace: every event goes through the pacer.
-    private func readPaced(fd: Int32, pacer: Pacer, paced: inout Int) throws {
-        var reader = EventStreamReader(
-            source: FlushingSource(base: FileDescriptorSource(fileDescriptor: fd), display: display))
+    private func readPaced(_ reader: ReadAhead<FileDescriptorSource>, pacer: Pacer, paced: inout Int) throws {
         var pacer = pacer
-        try reader.forEach { item in
-            guard case .event(var event) = item.decoded else { return try pass(item) }
+        func play(_ event: ActivityEvent, line: Int) {
+            var event = event
             paced += 1
             display.flushOutput()
             pacer.wait(for: event.timestamp)
             event.timestamp = POSIX.unixSeconds()
-            display.handle(event, line: item.line)
+            display.handle(event, line: line)
         }
+        try reader.forEach(
+            events: { event, line in play(event.event(), line: line) },
+            others: { item in
+                guard case .event(let event) = item.decoded else { return try pass(item) }
+                play(event, line: item.line)
+            }, flush: writeGathered)
+    }
+
+    /// Writes what the display gathered, before the input may keep it waiting, so that a slow
+    /// producer's line shows at once while a fast stream's lines are written many at a time.
+    private func writeGathered() throws {
+        display.flushOutput()
+        if display.isClosed(.stdout) { throw OutputClosed() }
     }
 
     /// A line that is not an event in the canonical form: an event decoded the long way is
@@ -160,20 +169,6 @@ struct StreamFeeder {
 
 /// Standard output's reader has gone away: reading stops.
 private struct OutputClosed: Error {}
-
-/// The input of a display that gathers its output: before each read, which may wait for the
-/// producer, what the display gathered is written, so a slow producer's line shows at once
-/// while a fast stream's lines are written many at a time.
-private struct FlushingSource: ByteSource {
-    var base: FileDescriptorSource
-    let display: any Display
-
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        display.flushOutput()
-        if display.isClosed(.stdout) { throw OutputClosed() }
-        return try base.read(into: buffer)
-    }
-}
 
 /// Waits between events so that a recorded stream plays with its original timing.
 struct Pacer {

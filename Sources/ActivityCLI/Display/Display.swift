@@ -29,9 +29,6 @@ protocol Display: Sendable {
     /// Passes on output that is not an event, as it came: whole lines with their `\n`, or part
     /// of a line. Byte for byte to a file or a pipe; line by line, sanitized, on a terminal.
     func passthrough(_ bytes: [UInt8], to stream: StandardStream)
-    /// Whether the reader of `stream` has gone away (`… | head -1`), or writing to it failed:
-    /// stop producing for it.
-    func isClosed(_ stream: StandardStream) -> Bool
     /// Why writes to `stream` stopped: `EPIPE` when its reader went away, another `errno` when
     /// writing failed (`ENOSPC`); `nil` while it takes them.
     func writeFailure(_ stream: StandardStream) -> Int32?
@@ -73,9 +70,11 @@ extension Display {
     /// Displays without a fast path take the event made whole.
     func handle(_ event: borrowing LineEvent, line: Int) { handle(event.event(), line: line) }
 
-    /// Displays that write to no standard stream of the caller's never find one closed.
-    func isClosed(_ stream: StandardStream) -> Bool { false }
+    /// Whether the reader of `stream` has gone away (`… | head -1`), or writing to it failed:
+    /// stop producing for it.
+    func isClosed(_ stream: StandardStream) -> Bool { writeFailure(stream) != nil }
 
+    /// Displays that write to no standard stream of the caller's never find one failing.
     func writeFailure(_ stream: StandardStream) -> Int32? { nil }
 
     /// Displays that write at once have nothing to flush.

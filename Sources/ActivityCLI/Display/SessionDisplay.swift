@@ -36,10 +36,6 @@ final class SessionDisplay: Display {
         session.passthrough(bytes, to: stream)
     }
 
-    func isClosed(_ stream: StandardStream) -> Bool {
-        session.isClosed(stream)
-    }
-
     func writeFailure(_ stream: StandardStream) -> Int32? {
         session.writeFailure(stream)
     }

@@ -59,25 +59,34 @@ struct ReadAhead<Source: ByteSource & Sendable> {
         var reader = EventStreamReader(source: source, maxLineBytes: maxLineBytes)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(blockBytes, reader.minimumBufferBytes))
         defer { buffer.deallocate() }
-        let aheadAfterBytes = self.aheadAfterBytes
-        var pause: Ahead?
-        do {
-            try reader.forEach(
-                into: buffer, beforeRead: flush,
-                next: { point in
-                    guard point.bytesRead < aheadAfterBytes || point.inOverlongLine else {
-                        throw Ahead(pending: point.pending, line: point.line)
-                    }
-                    return point.keepingPending()
-                }, events: event, others: body)
+        /// Reads on this thread from `start` in `buffer` until the end of the stream, or until a
+        /// read of `aheadAfterBytes` or more, which it returns the pause after.
+        func readHere(
+            into buffer: UnsafeMutableBufferPointer<UInt8>, from start: Ring.Start, aheadAfterBytes: Int
+        )
+            throws -> Ahead?
+        {
+            do {
+                try reader.forEach(
+                    into: buffer, pendingBytes: start.pendingBytes, line: start.line, beforeRead: flush,
+                    next: { point in
+                        guard point.bytesRead < aheadAfterBytes || point.inOverlongLine else {
+                            throw Ahead(pending: point.pending, line: point.line)
+                        }
+                        return point.keepingPending()
+                    }, events: event, others: body)
+            } catch let ahead as Ahead {
+                // The lines of the last read here are written before the reading goes elsewhere.
+                try flush()
+                return ahead
+            }
             try flush()
-            return false
-        } catch let ahead as Ahead {
-            pause = ahead
+            return nil
         }
-        guard let pause else { return false }
-        // The lines of the last read here are written before the first block is waited for.
-        try flush()
+        guard
+            let pause = try readHere(
+                into: buffer, from: Ring.Start(pendingBytes: 0, line: 1), aheadAfterBytes: aheadAfterBytes)
+        else { return false }
         let ring = Ring(blockBytes: buffer.count, count: blockCount)
         let first = ring.blocks[0].buffer
         first.baseAddress!.update(
@@ -85,10 +94,7 @@ struct ReadAhead<Source: ByteSource & Sendable> {
         let start = Ring.Start(pendingBytes: pause.pending.count, line: pause.line)
         guard let thread = HelperThread.start({ [reader] in ring.read(reader, from: start) }) else {
             // No second thread: reading goes on here.
-            try reader.forEach(
-                into: first, pendingBytes: start.pendingBytes, line: start.line, beforeRead: flush,
-                next: { $0.keepingPending() }, events: event, others: body)
-            try flush()
+            _ = try readHere(into: first, from: start, aheadAfterBytes: .max)
             return false
         }
         try ring.consume(thread: thread, events: event, others: body, flush: flush)

@@ -86,8 +86,6 @@ final class OTLPExportingDisplay: Display {
 
     func passthrough(_ bytes: [UInt8], to stream: StandardStream) { inner.passthrough(bytes, to: stream) }
 
-    func isClosed(_ stream: StandardStream) -> Bool { inner.isClosed(stream) }
-
     func writeFailure(_ stream: StandardStream) -> Int32? { inner.writeFailure(stream) }
 
     func flushOutput() { inner.flushOutput() }

@@ -1,15 +1,14 @@
 # What the build and the tests need beyond the Swift toolchain, in one place: sourced by
 # Scripts/test (which installs what is missing) and .ci/run (which installs all of it).
 #
-# Debian packages, each with the command (or pkg-config module) that shows it is there.
+# Debian packages, each with the command (or pkg-config module) that shows it is there. No clang:
+# the C tests and the fuzz target use the Swift toolchain's (found beside `swift`; it ships libFuzzer).
 debian_packages=(
     "libjson-c-dev pkgconfig:json-c" # the C library
     "pkg-config pkg-config"
     "make make"
     "gcc gcc"
     "g++ g++"
-    "clang clang"                             # the C library's fuzz target (libFuzzer)
-    "libclang-rt-14-dev glob:/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a"
     "tmux tmux"                               # end-to-end terminal tests
     "chromium chromium"                       # the HTML report, opened headless
     "zsh zsh"                                 # completion scripts, loaded in each shell

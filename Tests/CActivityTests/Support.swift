@@ -28,6 +28,15 @@ enum Support {
         return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// The Swift toolchain's clang: the one beside the `swift` that runs these tests (symbolic links
+    /// resolved), never the first `clang` on PATH, which may be one installed by hand.
+    static func toolchainClang() throws -> String {
+        let swift = try #require(executable("swift"), "swift is not on PATH")
+        let clang = URL(filePath: swift).resolvingSymlinksInPath().deletingLastPathComponent().appending(path: "clang")
+        try #require(FileManager.default.isExecutableFile(atPath: clang.path), "no clang beside \(swift)")
+        return clang.path
+    }
+
     /// What a finished process left behind.
     struct Outcome: Sendable {
         var status: Int32

@@ -5,17 +5,20 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+import sys
 
 STATUS = {"success": 0, "failure": 1, "cancelled": 2, "skipped": 3}
 LEVEL = {"debug": 0, "info": 1, "warning": 2, "error": 3}
 
 
-def _load() -> ctypes.CDLL:
+def _load() -> ctypes.CDLL | _Unavailable:
     # Scripts/install puts the package in PREFIX/lib/pythonX.Y/site-packages and the library in
     # PREFIX/lib: found there even when PREFIX is not on the system's library path.
     beside = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "libactivity.so.0")
-    candidates = [
-        os.environ.get("ACTIVITY_LIBRARY"),
+    # ACTIVITY_LIBRARY, when set, is the one library tried: a program told which to use never
+    # falls back to another one.
+    chosen = os.environ.get("ACTIVITY_LIBRARY")
+    candidates = [chosen] if chosen else [
         os.path.normpath(beside) if os.path.exists(beside) else None,
         ctypes.util.find_library("activity"),
         "libactivity.so.0",
@@ -26,7 +29,51 @@ def _load() -> ctypes.CDLL:
             return ctypes.CDLL(candidate)
         except OSError as error:
             errors.append(f"{candidate}: {error}")
-    raise ImportError("libactivity not found (set ACTIVITY_LIBRARY to its path): " + "; ".join(errors))
+    return _Unavailable("; ".join(errors))
+
+
+class _Unavailable:
+    """Stands in for a library that could not be loaded: every call does what the library does
+    with reporting off, so a missing library never breaks the program that reports. One warning
+    on standard error says so, when a sink was asked for (ACTIVITY_SINK, or set_sink)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        self.warned = False
+        if os.environ.get("ACTIVITY_SINK", "none") not in ("", "none"):
+            self.warn("ACTIVITY_SINK=" + os.environ["ACTIVITY_SINK"])
+
+    def warn(self, sink: str) -> None:
+        if not self.warned:
+            self.warned = True
+            sys.stderr.write(f"activity: {sink}: libactivity could not be loaded ({self.reason}); "
+                             "set ACTIVITY_LIBRARY to its path; reporting is off\n")
+            sys.stderr.flush()
+
+    # A handle like the library's for an activity begun while reporting is off.
+    def activity_begin(self, *_arguments: object) -> int:
+        return 1
+
+    activity_begin_cancellable = activity_begin
+
+    def activity_set_sink(self, spec: bytes | None) -> int:
+        if spec not in (None, b"", b"none"):
+            self.warn(spec.decode("utf-8", "replace"))
+        return 0
+
+    def activity_id(self, *_arguments: object) -> bytes:
+        return b""
+
+    activity_version = activity_strerror = activity_id
+
+    def activity_cancel_requested(self, _handle: object) -> int:
+        return 0
+
+    def __getattr__(self, name: str) -> object:
+        # advance, set_completed, set_total, set_message, log, end, set_cancel_handler, flush
+        if not name.startswith("activity_"):
+            raise AttributeError(name)
+        return lambda *_arguments: 0
 
 
 lib = _load()
@@ -50,9 +97,10 @@ for _name, _result, _arguments in [
     ("activity_flush", ctypes.c_int, [ctypes.c_int]),
     ("activity_strerror", ctypes.c_char_p, [ctypes.c_int]),
 ]:
-    _function = getattr(lib, _name)
-    _function.restype = _result
-    _function.argtypes = _arguments
+    if isinstance(lib, ctypes.CDLL):
+        _function = getattr(lib, _name)
+        _function.restype = _result
+        _function.argtypes = _arguments
 
 
 def text(value: str | None) -> bytes | None:

@@ -35,23 +35,27 @@ struct ExampleTests {
         }
     }
 
-    @Test("Examples/c builds through pkg-config and reports a clean stream")
+    @Test("make -C Examples/c O=DIR builds every example into DIR; the demo reports a clean stream")
     func cExample() throws {
         let prefix = try Support.prefix()
         let folder = try TemporaryDirectory()
-        let pkgConfig = try #require(Support.executable("pkg-config"), "pkg-config is not installed")
-        let flags = try Support.run(
-            pkgConfig, ["--cflags", "--libs", "activity"],
-            environment: ["PKG_CONFIG_PATH": prefix.appending(path: "lib/pkgconfig").path])
-        try #require(flags.status == 0, "\(flags.combined)")
-        let cc = try #require(Support.executable("cc"), "no C compiler")
-        let binary = folder.url.appending(path: "demo").path
+        let make = try #require(Support.executable("make"), "make is not installed")
+        let sources = Support.examples.appending(path: "c")
+        let before = try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
+        let output = folder.url.appending(path: "out")
         let build = try Support.run(
-            cc,
-            ["-Wall", "-Wextra", "-Werror", Support.examples.appending(path: "c/demo.c").path, "-o", binary]
-                + flags.output.split(whereSeparator: \.isWhitespace).map(String.init)
-                + ["-Wl,-rpath,\(prefix.appending(path: "lib").path)"])
+            make, ["-C", sources.path, "O=\(output.path)", "CFLAGS=-O2 -Wall -Wextra -Werror"],
+            environment: ["PKG_CONFIG_PATH": prefix.appending(path: "lib/pkgconfig").path])
         try #require(build.status == 0, "\(build.combined)")
+        let examples = before.filter { $0.hasSuffix(".c") }.map { String($0.dropLast(2)) }
+        #expect(examples.sorted() == ["cancel", "demo"])
+        for example in examples {
+            #expect(
+                FileManager.default.isExecutableFile(atPath: output.appending(path: example).path),
+                "\(example) was not built into O:\n\(build.combined)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted() == before)
+        let binary = output.appending(path: "demo").path
         let (outcome, report) = try runExample(binary, in: folder)
         #expect(report.isClean, "\(report.summary)")
         #expect(report.count("begin") == 7)

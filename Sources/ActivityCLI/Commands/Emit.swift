@@ -83,7 +83,7 @@ enum EmitCommand {
         description: """
             With --cancel-signal, the person watching may cancel the activity (Esc in 'activity run
             --mode overlay'): 'activity run' then sends the signal to the script that called emit
-            (its parent process), once. The script traps it and decides; without the option nothing
+            (its nearest ancestor that is not a subshell), once. The script traps it and decides; without the option nothing
             is ever sent to it.
             """,
         example: """
@@ -107,7 +107,7 @@ enum EmitCommand {
         let id = try parser.id(parsed, "id") ?? ActivityID(unchecked: POSIX.randomHex() + ".1")
         let parent = try parser.id(parsed, "parent") ?? inheritedParent()
         // Each call is a process of its own: the activity belongs to the script that called it.
-        var attrs: [String: AttributeValue] = [ownerAttribute: .number(Double(getppid()))]
+        var attrs: [String: AttributeValue] = [ownerAttribute: .number(Double(owningProcess()))]
         var cancellable = false
         if let name = parsed.value("cancel-signal") {
             let bare = name.uppercased().hasPrefix("SIG") ? String(name.uppercased().dropFirst(3)) : name.uppercased()

@@ -366,14 +366,19 @@ public final class RenderSession: Sendable {
     /// drawn until ``resumeDrawing()``.
     package func suspendDrawing() {
         state.core.withLock { core in
+            core.terminal?.suspendCommandModes()
             core.terminal?.stepAside()
             core.terminal?.isSuspended = true
         }
     }
 
-    /// The process continued: the live region comes back with the next frame.
+    /// The process continued: the command's modes are on again, and the live region comes back
+    /// with the next frame.
     package func resumeDrawing() {
-        state.core.withLock { core in core.terminal?.isSuspended = false }
+        state.core.withLock { core in
+            core.terminal?.resumeCommandModes()
+            core.terminal?.isSuspended = false
+        }
     }
 
     /// Whether the reader of `stream` has gone away (a closed pipe: `… | head -1`), so that what

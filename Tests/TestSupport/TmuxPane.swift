@@ -100,6 +100,19 @@ package final class TmuxPane {
         (try? tmux(["display-message", "-p", "#{cursor_flag}"]).standardOutput) == "1\n"
     }
 
+    /// What tmux's `display-message -p` gives for `format` (`#{mouse_any_flag}`), without its
+    /// line break.
+    package func display(_ format: String) -> String {
+        let answer = (try? tmux(["display-message", "-p", format]).standardOutput) ?? ""
+        return answer.hasSuffix("\n") ? String(answer.dropLast()) : answer
+    }
+
+    /// Waits until ``display(_:)`` gives `value` for `format`, for at most `timeout` seconds (a
+    /// bound for a broken run only).
+    package func waitFor(format: String, toBe value: String, timeout: Double = 60) -> Bool {
+        poll(timeout: timeout) { display(format) == value ? true : nil } ?? false
+    }
+
     /// Waits until the cursor is shown (or hidden), for at most `timeout` seconds (a bound for a
     /// broken run only).
     package func waitForCursor(visible: Bool, timeout: Double = 60) -> Bool {

@@ -59,8 +59,10 @@ extension TerminalRenderer {
             commandScreen = .fullScreen
         case .fullScreen(let bytes):
             output.write(bytes)
+            commandModes.feed(bytes)
         case .leaveFullScreen(let bytes):
             output.write(bytes)
+            commandModes.feed(bytes)
             commandScreen = .lines
             redrawNeeded = true
         }
@@ -87,14 +89,33 @@ extension TerminalRenderer {
         redrawNeeded = true
     }
 
-    /// At the end: an unfinished prompt line ends, and an alternate screen the command did not
-    /// leave (it was killed) is left, so the summary lands on the person's own screen.
+    /// At the end: an unfinished prompt line ends, and the modes the command left on (an
+    /// alternate screen it did not leave, a hidden cursor, mouse reporting) are turned off, so the
+    /// summary lands on the person's own screen and the shell gets its terminal as it was.
     func finishCommandScreen() {
+        let modes = commandModes.resetSequence
         switch commandScreen {
-        case .lines: break
-        case .prompt: output.write(Self.resetColours + Self.newline)
-        case .fullScreen: output.write(Self.resetColours + Self.leaveAlternateScreen)
+        case .lines: output.write(modes)
+        case .prompt: output.write(Self.resetColours + Self.newline + modes)
+        case .fullScreen:
+            // The modes first: a scroll region is undone on the screen that has it.
+            output.write(
+                Self.resetColours + modes + (commandModes.isAlternateScreen ? [] : Self.leaveAlternateScreen))
         }
+        commandModes = TerminalModes()
         commandScreen = .lines
+    }
+
+    /// The process is about to stop (Ctrl-Z): the modes the command turned on are turned off for
+    /// the shell; ``resumeCommandModes()`` turns them on again.
+    package func suspendCommandModes() {
+        guard configuration.mode == .tty, !isFinished else { return }
+        output.write(commandModes.resetSequence)
+    }
+
+    /// The process continued (`fg`): the command's modes are on again, as it left them.
+    package func resumeCommandModes() {
+        guard configuration.mode == .tty, !isFinished else { return }
+        output.write(commandModes.setSequence)
     }
 }

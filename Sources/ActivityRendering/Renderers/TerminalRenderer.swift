@@ -141,6 +141,9 @@ public final class TerminalRenderer: ActivityRenderer {
     var passthroughLines: [StandardStream: LineSplitter] = [:]
     /// Where a command on a pseudo-terminal has its output (see `commandOutput`).
     var commandScreen = CommandScreen.lines
+    /// The modes the command turned on in the real terminal (it reaches it on the alternate
+    /// screen): turned off when it ends or is stopped, on again when it continues.
+    var commandModes = TerminalModes()
     /// While the process is stopped (Ctrl-Z), nothing is drawn.
     package var isSuspended = false
     /// The claim whose signal handlers restore this terminal, when the session took it: frames

@@ -9,6 +9,7 @@ debian_packages=(
     "make make"
     "gcc gcc"
     "g++ g++"
+    "cargo-web cargo"                         # Examples/rust (edition 2024: Debian's cargo-web, 1.85+)
     "tmux tmux"                               # end-to-end terminal tests
     "chromium chromium"                       # the HTML report, opened headless
     "zsh zsh"                                 # completion scripts, loaded in each shell

@@ -82,25 +82,29 @@ struct ExampleTests {
         #expect(ends.contains { $0.completed == 40 && $0.total == .value(40) })
     }
 
-    static let rustc = Support.executable("rustc")
+    static let cargo = Support.executable("cargo")
 
     @Test(
-        "Examples/rust declares the C API and reports through it",
-        .enabled(if: rustc != nil, "rustc is not installed (neither on PATH nor in ~/.cargo/bin): Rust example skipped")
+        "Examples/rust, a cargo package (edition 2024), builds offline through pkg-config and reports",
+        .enabled(if: cargo != nil, "cargo is not installed (Scripts/dependencies.sh lists it): Rust example skipped")
     )
     func rustExample() throws {
-        let rustc = try #require(Self.rustc)
+        let cargo = try #require(Self.cargo)
         let prefix = try Support.prefix()
         let folder = try TemporaryDirectory()
-        let binary = folder.url.appending(path: "demo").path
-        let lib = prefix.appending(path: "lib").path
         let build = try Support.run(
-            rustc,
+            cargo,
             [
-                "--edition", "2021", "-O", Support.examples.appending(path: "rust/demo.rs").path, "-o", binary, "-L",
-                lib, "-C", "link-args=-Wl,-rpath,\(lib)",
+                "build", "--offline", "--locked", "--manifest-path",
+                Support.examples.appending(path: "rust/Cargo.toml").path,
+            ],
+            environment: [
+                "PKG_CONFIG_PATH": prefix.appending(path: "lib/pkgconfig").path,
+                "CARGO_TARGET_DIR": folder.url.appending(path: "target").path, "RUSTFLAGS": "-D warnings",
             ])
         try #require(build.status == 0, "\(build.combined)")
+        // The rpath from build.rs: it runs with no LD_LIBRARY_PATH.
+        let binary = folder.url.appending(path: "target/debug/activity-demo").path
         let (outcome, report) = try runExample(binary, in: folder)
         #expect(report.isClean, "\(report.summary)")
         #expect(report.count("begin") == 3)

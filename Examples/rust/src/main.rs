@@ -1,8 +1,7 @@
 //! A minimal Rust program reporting progress through libactivity.
 //!
-//!     rustc demo.rs -L "$(pkg-config --variable=libdir activity)" \
-//!         -C link-args=-Wl,-rpath,"$(pkg-config --variable=libdir activity)"
-//!     ACTIVITY_SINK=stderr ./demo
+//!     cargo run --offline --manifest-path Examples/rust/Cargo.toml   (build.rs asks pkg-config)
+//!     ACTIVITY_SINK=stderr Examples/rust/target/debug/activity-demo
 
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_char, c_double, c_int, c_void};
@@ -31,7 +30,7 @@ pub struct ActivityLevel(c_int);
 pub const ACTIVITY_LEVEL_INFO: ActivityLevel = ActivityLevel(1);
 
 #[link(name = "activity")]
-extern "C" {
+unsafe extern "C" {
     fn activity_version() -> *const c_char;
     fn activity_begin(parent: *mut Activity, title: *const c_char, total: c_double, unit: *const c_char)
         -> *mut Activity;

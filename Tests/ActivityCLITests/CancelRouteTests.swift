@@ -20,7 +20,7 @@ struct CancelRouteTests {
 
     @Test("a cancellable open activity gets one control line, on the connection that began it")
     func line() {
-        var tracker = ConnectionTracker(root: id("root"))
+        var tracker = ConnectionTracker(root: id("root"), tree: .emitScripts)
         tracker.open(5)
         tracker.open(6)
         feed(&tracker, [#"{"v":1,"type":"begin","id":"a","title":"A","cancellable":true}"#], from: 5)
@@ -31,7 +31,7 @@ struct CancelRouteTests {
 
     @Test("an id begun again, once its first run is forgotten, takes a cancel again")
     func idBegunAgain() {
-        var tracker = ConnectionTracker(root: id("root"))
+        var tracker = ConnectionTracker(root: id("root"), tree: .emitScripts)
         tracker.open(5)
         let begin = #"{"v":1,"type":"begin","id":"step","title":"Step","cancellable":true}"#
         feed(&tracker, [begin], from: 5)
@@ -47,7 +47,7 @@ struct CancelRouteTests {
 
     @Test("ignored: not cancellable, ended, unknown, gone with its connection, the run's own")
     func ignoreRules() {
-        var tracker = ConnectionTracker(root: id("root"))
+        var tracker = ConnectionTracker(root: id("root"), tree: .emitScripts)
         tracker.open(5)
         feed(
             &tracker,
@@ -66,7 +66,7 @@ struct CancelRouteTests {
 
     @Test("activity emit: the signal the script chose, to the script; none chosen, nothing at all")
     func emitSignal() {
-        var tracker = ConnectionTracker(root: id("root"))
+        var tracker = ConnectionTracker(root: id("root"), tree: .emitScripts)
         tracker.open(5)
         let signalled = "\"\(EmitCommand.cancelSignalAttribute)\":\(SIGUSR1)"
         let owner = "\"\(EmitCommand.ownerAttribute)\":4242"
@@ -82,6 +82,50 @@ struct CancelRouteTests {
         #expect(tracker.cancel(id("s"), in: display) == .signal(SIGUSR1, to: 4242))
         #expect(tracker.cancel(id("n"), in: display) == .ignored)  // no channel: never killed for want of one
         #expect(tracker.cancel(id("k"), in: display) == .ignored)  // only signals a script can trap
+    }
+
+    @Test("a claimed owner outside the run, or not the reporter's ancestor, is never signalled")
+    func ownerVerified() {
+        // The run is 100; the script 200 (its child) started the reporter 300; 400 is outside.
+        let table: [Int32: Int32] = [200: 100, 300: 200, 400: 1, 500: 100]
+        let tree = ProcessTree.fake(
+            table: table, peers: [5: 300, 6: 7777])
+        var tracker = ConnectionTracker(root: id("root"), tree: tree)
+        tracker.open(5)
+        tracker.open(6)
+        func begin(_ name: String, owner: Int32) -> String {
+            #"{"v":1,"type":"begin","id":""# + name + #"","title":"T","cancellable":true,"attrs":{"#
+                + "\"\(EmitCommand.ownerAttribute)\":\(owner),\"\(EmitCommand.cancelSignalAttribute)\":15}}"
+        }
+        feed(
+            &tracker, [begin("outside", owner: 400), begin("sibling", owner: 500), begin("script", owner: 200)], from: 5
+        )
+        feed(&tracker, [begin("exited", owner: 500)], from: 6)  // its reporter is gone: the run's is enough
+        let cancel = { (name: String) in ControlMessage.cancel(self.id(name)).encoded() }
+        #expect(tracker.cancel(id("outside"), in: display) == .line(cancel("outside"), to: 5))
+        #expect(tracker.cancel(id("sibling"), in: display) == .line(cancel("sibling"), to: 5))
+        #expect(tracker.cancel(id("script"), in: display) == .signal(SIGTERM, to: 200))
+        #expect(tracker.cancel(id("exited"), in: display) == .signal(SIGTERM, to: 500))
+        // Asked again at the cancel: by then the pid names a process outside the run.
+        let moved = ProcessTree(
+            run: 100, command: nil, place: { ProcessTree.Place(parent: $0 == 500 ? 1 : 100, group: $0, session: $0) },
+            peer: { _ in nil })
+        var later = ConnectionTracker(root: id("root"), tree: tree)
+        later.open(6)
+        feed(&later, [begin("reused", owner: 500)], from: 6)
+        later.tree = moved
+        #expect(later.cancel(id("reused"), in: display) == .ignored)
+    }
+
+    @Test("the process tree: the run's descendants, and its command's group or session, whoever their parent")
+    func treeMembership() {
+        let tree = ProcessTree.fake(command: 150, table: [150: 100, 160: 150, 170: 1, 180: 1], groups: [170: 150])
+        #expect(tree.contains(150) && tree.contains(160))
+        #expect(tree.contains(170))  // orphaned, still in the command's group
+        #expect(!tree.contains(180) && !tree.contains(100) && !tree.contains(1) && !tree.contains(9))
+        #expect(tree.isSelfOrAncestor(150, of: 160) == true)
+        #expect(tree.isSelfOrAncestor(160, of: 150) == false)
+        #expect(tree.isSelfOrAncestor(150, of: 9) == nil)
     }
 
     @Test("emit begin: --cancel-signal makes it cancellable; --cancellable alone is refused")

@@ -14,7 +14,7 @@ struct ConnectionTrackerTests {
     func trustRule() {
         let (display, seen) = RecordingRenderer.display()
         let root = ActivityID("root")!
-        var tracker = ConnectionTracker(root: root)
+        var tracker = ConnectionTracker(root: root, tree: .emitScripts)
         tracker.open(5)
         tracker.open(6)
         feed(&tracker, [#"{"v":1,"type":"begin","id":"a","title":"A"}"#], from: 5, into: display)
@@ -42,7 +42,7 @@ struct ConnectionTrackerTests {
     @Test("any connection may end what activity emit began: each emit is a connection of its own")
     func emitOwned() {
         let (display, seen) = RecordingRenderer.display()
-        var tracker = ConnectionTracker(root: ActivityID("r")!)
+        var tracker = ConnectionTracker(root: ActivityID("r")!, tree: .emitScripts)
         tracker.open(3)
         tracker.open(4)
         feed(
@@ -61,7 +61,7 @@ struct ConnectionTrackerTests {
     @Test("the activities of an activity emit caller end when its process is gone, the latest first")
     func processGone() {
         let (display, seen) = RecordingRenderer.display()
-        var tracker = ConnectionTracker(root: ActivityID("r")!)
+        var tracker = ConnectionTracker(root: ActivityID("r")!, tree: .emitScripts)
         tracker.open(3)
         feed(
             &tracker,
@@ -80,7 +80,7 @@ struct ConnectionTrackerTests {
     @Test("begin/end pairs from one reporter all reach the store and leave nothing open")
     func pairs() {
         let (display, seen) = RecordingRenderer.display()
-        var tracker = ConnectionTracker(root: ActivityID("r")!)
+        var tracker = ConnectionTracker(root: ActivityID("r")!, tree: .emitScripts)
         tracker.open(3)
         var lines: [String] = []
         for index in 0..<40_000 {

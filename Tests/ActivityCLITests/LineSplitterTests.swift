@@ -48,7 +48,7 @@ struct LineSplitterTests {
         let (display, seen) = RecordingRenderer.display()
         let root = ActivityID("root")!
         display.handle(.begin(.init(id: root, title: "Run")))
-        var tracker = ConnectionTracker(root: root)
+        var tracker = ConnectionTracker(root: root, tree: .emitScripts)
         tracker.open(5)
         tracker.open(6)
         _ = seen.take()
@@ -77,7 +77,7 @@ struct LineSplitterTests {
     @Test("a broken line is reported, and the stream goes on")
     func diagnostics() {
         let (display, seen) = RecordingRenderer.display()
-        var tracker = ConnectionTracker(root: ActivityID("r")!)
+        var tracker = ConnectionTracker(root: ActivityID("r")!, tree: .emitScripts)
         tracker.open(3)
         feed(&tracker, "not json\n" + #"{"v":1,"type":"log","message":"hi"}"# + "\n", from: 3, into: display)
         let outputs = seen.take()
@@ -88,7 +88,7 @@ struct LineSplitterTests {
     @Test("activities begun by activity emit belong to the calling process")
     func ownedByProcess() {
         let (display, seen) = RecordingRenderer.display()
-        var tracker = ConnectionTracker(root: ActivityID("r")!)
+        var tracker = ConnectionTracker(root: ActivityID("r")!, tree: .emitScripts)
         tracker.open(3)
         feed(
             &tracker, #"{"v":1,"type":"begin","id":"s","title":"S","attrs":{"x-activity-owner-pid":4242}}"# + "\n",

@@ -107,6 +107,54 @@ struct OverlayTmuxTests {
     }
 
     @Test(
+        "run --mode overlay: a reporter naming an outside process as its owner gets Esc's cancel itself",
+        .enabled(if: OverlayTmuxTests.available, "tmux is missing or this build has no --mode overlay")
+    )
+    func cancelNeverSignalsAnOutsideProcess() throws {
+        let folder = try TemporaryFolder()
+        let received = folder.url.appendingPathComponent("received").path
+        // The reporter claims the victim as its owner, with SIGTERM as its cancel signal, then
+        // waits on its connection for whatever the run sends it.
+        let reporter = try folder.file(
+            "reporter.py",
+            contents: """
+                import os, socket, sys
+                sink = socket.socket(socket.AF_UNIX)
+                sink.connect(os.environ["ACTIVITY_SINK"][len("unix:"):])
+                sink.sendall(('{"v":1,"type":"begin","id":"a","title":"Claiming","cancellable":true,'
+                    '"attrs":{"x-activity-owner-pid":%s,"x-activity-cancel-signal":15}}\\n' % sys.argv[1]).encode())
+                sink.settimeout(60)
+                line = sink.recv(4096)
+                with open('\(received)', 'wb') as out:
+                    out.write(line)
+                sink.sendall(b'{"v":1,"type":"end","id":"a","status":"cancelled"}\\n')
+                """)
+        let session = try folder.file(
+            "session.sh",
+            contents: """
+                #!/bin/sh
+                export LANG=C.UTF-8 PATH='\(CommandRunner.path)'
+                unset ACTIVITY_SINK ACTIVITY_PARENT NO_COLOR
+                sleep 300 &
+                victim=$!
+                activity run --mode overlay -- python3 '\(reporter.path)' "$victim"
+                echo "status $?"
+                if kill -0 "$victim"; then echo 'victim alive'; kill "$victim"; else echo 'victim killed'; fi
+                sleep 60
+                """, executable: true)
+        let tmux = try TmuxPane(width: 64, height: 18, command: [session.path])
+        defer { withExtendedLifetime(folder) {} }
+        try tmux.wait(for: "Claiming")
+        try tmux.wait(for: "Esc to cancel")
+        try tmux.press("Escape")
+        try tmux.wait(for: "status 0")
+        try tmux.wait(for: "victim")
+        #expect(try tmux.screen().contains("victim alive"), "\((try? tmux.screen()) ?? "")")
+        let line = try String(contentsOfFile: received, encoding: .utf8)
+        #expect(line.contains(#""type":"cancel""#) && line.contains(#""id":"a""#), "\(line)")
+    }
+
+    @Test(
         "run --mode overlay: what the command reports is the label, not the wrapper's command line",
         .enabled(if: OverlayTmuxTests.available, "tmux is missing or this build has no --mode overlay")
     )

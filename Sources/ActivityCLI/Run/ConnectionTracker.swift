@@ -19,7 +19,10 @@ import ActivityWire
 ///
 /// The owner is also where a cancel goes back (``cancel(_:in:)``): a control line on the
 /// connection that began the activity, or, for `activity emit`'s activities, the signal the
-/// script chose.
+/// script chose. A line never names whom to signal: the owner a `begin` claims in `attrs` is
+/// taken only when ``ProcessTree`` finds it a process of the run and an ancestor of the
+/// reporter's own process (`SO_PEERCRED`), else the activity is its connection's; and it is
+/// asked again before each signal, as the pid may be another process's by then.
 struct ConnectionTracker {
     /// Where a cancel for an activity goes.
     enum CancelRoute: Equatable {
@@ -48,9 +51,12 @@ struct ConnectionTracker {
     /// Cancels that went nowhere (``CancelRoute/ignored``).
     private(set) var ignoredCancels = 0
     private let decoder = ActivityEventDecoder()
+    /// The processes a cancel may signal.
+    var tree: ProcessTree
 
-    init(root: ActivityID) {
+    init(root: ActivityID, tree: ProcessTree) {
         self.root = root
+        self.tree = tree
         rootBytes = Array(root.rawValue.utf8)
     }
 
@@ -102,9 +108,10 @@ struct ConnectionTracker {
         let route: CancelRoute
         switch activity.owner {
         case .connection(let fd)?: route = .line(ControlMessage.cancel(id).encoded(), to: fd)
-        case .process(let pid)?:
+        case .process(let pid)? where tree.contains(pid):
             route =
                 Self.signal(activity.attrs[EmitCommand.cancelSignalAttribute]).map { .signal($0, to: pid) } ?? .ignored
+        case .process?: route = .ignored
         case nil: route = .ignored
         }
         guard route != .ignored else {
@@ -166,12 +173,14 @@ struct ConnectionTracker {
             return
         }
         if begin.parent == nil { begin.parent = root }
-        let owner: ActivityOwner
-        if case .number(let pid)? = begin.attrs[EmitCommand.ownerAttribute], pid >= 1, pid <= Double(Int32.max) {
-            owner = .process(Int32(pid))
-            processes.insert(Int32(pid))
-        } else {
-            owner = .connection(fd)
+        var owner = ActivityOwner.connection(fd)
+        if case .number(let number)? = begin.attrs[EmitCommand.ownerAttribute] {
+            if let pid = Int32(exactly: number), tree.verifies(owner: pid, claimedOn: fd) {
+                owner = .process(pid)
+                processes.insert(pid)
+            } else {
+                display.report(foreignOwner(number, line: line), sender: fd)
+            }
         }
         _ = display.handle(.begin(begin), line: line, sender: fd, owner: owner)
     }
@@ -187,6 +196,13 @@ struct ConnectionTracker {
             EmitCommand.cancelSignals.values.contains(signal)
         else { return nil }
         return signal
+    }
+
+    private func foreignOwner(_ pid: Double, line: Int) -> Diagnostic {
+        Diagnostic(
+            line: line, code: .notOwner,
+            message: "a reporter named process \(DecimalText.significant(pid)) as its activity's owner, "
+                + "which is not it nor its parent in this run; the activity is its connection's")
     }
 
     private func notOwner(_ id: ActivityID, _ type: String, line: Int) -> Diagnostic {

@@ -129,8 +129,9 @@ final class Supervisor {
         child.startWaiting()
         defer { child.release() }
 
+        let tracker = ConnectionTracker(root: root, tree: .system(command: started.pid))
         var loop = IOLoop(
-            server: server, child: child, display: display, tracker: ConnectionTracker(root: root),
+            server: server, child: child, display: display, tracker: tracker,
             output: started.output, errors: started.errors, grace: grace, adapter: adapter,
             status: aptStatus?.takeReadEnd() ?? -1, statusAdapter: statusAdapter,
             adaptsStandardOutput: started.terminal != nil || TerminalDevice.isTerminal(1)

@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The processes one `activity run` may signal for a cancel: its own tree, never a process a
+/// reporter merely names.
+///
+/// A process is the run's when its chain of parents reaches the run's process, or when it is in
+/// the command's process group or session (the command leads its group, or, on a pseudo-terminal,
+/// its session): that holds even for a process whose parent exited and which the kernel gave to
+/// init. A process cannot enter a group or session of another session, so nothing outside can
+/// make itself the run's. Read from `/proc/PID/stat` each time it is asked, so a pid the kernel
+/// gave to another process since is judged as that process.
+struct ProcessTree: Sendable {
+    /// What `/proc/PID/stat` says of a process's place.
+    struct Place: Equatable, Sendable {
+        var parent: pid_t
+        var group: pid_t
+        var session: pid_t
+    }
+
+    /// The run's own process.
+    let run: pid_t
+    /// The command's pid: the leader of its process group, or of its session on a terminal.
+    var command: pid_t?
+    /// A process's place, nil when it does not exist (or is not readable).
+    let place: @Sendable (pid_t) -> Place?
+    /// The pid of the process that connected a reporter's socket (`SO_PEERCRED`, taken at
+    /// `connect`): who the reporter really is, whatever its lines say.
+    let peer: @Sendable (Int32) -> pid_t?
+
+    /// The system's processes, for the run of this process.
+    static func system(command: pid_t?) -> ProcessTree {
+        ProcessTree(run: getpid(), command: command, place: Self.place(of:), peer: SocketServer.peerPID)
+    }
+
+    /// Whether `pid` is a process of the run (not the run itself, nor init).
+    func contains(_ pid: pid_t) -> Bool {
+        guard pid > 1, pid != run else { return false }
+        var current = pid
+        // The chain is short; the bound only guards against a table that changes under us.
+        for _ in 0..<Self.maxDepth {
+            guard let place = place(current) else { return false }
+            if let command, place.group == command || place.session == command { return true }
+            if place.parent == run { return true }
+            guard place.parent > 1 else { return false }
+            current = place.parent
+        }
+        return false
+    }
+
+    /// Whether `owner` is `process` or one of its ancestors; nil when `process` is gone, and so
+    /// cannot be asked (a short-lived reporter such as `activity emit` may have exited already).
+    func isSelfOrAncestor(_ owner: pid_t, of process: pid_t) -> Bool? {
+        guard var place = place(process) else { return nil }
+        if owner == process { return true }
+        for _ in 0..<Self.maxDepth {
+            if place.parent == owner { return true }
+            guard place.parent > 1, let next = self.place(place.parent) else { return false }
+            place = next
+        }
+        return false
+    }
+
+    /// Whether the process a reporter on connection `fd` names as its owner may be signalled for
+    /// it: a process of the run, and, while the reporter's process still exists, that process or
+    /// one of its ancestors. A reporter that has exited already (`activity emit` writes one line
+    /// and ends) leaves the first test alone, which is the one that keeps the rest of the
+    /// machine safe.
+    func verifies(owner: pid_t, claimedOn fd: Int32) -> Bool {
+        guard contains(owner), let reporter = peer(fd) else { return false }
+        return isSelfOrAncestor(owner, of: reporter) ?? true
+    }
+
+    private static let maxDepth = 512
+
+    /// Fields 4, 5 and 6 of `/proc/PID/stat`, after the command name in parentheses (which may
+    /// itself hold spaces and parentheses: the last `)` ends it).
+    static func place(of pid: pid_t) -> Place? {
+        guard pid > 0, let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = fread(&buffer, 1, buffer.count, file)
+        guard count > 0, let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = buffer[(close + 1)..<count].split(separator: UInt8(ascii: " "))
+        guard fields.count >= 4,
+            let parent = pid_t(String(decoding: fields[1], as: UTF8.self)),
+            let group = pid_t(String(decoding: fields[2], as: UTF8.self)),
+            let session = pid_t(String(decoding: fields[3], as: UTF8.self))
+        else { return nil }
+        return Place(parent: parent, group: group, session: session)
+    }
+}

@@ -86,6 +86,27 @@ struct OTLPExportTests {
         #expect(headers.hasPrefix("/custom/traces\n"))
     }
 
+    @Test("a header holding CR, LF or another control after percent-decoding is not sent, with a warning")
+    func headerInjection() throws {
+        let folder = try TemporaryFolder()
+        let (pid, port) = try Self.server("record", in: folder)
+        defer { Self.stop(pid) }
+        let result = try CommandRunner.activity(
+            ["render", "--mode", "plain", Repository.path("Tests/ActivityCLITests/Fixtures/build.jsonl")],
+            environment: [
+                "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:\(port)/v1/traces",
+                "OTEL_EXPORTER_OTLP_HEADERS": "x-a=b%0D%0AX-Injected: evil%0D%0A,x-b=c",
+            ])
+        #expect(result.status == 0)
+        #expect(result.standardError.contains(#"ignoring the header "x-a" in OTEL_EXPORTER_OTLP_HEADERS"#))
+        let bodies = try Self.bodies(in: folder)
+        try #require(!bodies.isEmpty)
+        let headers = try String(
+            contentsOfFile: bodies[0].replacingOccurrences(of: ".json", with: ".headers"), encoding: .utf8)
+        #expect(!headers.lowercased().contains("x-injected"), "\(headers)")
+        #expect(headers.lowercased().contains("x-b: c"), "\(headers)")
+    }
+
     @Test("a collector that is down: one warning, the command's own status, nothing blocks")
     func down() throws {
         let port = try Self.closedPort()

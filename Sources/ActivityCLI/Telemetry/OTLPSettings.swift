@@ -71,9 +71,17 @@ struct OTLPSettings: Sendable {
         if endpoint.isSecure {
             try settings.readTLSFiles(value)
         }
-        let headerList = value("OTEL_EXPORTER_OTLP_TRACES_HEADERS") ?? value("OTEL_EXPORTER_OTLP_HEADERS") ?? ""
-        for (key, text) in pairs(headerList) where !key.contains(where: { $0 == "\r" || $0 == "\n" }) {
-            settings.headers.append("\(key): \(text.filter { $0 != "\r" && $0 != "\n" })")
+        let headerVariable =
+            value("OTEL_EXPORTER_OTLP_TRACES_HEADERS") != nil
+            ? "OTEL_EXPORTER_OTLP_TRACES_HEADERS" : "OTEL_EXPORTER_OTLP_HEADERS"
+        for (key, text) in pairs(value(headerVariable) ?? "") {
+            // Checked after percent-decoding, by scalar: "\r\n" is one Character, never "\r".
+            guard !(key + text).unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                Console.error(
+                    "ignoring the header \(key.debugDescription) in \(headerVariable): it holds a control character")
+                continue
+            }
+            settings.headers.append("\(key): \(text)")
         }
         let timeout = value("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT") ?? value("OTEL_EXPORTER_OTLP_TIMEOUT")
         if let milliseconds = timeout.flatMap(Double.init), milliseconds > 0, milliseconds.isFinite {

@@ -75,7 +75,7 @@ package.targets += [
 // MARK: - Terminal (package-level: width, sanitizer, style detection, size for every display)
 
 package.targets += [
-    .target(name: "ActivityTerminal"),
+    .target(name: "ActivityTerminal", dependencies: ["ActivityWire"]),
     .testTarget(name: "ActivityTerminalTests", dependencies: ["ActivityTerminal"]),
 ]
 

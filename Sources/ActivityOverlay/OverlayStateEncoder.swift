@@ -53,7 +53,8 @@ public struct OverlayStateEncoder: Sendable {
 
     /// A fraction with at most four decimals, without exponent.
     static func number(_ value: Double) -> String {
-        let scaled = Int((min(1, max(0, value.isFinite ? value : 0)) * 10_000).rounded())
+        let scaled = Int(
+            saturating: min(1, max(0, value.isFinite ? value : 0)) * 10_000, rounding: .toNearestOrAwayFromZero)
         if scaled == 10_000 { return "1" }
         if scaled == 0 { return "0" }
         var digits = String(scaled)

@@ -160,7 +160,7 @@ package enum Formatting {
         if seconds < 59.95 {
             return DecimalText.appendFixed(seconds, decimals: 1, suffix: UInt8(ascii: "s"), to: &bytes)
         }
-        let whole = Int(seconds.rounded(.down))
+        let whole = Int(saturating: seconds, rounding: .down)
         if whole < 3600 {
             appendDigits(whole / 60, to: &bytes)
             bytes.append(UInt8(ascii: "m"))
@@ -182,7 +182,9 @@ package enum Formatting {
     /// until it would change.
     package static func durationKey(_ seconds: Double) -> Int64 {
         let clamped = seconds.isFinite ? max(0, seconds) : 0
-        return clamped < 59.95 ? Int64((clamped * 10).rounded()) : -1 - Int64(clamped.rounded(.down))
+        return clamped < 59.95
+            ? Int64(saturating: clamped * 10, rounding: .toNearestOrAwayFromZero)
+            : -1 - Int64(saturating: clamped, rounding: .down)
     }
 
     /// A coarse duration for an ETA: whole seconds below a minute.
@@ -194,7 +196,7 @@ package enum Formatting {
     package static func appendETA(_ seconds: Double, to bytes: inout [UInt8]) {
         let seconds = seconds.isFinite ? max(0, seconds) : 0
         guard seconds < 60 else { return appendDuration(seconds, to: &bytes) }
-        appendDigits(Int(seconds.rounded(.up)), to: &bytes)
+        appendDigits(Int(saturating: seconds, rounding: .up), to: &bytes)
         bytes.append(UInt8(ascii: "s"))
     }
 
@@ -255,7 +257,8 @@ package enum Formatting {
 
     /// An RFC 3339 UTC timestamp with milliseconds: `2026-11-29T12:03:27.123Z`.
     package static func timestamp(_ unixSeconds: Double) -> String {
-        let millisecondsTotal = Int64((unixSeconds * 1000).rounded(.down))
+        // Far enough from Int64.min that the day arithmetic below cannot overflow.
+        let millisecondsTotal = max(-(1 << 62), Int64(saturating: unixSeconds * 1000, rounding: .down))
         let days =
             millisecondsTotal >= 0 ? millisecondsTotal / 86_400_000 : (millisecondsTotal - 86_399_999) / 86_400_000
         let millisecondsOfDay = millisecondsTotal - days * 86_400_000

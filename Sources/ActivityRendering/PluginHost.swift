@@ -227,7 +227,7 @@ public final class PluginHost: ActivityRenderer {
     }
 
     private func reap(wait seconds: Double) -> Bool {
-        var left = Int(seconds * 100)
+        var left = Int(saturating: seconds * 100)
         while !reap(block: false) {
             if left <= 0 { return false }
             usleep(10_000)

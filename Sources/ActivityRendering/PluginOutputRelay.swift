@@ -74,7 +74,7 @@ final class PluginOutputRelay: Sendable {
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else {
             return context.done.load(ordering: .acquiring)
         }
-        var left = Int(seconds * 100)
+        var left = Int(saturating: seconds * 100)
         while !context.done.load(ordering: .acquiring) {
             if left <= 0 {
                 pthread_detach(thread)

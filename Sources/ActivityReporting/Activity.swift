@@ -111,7 +111,7 @@ public final class Activity: Sendable {
             return
         }
         if delta.rounded() == delta, delta < 1e15 {
-            core.units.wrappingAdd(Int(delta), ordering: .relaxed)
+            core.units.wrappingAdd(Int(saturating: delta), ordering: .relaxed)
         } else {
             core.add(delta)
         }

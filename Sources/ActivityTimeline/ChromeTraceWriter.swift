@@ -24,7 +24,10 @@ public struct ChromeTraceWriter: Sendable {
     public func write(_ timeline: Timeline) -> String {
         let activities = timeline.activities
         let origin = timeline.start
-        func micros(_ time: Double) -> String { String(Int64(((time - origin) * 1_000_000).rounded())) }
+        func microseconds(_ time: Double) -> Int64 {
+            Int64(saturating: (time - origin) * 1_000_000, rounding: .toNearestOrAwayFromZero)
+        }
+        func micros(_ time: Double) -> String { String(microseconds(time)) }
         let sync = synchronousActivities(timeline)
         var events: [String] = [
             "{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"process_name\",\"args\":{\"name\":"
@@ -35,9 +38,9 @@ public struct ChromeTraceWriter: Sendable {
         for (index, activity) in activities.enumerated() {
             let common = "\"pid\":1,\"tid\":1,\"cat\":\"activity\",\"name\":\(MarkupText.json(activity.title))"
             if sync[index] {
-                let duration = String(
-                    Int64(((activity.end - origin) * 1_000_000).rounded())
-                        - Int64(((activity.start - origin) * 1_000_000).rounded()))
+                let (difference, overflow) = microseconds(activity.end).subtractingReportingOverflow(
+                    microseconds(activity.start))
+                let duration = String(overflow ? Int64.max : difference)
                 events.append(
                     "{\"ph\":\"X\",\(common),\"ts\":\(micros(activity.start)),\"dur\":\(duration),\"args\":\(args(activity))}"
                 )

@@ -89,12 +89,13 @@ public struct OTLPSpanEncoder: Sendable {
     /// Unix nanoseconds as a decimal string, exact to the microsecond the recording holds.
     static func nanoseconds(_ unixSeconds: Double) -> String {
         let seconds = max(0, unixSeconds)
-        var whole = UInt64(seconds.rounded(.down))
-        var micros = UInt64(((seconds - Double(whole)) * 1_000_000).rounded())
-        if micros >= 1_000_000 {
-            whole += 1
-            micros -= 1_000_000
-        }
-        return String(whole * 1_000_000_000 + micros * 1000)
+        let whole = UInt64(saturating: seconds, rounding: .down)
+        // Up to a whole second (a fraction that rounds up), added below as nanoseconds.
+        let micros = UInt64(
+            saturating: (seconds - seconds.rounded(.down)) * 1_000_000, rounding: .toNearestOrAwayFromZero)
+        let (wholeNanoseconds, overflow) = whole.multipliedReportingOverflow(by: 1_000_000_000)
+        let (nanoseconds, carry) = wholeNanoseconds.addingReportingOverflow(micros * 1000)
+        // From 2554 on (ts 18446744074), Unix nanoseconds no longer fit: the latest that does.
+        return String(overflow || carry ? UInt64.max : nanoseconds)
     }
 }

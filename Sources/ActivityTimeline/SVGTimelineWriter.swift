@@ -110,7 +110,7 @@ public struct SVGTimelineWriter: Sendable {
     /// `text`, cut with `…` to fit `width` pixels at about 6.5 pixels a character, or `nil`
     /// when not even a few characters fit.
     static func fit(_ text: String, in width: Double) -> String? {
-        let characters = Int(width / 6.5)
+        let characters = Int(saturating: width / 6.5)
         guard characters >= 4 else { return nil }
         if text.count <= characters { return text }
         return String(text.prefix(characters - 1)) + "…"

@@ -1,3 +1,5 @@
+import ActivityWire
+
 /// The ticks of a time axis: round steps (1, 2, 5 × 10ⁿ seconds, then minutes and hours) about
 /// 90 pixels apart, labelled as offsets from the start of the recording.
 ///
@@ -32,7 +34,7 @@ enum TimeAxis {
         if offset == 0 { return "0" }
         if step < 1 { return TimelineFormat.fixed(offset * 1000, decimals: decimals(step * 1000)) + " ms" }
         if offset < 60 { return TimelineFormat.fixed(offset, decimals: decimals(step)) + " s" }
-        let whole = Int(offset.rounded())
+        let whole = Int(saturating: offset, rounding: .toNearestOrAwayFromZero)
         if whole < 3600 { return "\(whole / 60) m \(TimelineFormat.twoDigits(whole % 60)) s" }
         return "\(whole / 3600) h \(TimelineFormat.twoDigits(whole % 3600 / 60)) m"
     }

@@ -12,7 +12,7 @@ enum TimelineFormat {
     /// A JSON number: integers without a fraction, others in the shortest form that reads back.
     static func json(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
-        if value == value.rounded(), abs(value) < 9.0e15 { return String(Int64(value)) }
+        if value == value.rounded(), abs(value) < 9.0e15 { return String(Int64(saturating: value)) }
         return value.description
     }
 
@@ -23,7 +23,7 @@ enum TimelineFormat {
         if seconds < 0.999_5 { return fixed(seconds * 1000, decimals: 0) + " ms" }
         if seconds < 9.995 { return fixed(seconds, decimals: 2) + " s" }
         if seconds < 59.95 { return fixed(seconds, decimals: 1) + " s" }
-        let whole = Int(seconds.rounded())
+        let whole = Int(saturating: seconds, rounding: .toNearestOrAwayFromZero)
         if whole < 3600 { return "\(whole / 60) m \(twoDigits(whole % 60)) s" }
         return "\(whole / 3600) h \(twoDigits(whole % 3600 / 60)) m"
     }
@@ -37,7 +37,7 @@ enum TimelineFormat {
     /// decimals.
     static func count(_ value: Double) -> String {
         guard value == value.rounded(), abs(value) < 9.0e15 else { return fixed(value, decimals: 2) }
-        let digits = Array(String(Int64(abs(value))))
+        let digits = Array(String(Int64(saturating: abs(value))))
         var grouped = ""
         for (offset, digit) in digits.enumerated() {
             if offset > 0 && (digits.count - offset) % 3 == 0 { grouped.append(",") }
@@ -76,7 +76,7 @@ enum TimelineFormat {
     /// An RFC 3339 UTC time to the microsecond: `2023-11-14T22:13:20.000100Z`.
     static func rfc3339(_ unixSeconds: Double) -> String {
         let (date, secondOfDay) = civil(unixSeconds)
-        let micros = Int((unixSeconds - unixSeconds.rounded(.down)) * 1_000_000 + 0.5) % 1_000_000
+        let micros = Int(saturating: (unixSeconds - unixSeconds.rounded(.down)) * 1_000_000 + 0.5) % 1_000_000
         var fraction = String(micros)
         while fraction.count < 6 { fraction = "0" + fraction }
         return "\(date)T\(twoDigits(secondOfDay / 3600)):\(twoDigits(secondOfDay % 3600 / 60)):"
@@ -85,9 +85,10 @@ enum TimelineFormat {
 
     /// The date (`2023-11-14`) and the second of the day.
     private static func civil(_ unixSeconds: Double) -> (String, Int) {
-        let seconds = Int64(unixSeconds.isFinite ? unixSeconds.rounded(.down) : 0)
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = Int(seconds - days * 86_400)
+        // Far enough from Int64.min that the day arithmetic below cannot overflow.
+        let whole = max(-(1 << 62), Int64(saturating: unixSeconds.isFinite ? unixSeconds : 0, rounding: .down))
+        let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
+        let secondOfDay = Int(whole - days * 86_400)
         return (CivilDate(daysSinceEpoch: days).text, secondOfDay)
     }
 

@@ -78,7 +78,7 @@ package enum DecimalText {
         guard let integer = scaledMagnitude(value, decimals: decimals) else {
             // Whole at this size; past UInt64 (never a count, which stops at 2^53) as Swift
             // writes it, `1e+20`, rather than a trap.
-            let digits = abs(value) < 1.8e19 ? String(UInt64(abs(value))) : "\(abs(value))"
+            let digits = abs(value) < 1.8e19 ? String(UInt64(saturating: abs(value))) : "\(abs(value))"
             var text = (value < 0 ? "-" : "") + digits + String(decoding: suffix, as: UTF8.self)
             return text.withUTF8(body)
         }

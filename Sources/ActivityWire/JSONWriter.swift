@@ -100,7 +100,7 @@ enum JSONWriter {
             return
         }
         if value == value.rounded(.towardZero), abs(value) <= WireLimits.maxCount {
-            integer(Int64(value), into: &out)
+            integer(Int64(saturating: value), into: &out)
         } else {
             out.append(contentsOf: value.description.utf8)
         }

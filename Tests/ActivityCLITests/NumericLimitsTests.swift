@@ -57,9 +57,11 @@ struct NumericLimitsTests {
         #expect(result.standardOutput.hasSuffix("done\n"))
     }
 
-    @Test("a history duration of 1e300 or 99999999999999999999: the line dropped with a warning", arguments: [
-        "1e300", "99999999999999999999",
-    ])
+    @Test(
+        "a history duration of 1e300 or 99999999999999999999: the line dropped with a warning",
+        arguments: [
+            "1e300", "99999999999999999999",
+        ])
     func hugeHistoryDuration(_ duration: String) throws {
         let folder = try TemporaryFolder()
         let history = try Self.history(duration: duration, title: "C", in: folder)
@@ -107,5 +109,48 @@ struct NumericLimitsTests {
         let bodies = try OTLPExportTests.bodies(in: folder)
         let all = try bodies.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined()
         #expect(all.contains(#""startTimeUnixNano":"18446744073709551615""#), "\(all)")
+    }
+}
+
+@Suite("Scripts/check-integer-conversions: every floating value becomes an integer through one helper")
+struct IntegerConversionCheckTests {
+    static let script = Repository.path("Scripts/check-integer-conversions")
+
+    @Test("Sources/ has no conversion that bypasses init(saturating:rounding:)")
+    func sourcesPass() throws {
+        let result = try CommandRunner.run(Self.script, [Repository.path("Sources")])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+    }
+
+    @Test(
+        "a new bypass is found, with its file and line",
+        arguments: [
+            "let x = Int64((rate * 1000).rounded())",
+            "func eta(_ seconds: Double) -> Int { Int(seconds) }",
+            "let n = UInt64(activity.elapsed)\nstruct A { var elapsed: Double }",
+            "let n = Int32(1.5e3)",
+        ])
+    func bypassFound(_ sample: String) throws {
+        let folder = try TemporaryFolder()
+        try ("var rate: Double = 0\n" + sample + "\n").write(
+            to: folder.url.appendingPathComponent("Sample.swift"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(Self.script, [folder.url.path])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("Sample.swift:2: "), "\(result.standardOutput)")
+    }
+
+    @Test("integer conversions of integers, the helper and Int(exactly:) pass")
+    func integersPass() throws {
+        let folder = try TemporaryFolder()
+        let sample = """
+            let count: Int = 3
+            let a = Int64(count)
+            let b = Int(saturating: 1e300)
+            let c = Int32(exactly: 2.0)
+            let d = UInt8(ascii: "a")
+            """
+        try sample.write(to: folder.url.appendingPathComponent("Sample.swift"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(Self.script, [folder.url.path])
+        #expect(result.status == 0, "\(result.standardOutput)")
     }
 }

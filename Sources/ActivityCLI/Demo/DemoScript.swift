@@ -120,7 +120,7 @@ enum DemoScript {
         ) {
             var random = seed
             var weights: [Double] = []
-            let steps = max(1, Int(((end - start) * 10).rounded()))
+            let steps = max(1, Int(saturating: (end - start) * 10, rounding: .toNearestOrAwayFromZero))
             for _ in 0..<steps {
                 random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 weights.append(0.4 + Double(random >> 40) / Double(1 << 24))

@@ -356,12 +356,13 @@ struct IOLoop {
                 pollfd(fd: status, events: Int16(POLLIN), revents: 0),
             ]
             fds += tracker.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            var timeout = deadline.map { Int32(max(0, ($0 - POSIX.monotonicSeconds()) * 1000).rounded(.up)) } ?? -1
+            var timeout =
+                deadline.map { Int32(saturating: max(0, ($0 - POSIX.monotonicSeconds()) * 1000), rounding: .up) } ?? -1
             let display = self.display
             if let wait = terminal?.tick(on: display) { timeout = timeout < 0 ? wait : min(timeout, wait) }
             if tracker.watchesProcesses { timeout = timeout < 0 ? 250 : min(timeout, 250) }
             if let until = acceptPausedUntil {
-                let rest = Int32(max(0, (until - POSIX.monotonicSeconds()) * 1000).rounded(.up))
+                let rest = Int32(saturating: max(0, (until - POSIX.monotonicSeconds()) * 1000), rounding: .up)
                 timeout = timeout < 0 ? rest : min(timeout, rest)
             }
             let ready = poll(&fds, nfds_t(fds.count), timeout)

@@ -83,7 +83,7 @@ struct TerminalPump {
             let due = status.at + Self.statusInterval
             if now >= due { sendStatus(on: display) } else { wait = min(wait, due - now) }
         }
-        return Int32((max(0, wait) * 1000).rounded(.up))
+        return Int32(saturating: max(0, wait) * 1000, rounding: .up)
     }
 
     /// Reads the keys typed on the real terminal and copies them to the command, but for the

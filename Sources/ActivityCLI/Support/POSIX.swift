@@ -1,4 +1,5 @@
 import ActivityPOSIX
+import ActivityWire
 
 #if canImport(Glibc)
     import Glibc
@@ -67,7 +68,8 @@ enum POSIX {
     /// Sleeps for `seconds`, resuming after signal interruptions.
     static func sleep(seconds: Double) {
         guard seconds > 0 else { return }
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+        var request = timespec(
+            tv_sec: Int(saturating: seconds), tv_nsec: Int(saturating: (seconds - seconds.rounded(.towardZero)) * 1e9))
         var remaining = timespec()
         while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
     }

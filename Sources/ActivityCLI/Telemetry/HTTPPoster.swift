@@ -1,4 +1,5 @@
 import ActivityPOSIX
+import ActivityWire
 import CHTTPSPost
 
 #if canImport(Glibc)
@@ -171,7 +172,8 @@ enum HTTPPoster {
                 body.withUnsafeBytes { bytes in
                     https_post(
                         endpoint.description, headerList.baseAddress, headerList.count, bytes.baseAddress,
-                        bytes.count, max(1, Int(timeout * 1000)), tls.certificateAuthority, tls.clientCertificate,
+                        bytes.count, max(1, Int(saturating: timeout * 1000)), tls.certificateAuthority,
+                        tls.clientCertificate,
                         tls.clientKey, &status, &message, message.count)
                 }
             }

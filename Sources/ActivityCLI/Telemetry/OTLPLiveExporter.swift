@@ -146,7 +146,7 @@ final class OTLPLiveExporter: Sendable {
         while true {
             if wakeRead >= 0 {
                 var poller = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-                _ = poll(&poller, 1, Int32(settings.scheduleDelay * 1000))
+                _ = poll(&poller, 1, Int32(saturating: settings.scheduleDelay * 1000))
                 var drain = [UInt8](repeating: 0, count: 64)
                 while read(wakeRead, &drain, drain.count) > 0 {}
             } else {

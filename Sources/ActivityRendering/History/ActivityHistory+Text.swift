@@ -117,10 +117,14 @@ extension ActivityHistory {
     }
 
     /// A number field: as written, a plain decimal, read without making a `String`; else (a
-    /// number in exponent form) as Swift reads it. Finite numbers only.
+    /// number in exponent form) as Swift reads it. Only what the wire allows (a count, a `ts`, a
+    /// duration: at most 2^53 in size), so a line of `1e300` is unreadable, not a huge ETA.
     private static func number(_ field: ArraySlice<UInt8>) -> Double? {
-        if let value = field.withUnsafeBufferPointer({ DecimalText.plain($0) }) { return value }
-        return Double(String(decoding: field, as: UTF8.self)).flatMap { $0.isFinite ? $0 : nil }
+        let value =
+            field.withUnsafeBufferPointer({ DecimalText.plain($0) })
+            ?? Double(String(decoding: field, as: UTF8.self))
+        guard let value, value.isFinite, abs(value) <= WireLimits.maxCount else { return nil }
+        return value
     }
 
     /// The fields of a line, split on one byte, without an array of them.
@@ -170,7 +174,7 @@ extension ActivityHistory {
         // Scaled to thousandths, a value from 2^53 / 1000 on is no longer exact, and rounding it
         // could move it: such a value is written whole.
         let rounded = abs(value) < 9_007_199_254_740.992 ? (value * 1000).rounded() / 1000 : value
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(saturating: rounded)) }
         return String(rounded)
     }
 

@@ -1,5 +1,6 @@
 public import ActivityOverlay
 import ActivityTerminal
+import ActivityWire
 
 /// The terminal picture of an overlay: a centred box with a spinner or a bar, the label, the message
 /// and "Esc to cancel", over a dimmed or blank screen.
@@ -105,7 +106,7 @@ public struct OverlayTerminalFrame: Hashable, Sendable {
         let fraction = fraction.isFinite ? min(1, max(0, fraction)) : 0
         let percent = "\(DisplayPercent.value(fraction))%"
         let cells = max(0, width - 5)
-        let filled = Int((Double(cells) * fraction).rounded(.down))
+        let filled = Int(saturating: Double(cells) * fraction, rounding: .down)
         let (full, empty) = unicode ? ("█", "░") : ("#", "-")
         let bar = String(repeating: full, count: filled) + String(repeating: empty, count: cells - filled)
         return unicode

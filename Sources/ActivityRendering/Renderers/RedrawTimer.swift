@@ -1,4 +1,5 @@
 import ActivityPOSIX
+import ActivityWire
 import Synchronization
 
 #if canImport(Glibc)
@@ -27,7 +28,7 @@ final class RedrawTimer: Sendable {
             var drain = [UInt8](repeating: 0, count: 64)
             while !stopped.load(ordering: .acquiring) {
                 var poller = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-                if poll(&poller, 1, Int32(interval * 1000)) > 0 {
+                if poll(&poller, 1, Int32(saturating: interval * 1000)) > 0 {
                     _ = read(wakeRead, &drain, drain.count)
                 }
                 if stopped.load(ordering: .acquiring) { break }

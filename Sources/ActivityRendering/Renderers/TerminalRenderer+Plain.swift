@@ -80,7 +80,7 @@ extension TerminalRenderer {
     private func tenth(_ activity: ActivityState) -> Int { tenth(activity.fraction) }
 
     private func tenth(_ fraction: Double?) -> Int {
-        fraction.map { Int(($0 * 10).rounded(.down)) } ?? -1
+        fraction.map { Int(saturating: $0 * 10, rounding: .down) } ?? -1
     }
 
     /// ` (12 files)`, ` (3.00 MiB)`, ` (1 item)`: the size of the work, for a begin line. Without a

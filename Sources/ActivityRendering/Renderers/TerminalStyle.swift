@@ -1,4 +1,5 @@
 import ActivityTerminal
+import ActivityWire
 
 /// The glyphs and colours the terminal renderer draws with.
 ///
@@ -55,7 +56,7 @@ public struct TerminalStyle: Sendable, Hashable {
     /// second, however often frames are drawn.
     public func spinner(at now: Double) -> String {
         let frames = unicode ? Self.brailleSpinner : Self.asciiSpinner
-        let tick = Int((now * 12.5).rounded(.down)) % frames.count
+        let tick = Int(saturating: now * 12.5, rounding: .down) % frames.count
         return frames[(tick + frames.count) % frames.count]
     }
 
@@ -87,10 +88,10 @@ public struct TerminalStyle: Sendable, Hashable {
         let fraction = min(1, max(0, fraction))
         let width = min(max(0, width), Self.barPieces.count - 1)
         guard unicode else {
-            let full = Int((fraction * Double(width)).rounded(.down))
+            let full = Int(saturating: fraction * Double(width), rounding: .down)
             return (Self.hashes[full], Self.dashes[width - full], width - full)
         }
-        let eighths = Int((fraction * Double(width * 8)).rounded(.down))
+        let eighths = Int(saturating: fraction * Double(width * 8), rounding: .down)
         let full = eighths / 8
         var used = full
         var partial = 0

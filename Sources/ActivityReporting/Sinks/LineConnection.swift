@@ -1,4 +1,5 @@
 import ActivityPOSIX
+import ActivityWire
 import Dispatch
 import Foundation
 import Synchronization
@@ -373,7 +374,7 @@ package final class LineConnection: Sendable {
             if error == EINPROGRESS {
                 // Darwin: the connection completes in the background; wait for it.
                 var request = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                let remaining = Int32(max(0, (deadline - monotonicSeconds()) * 1000))
+                let remaining = Int32(saturating: max(0, (deadline - monotonicSeconds()) * 1000))
                 var failure: Int32 = 0
                 var length = socklen_t(MemoryLayout<Int32>.size)
                 if poll(&request, 1, remaining) == 1, getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) == 0,

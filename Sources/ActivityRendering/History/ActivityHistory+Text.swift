@@ -93,7 +93,8 @@ extension ActivityHistory {
         durations.reserveCapacity(durationsKept)
         var durationTexts = FieldSplitter(durationsField, on: UInt8(ascii: ","), omittingEmpty: true)
         while let text = durationTexts.next() {
-            guard let value = number(text), value >= 0 else { return nil }
+            // A duration longer than the wire's largest `ts` (2^53 s, such as `1e300`) was never measured.
+            guard let value = number(text), value >= 0, value <= WireLimits.maxCount else { return nil }
             durations.append(value)
         }
         guard !durations.isEmpty, durations.count <= durationsKept else { return nil }
@@ -117,13 +118,12 @@ extension ActivityHistory {
     }
 
     /// A number field: as written, a plain decimal, read without making a `String`; else (a
-    /// number in exponent form) as Swift reads it. Only what the wire allows (a count, a `ts`, a
-    /// duration: at most 2^53 in size), so a line of `1e300` is unreadable, not a huge ETA.
+    /// number in exponent form) as Swift reads it. Finite numbers only.
     private static func number(_ field: ArraySlice<UInt8>) -> Double? {
         let value =
             field.withUnsafeBufferPointer({ DecimalText.plain($0) })
             ?? Double(String(decoding: field, as: UTF8.self))
-        guard let value, value.isFinite, abs(value) <= WireLimits.maxCount else { return nil }
+        guard let value, value.isFinite else { return nil }
         return value
     }
 

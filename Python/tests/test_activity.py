@@ -312,3 +312,40 @@ def test_a_track_iterator_held_until_the_interpreter_exits_ends_quietly(tmp_path
     assert finished.returncode == 0 and finished.stderr == ""
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert _end_of(lines, "Held to the end").get("status", "success") == "success"
+
+
+def test_log_in_a_track_loop_nests_under_its_activity(events):
+    for _ in activity.track([1], "Indexing"):
+        activity.log("inside the loop")
+    activity.log("outside")
+    lines = events()
+    logs = [line for line in lines if line["type"] == "log"]
+    begin = next(line for line in lines if line["type"] == "begin")
+    assert logs[0]["id"] == begin["id"]
+    assert "id" not in logs[1]
+
+
+def test_a_parent_can_be_given_by_id(events):
+    with activity.begin("y", parent="abc.1"):
+        pass
+    with pytest.raises(activity.ActivityError, match="parent='not an id'"):
+        activity.begin("z", parent="not an id")
+    begin = next(line for line in events() if line["type"] == "begin")
+    assert begin["parent"] == "abc.1"
+
+
+def test_activities_still_open_at_exit_end_children_first(tmp_path):
+    import subprocess
+
+    script = (
+        "import activity\n"
+        "outer = activity.begin('Outer')\n"
+        "inner = activity.begin('Inner', parent=outer)\n")
+    path = tmp_path / "events.jsonl"
+    finished = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "ACTIVITY_SINK": f"file:{path}"})
+    assert finished.returncode == 0 and finished.stderr == ""
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [(line["type"], line.get("status")) for line in lines] == [
+        ("begin", None), ("begin", None), ("end", "failure"), ("end", "failure")]
+    assert lines[2]["id"] == lines[1]["id"] and lines[2]["error"] == "never ended"

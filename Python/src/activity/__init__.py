@@ -26,11 +26,13 @@ tight loop costs a few tens of nanoseconds a call; the library coalesces what it
 
 from __future__ import annotations
 
+import atexit
 import contextvars
 import dis
 import errno
 import gc
 import math
+import re
 import sys
 import time
 import weakref
@@ -40,7 +42,7 @@ from typing import Callable, Iterable, Iterator, Optional, TypeVar
 from ._native import CANCEL_HANDLER, LEVEL, STATUS, lib, text
 
 __all__ = ["Activity", "ActivityError", "Cancelled", "begin", "track", "current", "log", "set_sink", "flush",
-           "version"]
+           "version", "tqdm", "trange"]
 __version__ = "0.2.0"
 
 T = TypeVar("T")
@@ -114,9 +116,12 @@ def current() -> Optional["Activity"]:
 
 
 def log(message: str, level: str = "info", activity: Optional["Activity"] = None) -> None:
-    """Writes a log message ("debug", "info", "warning", "error"), attached to an activity or not."""
+    """Writes a log message ("debug", "info", "warning", "error"), attached to `activity`, by default
+    the current one (outside any, to none)."""
     if level not in LEVEL:
         raise ValueError(f"level must be one of {', '.join(LEVEL)}, not {level!r}")
+    if activity is None:
+        activity = _current_activity()
     handle = activity._handle if activity is not None else None
     _check(lib.activity_log(handle, LEVEL[level], text(message)))
 
@@ -128,20 +133,27 @@ class Activity:
     """
 
     __slots__ = ("_handle", "_ended", "_completed", "_reported", "_countdown", "_every", "_synced_at", "_token",
-                 "_on_cancel")
+                 "_on_cancel", "__weakref__")
 
     def __init__(self, title: str, total: Optional[float] = None, unit: Optional[str] = None,
-                 parent: Optional["Activity"] = None, message: Optional[str] = None,
+                 parent: "Optional[Activity | str]" = None, message: Optional[str] = None,
                  cancellable: bool = False) -> None:
+        self._ended = True  # until begun: a refused argument leaves nothing to end
         if parent is None:
             parent = _current_activity()
-        parent_handle = parent._handle if parent is not None and not parent._ended else None
+        if isinstance(parent, str):
+            parent_id = _checked_parent_id(parent)
+        elif parent is None or isinstance(parent, Activity):
+            parent_id = parent.id if parent is not None and not parent._ended else None
+        else:
+            raise TypeError(f"parent must be an Activity, an activity id (str) or None, not {type(parent).__name__}")
         checked_total = _checked_total(total)
-        begin_function = lib.activity_begin_cancellable if cancellable else lib.activity_begin
-        self._handle = begin_function(parent_handle, text(title), checked_total, text(unit))
+        self._handle = lib.activity_begin_under(text(parent_id), text(title), checked_total, text(unit),
+                                                1 if cancellable else 0)
         if not self._handle:
             raise MemoryError("activity_begin")
         self._ended = False
+        _open[_begun()] = self
         self._completed = 0
         self._reported = 0
         self._countdown = 1
@@ -228,6 +240,10 @@ class Activity:
     def set_message(self, message: str) -> None:
         _check(lib.activity_set_message(self._handle, text(message)))
 
+    def set_title(self, title: str) -> None:
+        """Renames the activity."""
+        _check(lib.activity_set_title(self._handle, text(title)))
+
     def log(self, message: str, level: str = "info") -> None:
         log(message, level, self)
 
@@ -246,6 +262,15 @@ class Activity:
         self._handle = None
         self._on_cancel = None
 
+    def __del__(self) -> None:
+        # Released without end(), as the Swift SDK's rule says: a failure, so that no consumer
+        # waits for it forever.
+        try:
+            if not self._ended:
+                self.end("failure", "never ended")
+        except Exception:  # the interpreter may be tearing the module down
+            pass
+
     def __enter__(self) -> "Activity":
         self._token = _current.set(self)
         return self
@@ -260,9 +285,44 @@ class Activity:
         self.end(*_outcome(error))
 
 
+_ID = re.compile(r"[A-Za-z0-9._:@/+-]{1,128}")
+
+
+def _checked_parent_id(parent: str) -> str:
+    if not _ID.fullmatch(parent):
+        raise ActivityError(errno.EINVAL, f"invalid argument: parent={parent!r} is not an activity id "
+                                          "(1 to 128 characters of A-Z a-z 0-9 . _ : @ / + -)")
+    return parent
+
+
+# The activities begun and not ended, in the order they began (weakly: releasing one ends it).
+_open: "weakref.WeakValueDictionary[int, Activity]" = weakref.WeakValueDictionary()
+_begun = iter(range(1, sys.maxsize)).__next__
+
+
+@atexit.register
+def _end_open_activities() -> None:
+    """At interpreter exit, ends what is still open, the latest begun first (children before their
+    parents): a `track` loop as its iterator's release would, any other as the Swift SDK ends one
+    never ended (failure, "never ended"); then writes what is pending."""
+    for key in sorted(_open.keys(), reverse=True):
+        open_activity = _open.get(key)
+        if open_activity is None or open_activity._ended:
+            continue
+        iterator = getattr(open_activity, "_iterator", None)
+        generator = iterator() if iterator is not None else None
+        if generator is not None:
+            generator.close()
+        if not open_activity._ended:
+            open_activity.end("failure", "never ended")
+    flush(500)
+
+
 def begin(title: str, total: Optional[float] = None, unit: Optional[str] = None,
-          parent: Optional[Activity] = None, message: Optional[str] = None, cancellable: bool = False) -> Activity:
-    """Begins an activity under `parent` (default: the current one). Use it in a `with` block."""
+          parent: "Optional[Activity | str]" = None, message: Optional[str] = None,
+          cancellable: bool = False) -> Activity:
+    """Begins an activity under `parent`: an Activity, an activity's id (as another process was
+    given it in ACTIVITY_PARENT), or None for the current one. Use it in a `with` block."""
     return Activity(title, total, unit, parent, message, cancellable)
 
 
@@ -410,3 +470,6 @@ def _tracked(iterable: Iterable[T], title: str, total: Optional[float], unit: Op
             pass
         activity._completed = completed
         activity.end(status, message)
+
+
+from ._tqdm import tqdm, trange  # noqa: E402  (built on what is above)

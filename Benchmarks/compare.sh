@@ -134,6 +134,8 @@ for path in sys.argv[2:4]:
 python_pairs = [
     ("tqdm update(1)", "python activity advance()"),
     ("tqdm(iterable), per item", "python activity.track(iterable), per item"),
+    ("tqdm update(1)", "python activity.tqdm update(1)"),
+    ("tqdm(iterable), per item", "python activity.tqdm(iterable), per item"),
 ]
 python_rows = []
 for tqdm_name, ours_name in python_pairs:

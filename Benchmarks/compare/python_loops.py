@@ -1,5 +1,6 @@
 """Per-call cost of tqdm's update(1) and rich's Progress.update(advance=1), in nanoseconds, and
-of the activity Python package's advance() and track(iterable) beside tqdm's own two.
+of the activity Python package's advance() and track(iterable), and of its tqdm API
+(activity.tqdm's update(1) and iteration), beside tqdm's own two.
 
 Each loop draws to /dev/null, as a progress bar does when nobody watches (the activity package
 writes its events to a file sink); prints one JSON object.
@@ -82,10 +83,23 @@ try:
         for _ in activity.track(range(n), "work"):
             pass
 
+    def activity_tqdm_update(n):
+        bar = activity.tqdm(total=n)
+        for _ in range(n):
+            bar.update(1)
+        bar.close()
+
+    def activity_tqdm_iterable(n):
+        for _ in activity.tqdm(range(n)):
+            pass
+
     results["python activity advance()"] = best_of(activity_advance)
     results["python activity.track(iterable), per item"] = best_of(activity_track)
+    results["python activity.tqdm update(1)"] = best_of(activity_tqdm_update)
+    results["python activity.tqdm(iterable), per item"] = best_of(activity_tqdm_iterable)
 except ImportError:
-    results["python activity advance()"] = None
-    results["python activity.track(iterable), per item"] = None
+    for name in ("python activity advance()", "python activity.track(iterable), per item",
+                 "python activity.tqdm update(1)", "python activity.tqdm(iterable), per item"):
+        results[name] = None
 
 print(json.dumps(results))

@@ -92,6 +92,7 @@ class tqdm:  # noqa: N801  (tqdm's own name)
         self._n = initial
         self._total = total
         self._scale = 1
+        self._assigned = False
         self._activity: Optional[Activity] = None
         self._token = None
         if self.disable:
@@ -118,6 +119,7 @@ class tqdm:  # noqa: N801  (tqdm's own name)
     @n.setter
     def n(self, value: float) -> None:
         self._n = value
+        self._assigned = True  # the activity's count no longer follows by adding
 
     @property
     def total(self) -> Optional[float]:
@@ -169,19 +171,24 @@ class tqdm:  # noqa: N801  (tqdm's own name)
         if self.disable or self._activity is None:
             return
         self._n += n
-        if n >= 0 and self._activity.completed == (self._n - n) * self._scale:
+        if n == 1 and self._scale == 1 and not self._assigned:
+            self._activity.advance()  # the hot path: a count in Python
+        elif n >= 0 and not self._assigned:
             self._activity.advance(n * self._scale)
         else:
+            self._assigned = False
             self._activity.set_completed(max(self._n, 0) * self._scale)
 
     def refresh(self, nolock: bool = False, lock_args: Any = None) -> None:
         """Hands n (which may have been assigned) to the activity now."""
-        if self._activity is not None and self._activity.completed != self._n * self._scale:
+        if self._activity is not None and (self._assigned or self._activity.completed != self._n * self._scale):
+            self._assigned = False
             self._activity.set_completed(max(self._n, 0) * self._scale)
 
     def reset(self, total: Optional[float] = None) -> None:
         """Counts from 0 again; a total given replaces the total."""
         self._n = 0
+        self._assigned = False
         if total is not None:
             self.total = total
         if self._activity is not None:

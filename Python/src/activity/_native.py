@@ -54,7 +54,7 @@ class _Unavailable:
     def activity_begin(self, *_arguments: object) -> int:
         return 1
 
-    activity_begin_cancellable = activity_begin
+    activity_begin_cancellable = activity_begin_under = activity_begin
 
     def activity_set_sink(self, spec: bytes | None) -> int:
         if spec not in (None, b"", b"none"):

@@ -48,6 +48,16 @@ __version__ = "0.2.0"
 T = TypeVar("T")
 
 _current: contextvars.ContextVar[Optional["Activity"]] = contextvars.ContextVar("activity", default=None)
+
+
+def _reset_current(token: contextvars.Token) -> None:
+    """Makes the activity that was current before `token`'s set current again."""
+    try:
+        _current.reset(token)
+    except ValueError:  # finished in another context than it began in
+        pass
+
+
 _monotonic = time.monotonic
 
 # How often the Python-side count is handed to the library: about every 2 ms, whatever the loop's
@@ -464,10 +474,7 @@ def _tracked(iterable: Iterable[T], title: str, total: Optional[float], unit: Op
         status, message = _outcome(exception)
         raise
     finally:
-        try:
-            _current.reset(token)
-        except ValueError:  # finished in another context than it began in
-            pass
+        _reset_current(token)
         activity._completed = completed
         activity.end(status, message)
 

@@ -11,7 +11,7 @@ import sys
 import threading
 from typing import Any, Iterable, Iterator, Mapping, Optional
 
-from . import Activity, _current, _exception_leaving, _outcome
+from . import Activity, _current, _exception_leaving, _outcome, _reset_current
 
 # tqdm's counting unit, which the protocol calls items (no unit).
 _TQDM_ITEMS = "it"
@@ -160,10 +160,7 @@ class tqdm:  # noqa: N801  (tqdm's own name)
             error = exception
             raise
         finally:
-            try:
-                _current.reset(token)
-            except ValueError:  # finished in another context than it began in
-                pass
+            _reset_current(token)
             self._close(error)
 
     def update(self, n: float = 1) -> None:

@@ -80,22 +80,6 @@ extension Activity {
         }
     }
 
-    /// Tracks a Foundation `Progress`: its completed and total unit counts become the activity's,
-    /// read at the flush rate (about 15 times a second, and once more at the end), so it works
-    /// where key-value observation does not, on Linux too. An indeterminate `Progress` makes the
-    /// activity indeterminate.
-    ///
-    /// ```swift
-    /// let progress = Progress(totalUnitCount: 100)
-    /// try await withActivity("Importing") { activity in
-    ///     activity.track(progress)
-    ///     try await importer.run(reporting: progress)
-    /// }
-    /// ```
-    public func track(_ progress: Progress) {
-        core.track(TrackedProgress(progress))
-    }
-
     /// The text of an error for the `error` field.
     static func describe(_ error: any Error) -> String {
         if let error = error as? any LocalizedError, let text = error.errorDescription { return text }
@@ -121,29 +105,5 @@ extension Activity {
             result[key] = value
         }
         return result
-    }
-}
-
-/// A Foundation `Progress` read by the flusher.
-struct TrackedProgress: @unchecked Sendable {
-    // `Progress` is thread-safe: its counts are read under its own lock.
-    let progress: Progress
-
-    init(_ progress: Progress) {
-        self.progress = progress
-    }
-
-    func poll(into state: inout ActivityCore.State, core: ActivityCore) {
-        let total = progress.totalUnitCount
-        let completed = progress.completedUnitCount
-        let newTotal: Double? = progress.isIndeterminate || total < 0 ? nil : Double(total)
-        if newTotal != state.total {
-            state.total = newTotal
-            state.totalChanged = true
-        }
-        if completed >= 0 {
-            core.units.store(0, ordering: .relaxed)
-            state.base = Double(completed)
-        }
     }
 }

@@ -55,7 +55,8 @@ final class ActivityCore: Sendable {
         var messageChanged = false
         var totalChanged = false
         var isEnded = false
-        var tracked: TrackedProgress?
+        /// What ``Activity/track(_:)`` follows, read before each flush and at the end.
+        var tracked: (any TrackedProgressSource)?
     }
 
     init(
@@ -114,7 +115,6 @@ final class ActivityCore: Sendable {
 
     /// The `progress` event that brings a consumer up to date, or `nil` when nothing changed.
     private func pendingProgress(_ state: inout State) -> ActivityEvent.Progress? {
-        state.tracked?.poll(into: &state, core: self)
         let completed = min(completed(state), WireLimits.maxCount)
         let completedChanged = completed != state.sentCompleted
         guard completedChanged || state.totalChanged || state.messageChanged || state.titleChanged else { return nil }
@@ -135,19 +135,31 @@ final class ActivityCore: Sendable {
 
     /// Sends the coalesced progress, if any. Called by the flusher; skips an activity whose lock is
     /// busy (it is being ended or updated, and the next tick catches up).
+    /// A tracked progress found cancelled ends the activity `cancelled` here, after the lock.
     func flushProgress(waiting: Bool = false) {
         guard reporter.isEnabled, !ended.load(ordering: .relaxed) else { return }
+        var trackedCancelled: Bool?
         if waiting {
-            state.withLock { sendPending(&$0) }
+            trackedCancelled = state.withLock { sendPending(&$0) }
         } else if reporter.flushesInBackground {
-            _ = state.withLockIfAvailable { sendPending(&$0) }
+            trackedCancelled = state.withLockIfAvailable { sendPending(&$0) }
+        }
+        if trackedCancelled == true {
+            // The body of a cancellable activity stops as on a consumer's cancel.
+            _ = cancel()
+            end(status: .cancelled, message: nil, error: nil)
         }
     }
 
-    private func sendPending(_ state: inout State) {
-        guard !state.isEnded, var event = pendingProgress(&state) else { return }
-        event.timestamp = wallClockTimestamp()
-        reporter.sink.send(.progress(event))
+    /// Returns whether the tracked progress, if any, has been cancelled.
+    private func sendPending(_ state: inout State) -> Bool {
+        guard !state.isEnded else { return false }
+        let trackedCancelled = readTracked(&state)
+        if var event = pendingProgress(&state) {
+            event.timestamp = wallClockTimestamp()
+            reporter.sink.send(.progress(event))
+        }
+        return trackedCancelled
     }
 
     /// Ends the activity. The `end` line carries the final count and total, so the latest progress
@@ -163,7 +175,8 @@ final class ActivityCore: Sendable {
             defer { state.tracked = nil }
             guard reporter.isEnabled else { return true }
             let now = wallClockTimestamp()
-            state.tracked?.poll(into: &state, core: self)
+            // Work whose Progress was cancelled did not succeed, whatever the body returned.
+            let status = readTracked(&state) && status == .success ? .cancelled : status
             if state.titleChanged || state.messageChanged {
                 var text = ActivityEvent.Progress(id: id, timestamp: now)
                 if state.titleChanged { text.title = state.title }
@@ -259,14 +272,6 @@ final class ActivityCore: Sendable {
     func detach(_ key: Int?) {
         guard let key else { return }
         tasks.withLock { _ = $0.running.removeValue(forKey: key) }
-    }
-
-    func track(_ progress: TrackedProgress) {
-        guard pid == getpid() else { return }
-        state.withLock { state in
-            guard !state.isEnded else { return }
-            state.tracked = progress
-        }
     }
 }
 

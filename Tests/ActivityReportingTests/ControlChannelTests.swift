@@ -117,11 +117,11 @@ struct ControlChannelTests {
     }
 }
 
-/// Waits, at most five seconds, for `condition`.
-func waitUntil(_ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(5)
+/// Waits, at most `seconds` (five by default), for `condition`.
+func waitUntil(within seconds: Int = 5, _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(seconds)
     while !condition() {
-        guard ContinuousClock.now < deadline else { throw TestError("condition not met within 5 s") }
+        guard ContinuousClock.now < deadline else { throw TestError("condition not met within \(seconds) s") }
         try await Task.sleep(for: .milliseconds(2))
     }
 }

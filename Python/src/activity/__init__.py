@@ -42,7 +42,7 @@ from typing import Callable, Iterable, Iterator, Optional, TypeVar
 from ._native import CANCEL_HANDLER, LEVEL, STATUS, lib, text
 
 __all__ = ["Activity", "ActivityError", "Cancelled", "begin", "track", "current", "log", "set_sink", "flush",
-           "version", "tqdm", "trange"]
+           "version", "child_environment", "tqdm", "trange"]
 __version__ = "0.2.0"
 
 T = TypeVar("T")
@@ -113,6 +113,7 @@ def version() -> str:
 def set_sink(spec: str) -> None:
     """Overrides ACTIVITY_SINK: "fd:3", "file:/tmp/events.jsonl", "unix:/run/x.sock", "none", ..."""
     _check(lib.activity_set_sink(text(spec)))
+    _sink_set(spec)  # children started from now on report there too
 
 
 def flush(timeout_ms: int = -1) -> bool:
@@ -151,6 +152,8 @@ class Activity:
         self._ended = True  # until begun: a refused argument leaves nothing to end
         if parent is None:
             parent = _current_activity()
+            if parent is None:  # in a child process or a pool task: the activity that started it
+                parent = _inherited_parent()
         if isinstance(parent, str):
             parent_id = _checked_parent_id(parent)
         elif parent is None or isinstance(parent, Activity):
@@ -479,4 +482,7 @@ def _tracked(iterable: Iterable[T], title: str, total: Optional[float], unit: Op
         activity.end(status, message)
 
 
-from ._tqdm import tqdm, trange  # noqa: E402  (built on what is above)
+from ._children import child_environment  # noqa: E402  (built on what is above)
+from ._children import inherited_parent as _inherited_parent  # noqa: E402
+from ._children import sink_set as _sink_set  # noqa: E402
+from ._tqdm import tqdm, trange  # noqa: E402

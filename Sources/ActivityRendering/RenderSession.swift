@@ -393,6 +393,18 @@ public final class RenderSession: Sendable {
         state.core.withLock { core in core.standardOutputs[stream].flatMap { $0.isBroken ? $0.failure : nil } }
     }
 
+    /// The log file (``RenderOptions/logFile``) whose writes stopped, and why (`ENOSPC` on a full
+    /// disk); `nil` while it takes them, or when there is none. Read it after ``finish()``, which
+    /// writes the summary last.
+    package func logFileFailure() -> (path: String, error: Int32)? {
+        state.core.withLock { core in
+            for case let log as LogFileRenderer in core.others {
+                if let path = log.path, let error = log.writeFailure { return (path, error) }
+            }
+            return nil
+        }
+    }
+
     /// Counts an input problem and shows it once per kind: a dimmed line (plain mode: a warning
     /// line).
     public func report(_ diagnostic: Diagnostic) {

@@ -16,7 +16,7 @@ enum Environment {
         guard let id = ActivityID(text) else {
             Warnings.once(
                 .badParentSetting,
-                "ACTIVITY_PARENT=\(text.debugDescription) is not a valid activity id; activities are top-level"
+                "ACTIVITY_PARENT=\(Diagnostic.quoted(text)) is not a valid activity id; activities are top-level"
             )
             return nil
         }
@@ -32,7 +32,7 @@ enum Environment {
         default:
             Warnings.once(
                 .badControlSetting,
-                "ACTIVITY_CONTROL=\(text.debugDescription) is not fd:N or unix:PATH; cancels are not received")
+                "ACTIVITY_CONTROL=\(Diagnostic.quoted(text)) is not fd:N or unix:PATH; cancels are not received")
             return nil
         }
     }
@@ -48,7 +48,9 @@ enum Environment {
                 sink: try JSONLinesSink(destination, control: control(environment)), parent: parent,
                 childDestination: destination)
         } catch {
-            Warnings.once(.badSinkSetting, "ACTIVITY_SINK=\(spec.debugDescription): \(error); reporting is off")
+            Warnings.once(
+                .badSinkSetting,
+                "ACTIVITY_SINK=\(Diagnostic.quoted(spec)): \(Diagnostic.escaped("\(error)")); reporting is off")
             return Reporter(sink: NoOpActivitySink(), parent: parent)
         }
     }

@@ -25,6 +25,7 @@ enum Warnings {
         case bootstrapTwice
         case invalidAttribute
         case badControlSetting
+        case sinkWriteFailed
     }
 
     private static let issued = Atomic<Int>(0)

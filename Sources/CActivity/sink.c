@@ -74,7 +74,7 @@ int64_t monotonic_ms(void)
 /** Writes a message to stderr with one write(2), without stdio. */
 __attribute__((format(printf, 1, 2))) static void complain(const char *format, ...)
 {
-    char text[512];
+    char text[2048];
     va_list arguments;
     va_start(arguments, format);
     int length = vsnprintf(text, sizeof text, format, arguments);
@@ -87,6 +87,77 @@ __attribute__((format(printf, 1, 2))) static void complain(const char *format, .
     ssize_t ignored = write(STDERR_FILENO, text, (size_t)length);
     (void)ignored;
 }
+
+/** Whether a code point would act on the terminal or hide text instead of showing: the controls,
+    bidirectional controls and invisible characters the Swift side's TerminalSanitizer escapes. */
+static bool is_hidden(uint32_t c)
+{
+    return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0xAD || c == 0x061C || c == 0x115F || c == 0x1160 ||
+           c == 0x180E || (c >= 0x200B && c <= 0x200F) || (c >= 0x2028 && c <= 0x202E) ||
+           (c >= 0x2060 && c <= 0x206F) || c == 0x3164 || c == 0xFEFF || c == 0xFFA0 || (c >= 0xFFF9 && c <= 0xFFFB) ||
+           (c >= 0x1BCA0 && c <= 0x1BCA3) || (c >= 0x1D173 && c <= 0x1D17A) || (c >= 0xE0000 && c <= 0xE007F);
+}
+
+/**
+ * The one escaping function for what libactivity's messages quote from outside (a variable's
+ * value, a path): `text` into `out` with controls, bidirectional controls and invisible
+ * characters written as visible escapes (`\n`, `\x1b`, `\u{202e}`), as `activity` writes them,
+ * so that the person sees what the value is and the terminal obeys none of it. Bytes that are not
+ * UTF-8 are written `\xff`. At most 200 bytes of `text` are quoted, then `…`. Returns `out`.
+ */
+static const char *visible(const char *text, char *out, size_t size)
+{
+    size_t n = 0;
+    const unsigned char *p = (const unsigned char *)(text ? text : "");
+    const unsigned char *start = p;
+    while (*p && n + 16 < size) {
+        if (p - start >= 200) {
+            n += (size_t)snprintf(out + n, size - n, "…");
+            break;
+        }
+        uint32_t c = *p;
+        int length = 1;
+        if (c >= 0x80) {
+            int extra = c >= 0xF0 && c <= 0xF4 ? 3 : c >= 0xE0 && c <= 0xEF ? 2 : c >= 0xC2 && c < 0xE0 ? 1 : -1;
+            bool valid = extra > 0;
+            uint32_t value = extra == 3 ? c & 0x07 : extra == 2 ? c & 0x0F : c & 0x1F;
+            for (int i = 1; valid && i <= extra; i++) {
+                if ((p[i] & 0xC0) != 0x80) valid = false;
+                else value = value << 6 | (p[i] & 0x3F);
+            }
+            if (valid && ((extra == 2 && (value < 0x800 || (value >= 0xD800 && value <= 0xDFFF))) ||
+                          (extra == 3 && (value < 0x10000 || value > 0x10FFFF))))
+                valid = false;
+            if (!valid) {
+                n += (size_t)snprintf(out + n, size - n, "\\x%02x", (unsigned)c);
+                p++;
+                continue;
+            }
+            c = value;
+            length = extra + 1;
+        }
+        if (!is_hidden(c)) {
+            memcpy(out + n, p, (size_t)length);
+            n += (size_t)length;
+        } else if (c == '\n') {
+            n += (size_t)snprintf(out + n, size - n, "\\n");
+        } else if (c == '\r') {
+            n += (size_t)snprintf(out + n, size - n, "\\r");
+        } else if (c == '\t') {
+            n += (size_t)snprintf(out + n, size - n, "\\t");
+        } else if (c < 0x100) {
+            n += (size_t)snprintf(out + n, size - n, "\\x%02x", (unsigned)c);
+        } else {
+            n += (size_t)snprintf(out + n, size - n, "\\u{%x}", (unsigned)c);
+        }
+        p += length;
+    }
+    out[n < size ? n : size - 1] = '\0';
+    return out;
+}
+
+/** Room for visible() of 200 bytes: each byte may take 6, and each 3-byte character 9. */
+enum { VISIBLE_SIZE = 1300 };
 
 static void after_fork_in_child(void);
 
@@ -103,9 +174,10 @@ static void initialize(void)
         if (errno == 0 && end && *end == '\0' && value >= 0 && value <= 60000) {
             timeout_ms = (int)value;
         } else {
+            char shown[VISIBLE_SIZE];
             complain("libactivity: ACTIVITY_TIMEOUT_MS=\"%s\" is not a number of milliseconds from 0 to "
                      "60000; using 1000\n",
-                     timeout);
+                     visible(timeout, shown, sizeof shown));
         }
     }
     const char *parent = getenv("ACTIVITY_PARENT");
@@ -113,21 +185,23 @@ static void initialize(void)
         if (ids_is_valid(parent)) {
             snprintf(parent_id, sizeof parent_id, "%s", parent);
         } else {
-            complain("libactivity: ACTIVITY_PARENT=\"%.200s\" is not an activity id (1 to 128 bytes of "
+            char shown[VISIBLE_SIZE];
+            complain("libactivity: ACTIVITY_PARENT=\"%s\" is not an activity id (1 to 128 bytes of "
                      "[A-Za-z0-9._:@/+-]); ignored\n",
-                     parent);
+                     visible(parent, shown, sizeof shown));
         }
     }
     const char *control = getenv("ACTIVITY_CONTROL");
     int configured = control_configure(control);
+    char shown[VISIBLE_SIZE];
     if (configured == -ENAMETOOLONG) {
-        complain("libactivity: ACTIVITY_CONTROL=\"%.200s\": the socket path is %zu bytes; the system allows %zu; "
+        complain("libactivity: ACTIVITY_CONTROL=\"%s\": the socket path is %zu bytes; the system allows %zu; "
                  "cancels are not received\n",
-                 control, strlen(control + 5), SOCKET_PATH_MAX);
+                 visible(control, shown, sizeof shown), strlen(control + 5), SOCKET_PATH_MAX);
     } else if (configured != 0) {
-        complain("libactivity: ACTIVITY_CONTROL=\"%.200s\" is not a control channel (expected fd:N, unix:PATH or "
+        complain("libactivity: ACTIVITY_CONTROL=\"%s\" is not a control channel (expected fd:N, unix:PATH or "
                  "none); cancels are not received\n",
-                 control);
+                 visible(control, shown, sizeof shown));
     }
     pthread_atfork(registry_before_fork, registry_after_fork_in_parent, after_fork_in_child);
 }
@@ -212,16 +286,17 @@ static void configure_from_environment(void)
         const char *text = getenv("ACTIVITY_SINK");
         sink_spec s = {KIND_NONE, -1, NULL, false, false};
         int parsed = text && *text ? parse(text, &s) : 0;
+        char shown[VISIBLE_SIZE];
         if (parsed == -ENAMETOOLONG) {
             /* Said as it is: the spec is well formed, the path is what the system cannot take. */
-            complain("libactivity: ACTIVITY_SINK=\"%.200s\": the socket path is %zu bytes; the system allows %zu; "
+            complain("libactivity: ACTIVITY_SINK=\"%s\": the socket path is %zu bytes; the system allows %zu; "
                      "reporting is off\n",
-                     text, strlen(text + 5), SOCKET_PATH_MAX);
+                     visible(text, shown, sizeof shown), strlen(text + 5), SOCKET_PATH_MAX);
             s.kind = KIND_NONE;
         } else if (parsed != 0) {
-            complain("libactivity: ACTIVITY_SINK=\"%.200s\" is not a sink (expected unix:PATH, fd:N, file:PATH, "
+            complain("libactivity: ACTIVITY_SINK=\"%s\" is not a sink (expected unix:PATH, fd:N, file:PATH, "
                      "stdout, stderr or none); reporting is off\n",
-                     text);
+                     visible(text, shown, sizeof shown));
             s.kind = KIND_NONE;
         }
         s.from_environment = true;
@@ -313,7 +388,9 @@ static bool connect_unix_locked(int64_t deadline)
         }
         if (error != ECONNREFUSED && error != ENOENT && error != EAGAIN && error != EINPROGRESS) {
             /* A reader that has gone away is not worth a message; anything else is. */
-            complain("libactivity: cannot connect to unix:%s: %s; reporting is off\n", spec.path, strerror(error));
+            char shown[VISIBLE_SIZE];
+            complain("libactivity: cannot connect to unix:%s: %s; reporting is off\n",
+                     visible(spec.path, shown, sizeof shown), strerror(error));
         }
         close(s);
         return false;
@@ -397,7 +474,10 @@ static bool open_locked(int64_t deadline)
     case KIND_FILE:
         fd = open(spec.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
         if (fd < 0) {
-            complain("libactivity: cannot open file:%s: %s; reporting is off\n", spec.path, strerror(errno));
+            int error = errno;
+            char shown[VISIBLE_SIZE];
+            complain("libactivity: cannot open file:%s: %s; reporting is off\n",
+                     visible(spec.path, shown, sizeof shown), strerror(error));
             return false;
         }
         owned = true;
@@ -452,7 +532,10 @@ static ssize_t write_until_locked(const char *bytes, size_t length, int64_t dead
                 return -1;
             }
             if (ready == 0) break; /* the reader is not reading */
-            if (p.revents & POLLNVAL) return -1;
+            if (p.revents & POLLNVAL) {
+                errno = EBADF;
+                return -1;
+            }
         }
         size_t piece = length - done;
         if (is_socket && piece > SOCKET_PIECE) piece = SOCKET_PIECE;
@@ -473,12 +556,38 @@ static ssize_t write_until_locked(const char *bytes, size_t length, int64_t dead
     return (ssize_t)done;
 }
 
+/**
+ * Says why writing failed, once (reporting then turns off): a reader that has gone away (EPIPE,
+ * ECONNRESET) is not worth a message; a destination that fails the write (ENOSPC on a full disk,
+ * EIO) is, with the sink and the system's reason. Lock held.
+ */
+static void complain_write_failed_locked(int error)
+{
+    if (error == EPIPE || error == ECONNRESET) return;
+    char where[VISIBLE_SIZE + 16];
+    char shown[VISIBLE_SIZE];
+    switch (spec.kind) {
+    case KIND_FILE: snprintf(where, sizeof where, "file:%s", visible(spec.path, shown, sizeof shown)); break;
+    case KIND_UNIX: snprintf(where, sizeof where, "unix:%s", visible(spec.path, shown, sizeof shown)); break;
+    default:
+        if (spec.numbered) snprintf(where, sizeof where, "fd:%d", spec.fd);
+        else snprintf(where, sizeof where, "%s", spec.fd == STDERR_FILENO ? "stderr" : "stdout");
+        break;
+    }
+    if (spec.from_environment)
+        complain("libactivity: cannot write to ACTIVITY_SINK=\"%s\": %s; reporting is off\n", where, strerror(error));
+    else
+        complain("libactivity: cannot write to activity_set_sink(\"%s\"): %s; reporting is off\n", where,
+                 strerror(error));
+}
+
 /** Completes a line a socket took only part of; true when none is left. Lock held. */
 static bool drain_locked(int64_t deadline, bool *gone)
 {
     if (tail_length == 0) return true;
     ssize_t n = write_until_locked(tail + tail_offset, tail_length - tail_offset, deadline);
     if (n < 0) {
+        complain_write_failed_locked(errno);
         *gone = true;
         return false;
     }
@@ -518,6 +627,7 @@ sink_result sink_write(const char *line, size_t length, int wait_ms, bool may_bl
     }
     ssize_t n = write_until_locked(line, length, deadline);
     if (n < 0) {
+        complain_write_failed_locked(errno);
         turn_off_locked();
         goto done;
     }

@@ -55,6 +55,30 @@ struct EmitTests {
         #expect(validation.status == 0)
     }
 
+    @Test("a sink that fails the write is said with the system's reason, once, and emit exits 74")
+    func fullSink() throws {
+        let full = try CommandRunner.activity(
+            ["emit", "begin", "T", "--id", "t"], environment: ["ACTIVITY_SINK": "file:/dev/full"])
+        #expect(full.status == 74)
+        #expect(full.standardOutput == "t\n")
+        #expect(
+            full.standardError
+                == "activity emit: cannot write to ACTIVITY_SINK=\"file:/dev/full\": No space left on device; event not sent\n"
+        )
+    }
+
+    @Test("emit shows a hostile ACTIVITY_PARENT and ACTIVITY_SINK escaped, never raw")
+    func hostileSettings() throws {
+        let hostile = "x\u{1B}]0;X\u{07}\u{1B}[2J\u{202E}"
+        for environment in [["ACTIVITY_PARENT": hostile], ["ACTIVITY_SINK": "unix:/nonexistent/" + hostile]] {
+            let result = try CommandRunner.activity(["emit", "begin", "T"], environment: environment)
+            #expect(
+                result.standardError.contains(#"\x1b]0;X\x07\x1b[2J\u{202e}"#),
+                "\(result.standardError.debugDescription)")
+            #expect(!result.standardError.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0 == "\u{202E}" })
+        }
+    }
+
     @Test("a sink that is not there costs a warning, never the script's exit status")
     func brokenSink() throws {
         let gone = try CommandRunner.activity(

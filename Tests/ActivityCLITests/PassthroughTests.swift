@@ -95,8 +95,35 @@ struct PassthroughTests {
                 CommandRunner.activity,
             ], timeout: 60)
         #expect(result.status == 74)
-        #expect(result.standardError.contains("activity render: standard output: No space left on device"))
+        #expect(result.standardError.contains("activity render: cannot write standard output: No space left on device"))
         #expect(result.standardError.contains("▶ A"), "the display is finished first")
+    }
+
+    @Test("render: a log file that cannot be written is said once with its reason, and render exits 74")
+    func renderFullLogFile() throws {
+        let result = try CommandRunner.run(
+            "/bin/bash",
+            [
+                "-c",
+                #"printf '{"v":1,"type":"begin","id":"a","title":"A"}\n' | "$0" render --mode plain --log-file /dev/full"#,
+                CommandRunner.activity,
+            ], timeout: 60)
+        #expect(result.status == 74)
+        let message = "activity render: cannot write the log file /dev/full: No space left on device"
+        #expect(result.standardError.components(separatedBy: message).count == 2, "\(result.standardError)")
+    }
+
+    @Test("run: output it cannot write is said once with its reason, not as the command's SIGPIPE; exit 74")
+    func runFullOutput() throws {
+        for command in ["echo hi", "seq 1 100000"] {
+            let result = try CommandRunner.run(
+                "/bin/bash", ["-c", "\"$0\" run --mode plain -- \(command) > /dev/full", CommandRunner.activity],
+                timeout: 60)
+            #expect(result.status == 74, "\(command)")
+            let message = "activity run: cannot write standard output: No space left on device"
+            #expect(result.standardError.components(separatedBy: message).count == 2, "\(result.standardError)")
+            #expect(!result.standardError.contains("SIGPIPE"), "\(result.standardError)")
+        }
     }
 
     @Test("run: when its reader goes away, the command meets the closed pipe as it would bare")

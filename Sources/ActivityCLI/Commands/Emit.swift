@@ -1,4 +1,5 @@
 import ActivityReporting
+import ActivityTerminal
 import ActivityWire
 
 #if canImport(Glibc)
@@ -13,7 +14,8 @@ import ActivityWire
 ///
 /// The event goes to `ACTIVITY_SINK` with one `write(2)`; nothing is written when the variable is
 /// unset or `none`, but `begin` still prints an id, so a script runs unchanged outside a renderer.
-/// A destination that has gone away costs a warning, never the script's exit status.
+/// A destination that has gone away costs a warning, never the script's exit status; one that
+/// fails the write (a full disk) exits with 74.
 enum EmitCommand {
     static let spec = CommandSpec(
         name: "emit", summary: "report one event from a shell script", arguments: "begin|progress|end|log …",
@@ -23,7 +25,8 @@ enum EmitCommand {
             activity's id; its parent is --parent, else ACTIVITY_PARENT. Without ACTIVITY_SINK nothing
             is sent, but ids are still printed, so scripts run unchanged outside a renderer. A sink
             that is gone, or a reader that does not take the event within ACTIVITY_TIMEOUT_MS
-            (default 1000), costs a warning, never the script's exit status.
+            (default 1000), costs a warning, never the script's exit status; a sink that fails the
+            write (a full disk) is said with the system's reason, and emit exits with 74.
             """,
         example: """
             id=$(activity emit begin "Compiling" --total 3)
@@ -49,15 +52,16 @@ enum EmitCommand {
         case "--help", "-h", "help": throw .helpRequested("emit")
         default: throw general.usageError("unknown event '\(verb)'; expected begin, progress, end or log")
         }
-        deliver(event)
+        var status = deliver(event) ? ExitCode.success : ExitCode.ioError
+        // Printed even when the sink failed: a script without `set -e` carries on with its id.
         if let printedID {
             do throws(FileOutput.Failure) {
                 try FileOutput.standardOutput.write(printedID.rawValue + "\n")
             } catch {
-                if error != .closed { return ExitCode.ioError }
+                if error != .closed { status = ExitCode.ioError }
             }
         }
-        return ExitCode.success
+        return status
     }
 
     // MARK: - Events
@@ -218,7 +222,8 @@ enum EmitCommand {
     static func inheritedParent() -> ActivityID? {
         guard let text = POSIX.environment("ACTIVITY_PARENT"), !text.isEmpty else { return nil }
         guard let id = ActivityID(text) else {
-            Console.error("ignoring ACTIVITY_PARENT='\(text)': not a valid activity id", command: "emit")
+            Console.error(
+                "ignoring ACTIVITY_PARENT=\(TerminalSanitizer.escaped(text)): not a valid activity id", command: "emit")
             return nil
         }
         return id
@@ -226,37 +231,56 @@ enum EmitCommand {
 
     /// Writes the event to `ACTIVITY_SINK` with the producer SDK's sink rules (the same parsing,
     /// the same `fd:N` check), without starting a thread: one connection, one write. Waits for a
-    /// stalled reader or a listener that does not accept at most `ACTIVITY_TIMEOUT_MS`. A failure
-    /// is a warning, never an error: reporting never breaks the script.
-    static func deliver(_ event: ActivityEvent) {
+    /// stalled reader or a listener that does not accept at most `ACTIVITY_TIMEOUT_MS`.
+    ///
+    /// A sink that is not there, a reader that went away or stalled, costs a warning, never the
+    /// script's exit status: reporting never breaks the script. A destination that fails the
+    /// write (a full disk: `ENOSPC`, an I/O error) is said with the system's reason and returns
+    /// `false` (emit exits with 74): the events are being lost, not just unread.
+    static func deliver(_ event: ActivityEvent) -> Bool {
         // Empty is unset, as in both libraries.
-        guard let spec = POSIX.environment("ACTIVITY_SINK"), !spec.isEmpty else { return }
+        guard let spec = POSIX.environment("ACTIVITY_SINK"), !spec.isEmpty else { return true }
+        let shown = "\"" + TerminalSanitizer.escaped(spec) + "\""
         let destination: ActivitySinkDestination
         do throws(ActivitySinkError) {
             destination = try ActivitySinkDestination(parsing: spec)
         } catch {
-            Console.error("ACTIVITY_SINK=\(spec.debugDescription): \(error); event not sent", command: "emit")
-            return
+            Console.error(
+                "ACTIVITY_SINK=\(shown): \(TerminalSanitizer.escaped(error.message)); event not sent", command: "emit")
+            return true
         }
-        guard destination != .none else { return }
+        guard destination != .none else { return true }
         let timeout = timeoutSeconds()
         let deadline = POSIX.monotonicSeconds() + timeout
         let target: LineConnection.Target
         do throws(ActivitySinkError) {
             target = try LineConnection.open(destination, connectTimeout: timeout)
         } catch {
-            Console.error("event not sent: \(error)", command: "emit")
-            return
+            Console.error("event not sent: \(TerminalSanitizer.escaped(error.message))", command: "emit")
+            return true
         }
         defer { if target.owned { close(target.fd) } }
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGPIPE)
-        let written = LineConnection.write(ActivityEventEncoder().encode(event), to: target, signals: &signals) {
+        let outcome = LineConnection.write(ActivityEventEncoder().encode(event), to: target, signals: &signals) {
             POSIX.monotonicSeconds() >= deadline
         }
-        if !written {
-            Console.error("event not sent: \(destination) did not take it within \(timeout) s", command: "emit")
+        switch outcome {
+        case .written:
+            return true
+        case .gaveUp:
+            Console.error("event not sent: ACTIVITY_SINK=\(shown) did not take it within \(timeout) s", command: "emit")
+            return true
+        case .failed(let error) where outcome.readerWentAway:
+            Console.error(
+                "event not sent: ACTIVITY_SINK=\(shown): its reader went away (\(POSIX.describe(error)))",
+                command: "emit")
+            return true
+        case .failed(let error):
+            Console.error(
+                "cannot write to ACTIVITY_SINK=\(shown): \(POSIX.describe(error)); event not sent", command: "emit")
+            return false
         }
     }
 
@@ -265,7 +289,7 @@ enum EmitCommand {
         guard let text = POSIX.environment("ACTIVITY_TIMEOUT_MS") else { return 1 }
         guard let value = Int(text), (0...60_000).contains(value) else {
             Console.error(
-                "ignoring ACTIVITY_TIMEOUT_MS=\(text.debugDescription): not a number of milliseconds from 0 to 60000",
+                "ignoring ACTIVITY_TIMEOUT_MS=\(TerminalSanitizer.escaped(text)): not a number of milliseconds from 0 to 60000",
                 command: "emit")
             return 1
         }

@@ -67,30 +67,34 @@ struct StreamFeeder {
         case readFailed
     }
 
-    /// Returns 0, or 74 when reading or writing standard output failed (said, as `cat` says
-    /// it); standard output closed by its reader ends the process by SIGPIPE after the display
-    /// is finished, as a filter in a pipeline does.
+    /// Returns 0, or 74 when reading failed or an output could not be written (said, as `cat`
+    /// says it, once the display is finished: ``WriteFailure``); standard output closed by its
+    /// reader ends the process by SIGPIPE after the display is finished, as a filter in a
+    /// pipeline does.
     func feed(fd: Int32, name: String, command: String) -> Int32 {
         var paced = 0
-        switch read(fd: fd, name: name, command: command, paced: &paced) {
+        var status: Int32
+        let outcome = read(fd: fd, name: name, command: command, paced: &paced)
+        switch outcome {
         case .finished:
             // A recording to play that held no event at all: said, as `report` says it.
-            guard pacer == nil || paced > 0 else {
+            if pacer != nil && paced == 0 {
                 Console.error(RecordingInput.notARecording(CommandInput.name(name)), command: command)
-                return ExitCode.dataError
+                status = ExitCode.dataError
+            } else {
+                status = ExitCode.success
             }
-            return ExitCode.success
-        case .readFailed: return ExitCode.ioError
-        case .outputClosed:
-            display.finish()
-            // A full disk is not a reader that went away (a closed pipe, a reset socket, or a
-            // reader that stalled, taken as gone): said, and a failure.
-            if let error = display.writeFailure(.stdout), ![EPIPE, ECONNRESET, EAGAIN].contains(error) {
-                Console.error("standard output: \(POSIX.describe(error))", command: command)
-                return ExitCode.ioError
-            }
+        case .readFailed: status = ExitCode.ioError
+        case .outputClosed: status = ExitCode.success
+        }
+        // The summary is the log file's last line: a full disk shows once it is written.
+        display.finish()
+        if WriteFailure.report(display, command: command) {
+            if status == ExitCode.success { status = ExitCode.ioError }
+        } else if outcome == .outputClosed {
             SignalPipe.dieBy(SIGPIPE)
         }
+        return status
     }
 
     /// `paced` counts the events played with their timing.

@@ -99,10 +99,14 @@ enum RunCommand {
             mayTakeTerminal: options.mode != .overlay, cancels: cancels, adapterName: adapterName,
             usesTerminal: usesTerminal, verbose: options.verbosity == .verbose)
         let outcome = supervisor.run()
+        // An output run could not write (a full disk) is said once, and run fails with 74
+        // whatever the command's status: its output, or the log, is lost. (The command's SIGPIPE
+        // is then run's doing: it closed the pipe it could not pass on.)
+        let lostOutput = WriteFailure.report(display, command: "run")
         // Killed by a signal, the command ends `run` by the same one, as sudo does: a shell
         // running `run` in a loop or a script stops at Ctrl-C as it would without it (it stops
         // when its child died of SIGINT, not when one exited 130).
-        if let signal = outcome.signal { SignalPipe.dieBy(signal) }
-        return outcome.status
+        if let signal = outcome.signal, !(lostOutput && signal == SIGPIPE) { SignalPipe.dieBy(signal) }
+        return lostOutput ? ExitCode.ioError : outcome.status
     }
 }

@@ -32,6 +32,9 @@ protocol Display: Sendable {
     /// Why writes to `stream` stopped: `EPIPE` when its reader went away, another `errno` when
     /// writing failed (`ENOSPC`); `nil` while it takes them.
     func writeFailure(_ stream: StandardStream) -> Int32?
+    /// The log file (`--log-file`) whose writes stopped, and why (`ENOSPC`); `nil` while it takes
+    /// them, or when there is none. See ``WriteFailure``.
+    func logFileFailure() -> (path: String, error: Int32)?
     /// Writes the output the display gathered (``DisplayOptions/batchesOutput``); called before
     /// each read that may wait for the producer.
     func flushOutput()
@@ -76,6 +79,9 @@ extension Display {
 
     /// Displays that write to no standard stream of the caller's never find one failing.
     func writeFailure(_ stream: StandardStream) -> Int32? { nil }
+
+    /// Displays without a log file never find one failing.
+    func logFileFailure() -> (path: String, error: Int32)? { nil }
 
     /// Displays that write at once have nothing to flush.
     func flushOutput() {}

@@ -40,6 +40,8 @@ final class SessionDisplay: Display {
         session.writeFailure(stream)
     }
 
+    func logFileFailure() -> (path: String, error: Int32)? { session.logFileFailure() }
+
     func flushOutput() { session.flushOutput() }
 
     func report(_ diagnostic: Diagnostic) { session.report(diagnostic) }

@@ -170,6 +170,12 @@ final class Supervisor {
         if let message = statusAdapter?.failureMessage ?? adapter?.failureMessage, end.status == .failure {
             end.error = "\(message) (\(end.error ?? ""))"
         }
+        // Its output could not be passed on (a full disk): that is the failure to show, not the
+        // SIGPIPE that the closed pipe then gave the command.
+        if let lost = WriteFailure.of(display).first {
+            end.status = .failure
+            end.error = lost.message
+        }
         display.handle(.end(end))
         display.finish()
         return Outcome(status: exitStatus, signal: killingSignal)

@@ -88,6 +88,8 @@ final class OTLPExportingDisplay: Display {
 
     func writeFailure(_ stream: StandardStream) -> Int32? { inner.writeFailure(stream) }
 
+    func logFileFailure() -> (path: String, error: Int32)? { inner.logFileFailure() }
+
     func flushOutput() { inner.flushOutput() }
 
     func commandOutput(_ piece: CommandOutput) { inner.commandOutput(piece) }

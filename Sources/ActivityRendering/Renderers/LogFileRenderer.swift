@@ -31,6 +31,8 @@ public final class LogFileRenderer: ActivityRenderer {
     let output: any ByteOutput
     let clock: @Sendable () -> Double
     private let ownedDescriptor: Int32?
+    /// The file's path, when the renderer opened it.
+    package let path: String?
     private let jsonLines: JSONLinesRenderer
     /// The titles of open activities as they arrived: the store keeps them sanitized for display,
     /// but the log shows what arrived, escaped.
@@ -58,6 +60,7 @@ public final class LogFileRenderer: ActivityRenderer {
         self.output = FileDescriptorOutput(fileDescriptor: descriptor)
         self.clock = clock
         self.ownedDescriptor = descriptor
+        self.path = path
         self.jsonLines = JSONLinesRenderer(output: output)
     }
 
@@ -67,7 +70,16 @@ public final class LogFileRenderer: ActivityRenderer {
         self.output = output
         self.clock = clock
         self.ownedDescriptor = nil
+        self.path = nil
         self.jsonLines = JSONLinesRenderer(output: output)
+    }
+
+    /// Why writing the file stopped (`ENOSPC` on a full disk, `EIO`), as the `errno` of the write
+    /// that failed; `nil` while it takes every line. Nothing more is written after a failure, so
+    /// the log ends at the last whole write.
+    package var writeFailure: Int32? {
+        guard let output = output as? FileDescriptorOutput, output.isBroken else { return nil }
+        return output.failure
     }
 
     deinit {

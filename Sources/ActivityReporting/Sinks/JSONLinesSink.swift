@@ -87,7 +87,8 @@ public final class JSONLinesSink: ActivityEventSink {
         } else if let control, target != nil {
             channel = ControlReader.open(control)
         }
-        return LineConnection(target: target, queueLimit: queueLimit, control: channel)
+        return LineConnection(
+            target: target, name: Diagnostic.quoted(destination.description), queueLimit: queueLimit, control: channel)
     }
 
     deinit {

@@ -31,6 +31,9 @@ package final class LineConnection: Sendable {
     }
 
     let target: Target?
+    /// The destination as `ACTIVITY_SINK` names it, quoted (`"file:/dev/full"`), for the warning
+    /// when writing to it fails.
+    let name: String
     private let queueLimit: Int
     private let wake = DispatchSemaphore(value: 0)
     private let queue = Lock(Queue())
@@ -54,8 +57,9 @@ package final class LineConnection: Sendable {
 
     /// - Parameter control: Where cancel lines come from: `nil` for none. A Unix socket the
     ///   connection opened is its own channel (pass ``ControlReader/Channel`` for it).
-    init(target: Target?, queueLimit: Int, control: ControlReader.Channel? = nil) {
+    init(target: Target?, name: String, queueLimit: Int, control: ControlReader.Channel? = nil) {
         self.target = target
+        self.name = name
         self.queueLimit = queueLimit
         var ends: [Int32] = [-1, -1]
         let control = target == nil ? nil : control
@@ -205,15 +209,23 @@ package final class LineConnection: Sendable {
                     return (batch, queue.closed)
                 }
                 for line in batch {
-                    let ok =
-                        queue.withLock { !$0.broken }
-                        && Self.write(line, to: target, signals: &pipeSignal) {
+                    let outcome =
+                        queue.withLock { $0.broken }
+                        ? .gaveUp
+                        : Self.write(line, to: target, signals: &pipeSignal) {
                             // A stalled reader: keep waiting, unless the sink is going away.
                             queue.withLock { $0.closed }
                         }
+                    if case .failed(let error) = outcome, !outcome.readerWentAway {
+                        // A reader that went away turns the sink off quietly; a destination that
+                        // fails (a full disk) is said, once.
+                        Warnings.once(
+                            .sinkWriteFailed,
+                            "cannot write to \(name): \(String(cString: strerror(error))); reporting is off")
+                    }
                     queue.withLock { queue in
                         queue.inFlight -= 1
-                        if !ok { queue.broken = true }
+                        if outcome != .written { queue.broken = true }
                         if queue.stalled, queue.lines.count + queue.inFlight <= queueLimit / 2 { queue.stalled = false }
                     }
                 }
@@ -244,12 +256,26 @@ package final class LineConnection: Sendable {
         }
     }
 
-    /// Writes one line whole; `false` when the reader has gone away, the descriptor failed, or
-    /// `giveUp` says so while the reader is stalled (asked every 100 ms). The descriptor's flags
-    /// are never changed: it is polled before each write.
+    /// How writing one line ended.
+    package enum WriteOutcome: Equatable, Sendable {
+        case written
+        /// `giveUp` said so while the reader was stalled.
+        case gaveUp
+        /// The write failed with this `errno`: `EPIPE` (or `ECONNRESET`) when the reader has gone
+        /// away, else a failure of the destination's own (`ENOSPC` on a full disk).
+        case failed(Int32)
+
+        /// Whether the reader went away: no failure of the writer's, said to no one.
+        package var readerWentAway: Bool { self == .failed(EPIPE) || self == .failed(ECONNRESET) }
+    }
+
+    /// Writes one line whole; ``WriteOutcome/failed(_:)`` with the system's reason when the
+    /// reader has gone away or the descriptor failed, ``WriteOutcome/gaveUp`` when `giveUp` says
+    /// so while the reader is stalled (asked every 100 ms). The descriptor's flags are never
+    /// changed: it is polled before each write.
     package static func write(
         _ line: [UInt8], to target: Target, signals: inout sigset_t, giveUp: () -> Bool
-    ) -> Bool {
+    ) -> WriteOutcome {
         line.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -257,34 +283,47 @@ package final class LineConnection: Sendable {
                 let ready = poll(&request, 1, 100)
                 if ready < 0 {
                     if errno == EINTR { continue }
-                    return false
+                    return .failed(errno)
                 }
                 if ready == 0 {
-                    if giveUp() { return false }
+                    if giveUp() { return .gaveUp }
                     continue
                 }
-                if request.revents & Int16(POLLOUT) == 0 { return false }  // POLLERR, POLLHUP, POLLNVAL
+                if request.revents & Int16(POLLOUT) == 0 { return .failed(pollFailure(request.revents, target)) }
                 let start = bytes.baseAddress! + offset
                 let written =
                     target.isSocket
                     ? send(target.fd, start, bytes.count - offset, SystemCall.noSignal | Int32(MSG_DONTWAIT))
                     : SystemCall.write(target.fd, start, bytes.count - offset)
                 if written < 0 {
-                    switch errno {
+                    let error = errno
+                    switch error {
                     case EINTR, EAGAIN, EWOULDBLOCK:
-                        if giveUp() { return false }
+                        if giveUp() { return .gaveUp }
                         continue
                     case EPIPE:
                         SystemCall.consumePendingSIGPIPE(&signals)  // the SIGPIPE this write raised
-                        return false
+                        return .failed(EPIPE)
                     default:
-                        return false
+                        return .failed(error)
                     }
                 }
                 offset += written
             }
-            return true
+            return .written
         }
+    }
+
+    /// The `errno` that a poll without `POLLOUT` stands for: a socket's pending error, a closed
+    /// descriptor (`EBADF`), else the reader gone (`EPIPE`).
+    private static func pollFailure(_ revents: Int16, _ target: Target) -> Int32 {
+        if revents & Int16(POLLNVAL) != 0 { return EBADF }
+        if target.isSocket {
+            var failure: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            if getsockopt(target.fd, SOL_SOCKET, SO_ERROR, &failure, &length) == 0, failure != 0 { return failure }
+        }
+        return EPIPE
     }
 
     // MARK: Opening

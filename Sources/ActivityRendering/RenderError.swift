@@ -1,3 +1,5 @@
+import ActivityTerminal
+
 /// Why a ``RenderSession`` (or one of its renderers) could not be set up, by kind, so that a
 /// caller maps it to an exit status or a message without probing in advance.
 public enum RenderError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -13,7 +15,7 @@ public enum RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, for a person.
     public var message: String {
         switch self {
-        case .logFile(let path, let reason): "cannot open the log file \(path): \(reason)"
+        case .logFile(let path, let reason): "cannot open the log file \(TerminalSanitizer.escaped(path)): \(reason)"
         case .pluginName(let name):
             "invalid plugin name \"\(name)\": use letters, digits, '.', '_' and '-'"
         case .pluginNotFound(let name, let program): "plugin \"\(name)\" not found: no executable \(program) on PATH"

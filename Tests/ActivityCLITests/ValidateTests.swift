@@ -69,4 +69,11 @@ struct ValidateTests {
         // Problems were found before the reader left: status 1, not a death by SIGPIPE.
         #expect(try String(contentsOfFile: big.path + ".status", encoding: .utf8) == "1\n")
     }
+
+    @Test("a hostile file name is shown with its controls escaped, never raw")
+    func hostileName() throws {
+        let result = try CommandRunner.activity(["validate", "nonexist\u{1B}]0;X\u{07}\u{1B}[2J\u{202E}.jsonl"])
+        #expect(result.standardError.contains(#"nonexist\x1b]0;X\x07\x1b[2J\u{202e}.jsonl"#))
+        #expect(!result.standardError.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0 == "\u{202E}" })
+    }
 }

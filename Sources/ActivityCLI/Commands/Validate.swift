@@ -47,7 +47,7 @@ enum ValidateCommand {
         for file in files {
             let name = file == "-" ? "<stdin>" : file
             guard let fd = CommandInput.descriptor(for: file) else {
-                Console.error("\(file): \(POSIX.describe(errno))", command: "validate")
+                Console.error("\(CommandInput.name(file)): \(POSIX.describe(errno))", command: "validate")
                 status = ExitCode.noInput
                 continue
             }
@@ -63,10 +63,10 @@ enum ValidateCommand {
                 Console.error("standard output: \(describe(error))", command: "validate")
                 return ExitCode.ioError
             } catch let error as ReadError {
-                Console.error("\(file): \(error)", command: "validate")
+                Console.error("\(CommandInput.name(file)): \(error)", command: "validate")
                 if status == ExitCode.success { status = ExitCode.ioError }
             } catch {
-                Console.error("\(file): \(error)", command: "validate")
+                Console.error("\(CommandInput.name(file)): \(error)", command: "validate")
                 if status == ExitCode.success { status = ExitCode.ioError }
             }
         }

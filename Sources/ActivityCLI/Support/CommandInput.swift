@@ -1,3 +1,5 @@
+import ActivityTerminal
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -9,7 +11,9 @@
 /// The input file of `render`, `replay`, `report` and `export`: FILE, or standard input for `-`.
 enum CommandInput {
     /// How the input is named in messages.
-    static func name(_ file: String) -> String { file == "-" ? "standard input" : file }
+    /// `file` as messages name it: its controls and bidirectional overrides escaped (`\x1b`,
+    /// `\u{202e}`) by the one sanitizer, so a hostile name shows what it is and moves nothing.
+    static func name(_ file: String) -> String { file == "-" ? "standard input" : TerminalSanitizer.escaped(file) }
 
     /// `file` opened for reading (`-`: standard input, descriptor 0); `nil` with `errno` set.
     static func descriptor(for file: String) -> Int32? {

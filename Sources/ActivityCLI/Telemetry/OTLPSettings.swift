@@ -1,3 +1,5 @@
+import ActivityTerminal
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -78,7 +80,8 @@ struct OTLPSettings: Sendable {
             // Checked after percent-decoding, by scalar: "\r\n" is one Character, never "\r".
             guard !(key + text).unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
                 Console.error(
-                    "ignoring the header \(key.debugDescription) in \(headerVariable): it holds a control character")
+                    "ignoring the header \"\(TerminalSanitizer.escaped(key))\" in \(headerVariable): it holds a control character"
+                )
                 continue
             }
             settings.headers.append("\(key): \(text)")

@@ -12,7 +12,8 @@
 /// and 2 when U+FE0F asks for emoji presentation of a narrow one (`❤️`, `1️⃣`); whatever follows
 /// in the cluster (skin tones, ZWJ and the emoji it joins, tags, the second flag letter) adds
 /// nothing. Other clusters take the sum of their characters, a spacing mark counting one column
-/// after the character it follows (`क` + `ि` is 2).
+/// after the character it follows (`क` + `ि` is 2), and so does a run of Hangul leading jamo
+/// (`ᄀᄀᄀ` is 6, as terminals draw it).
 ///
 /// ```swift
 /// DisplayWidth.of("日本")                            // 4
@@ -105,6 +106,11 @@ package enum DisplayWidth {
         guard let base = scalars.next() else { return 0 }
         let baseWidth = scalarWidth(base)
         guard let second = scalars.next() else { return baseWidth }
+        // A run of Hangul leading jamo (and the vowels and finals after it) is one cluster, but
+        // terminals (tmux, xterm) and `wcwidth` give each jamo its own two columns.
+        if isLeadingJamo(base.value) {
+            return character.unicodeScalars.reduce(0) { $0 + scalarWidth($1) }
+        }
         if baseWidth == 2 { return 2 }
         let value = base.value
         let emoji =
@@ -129,6 +135,13 @@ package enum DisplayWidth {
             next = scalars.next()
         }
         return width
+    }
+
+    /// Hangul choseong, U+1100–U+115F and U+A960–U+A97C: each wide, each drawn in its own two
+    /// columns even where several make one grapheme cluster.
+    @inline(__always)
+    static func isLeadingJamo(_ value: UInt32) -> Bool {
+        (0x1100...0x115F).contains(value) || (0xA960...0xA97C).contains(value)
     }
 
     /// The columns one scalar takes on its own: 0, 1 or 2.

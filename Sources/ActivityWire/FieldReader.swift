@@ -225,6 +225,8 @@ struct FieldReader {
         var inner = JSONScanner(scanner.bytes, from: range.lowerBound + 1)
         var result: [AttributeKey: AttributeValue] = [:]
         if inner.consume(UInt8(ascii: "}")) { return result }
+        // The keys as written, each lone surrogate escape kept apart: what duplicates are found by.
+        var written: Set<[UInt8]> = []
         repeat {
             // The whole line was scanned before, so this reads what was already checked; should it
             // ever fail, the event is refused, never the process.
@@ -234,13 +236,18 @@ struct FieldReader {
             else { throw Problem(code: .invalidAttrs, message: "\"attrs\" is not an object of members") }
             let (keyRange, escaped) = (scanned.range, scanned.escaped)
             let key = try attributeKey(keyRange, escaped: escaped, in: scanner)
-            guard result[key] == nil else {
+            let asWritten =
+                escaped
+                ? scanner.decodeBytes(keyRange, keepingSurrogates: true)
+                : Array(UnsafeBufferPointer(rebasing: scanner.bytes[keyRange]))
+            guard written.insert(asWritten).inserted else {
                 throw Problem(
                     code: .duplicateKey, message: "the \"attrs\" key \(Diagnostic.quoted(key.rawValue)) appears twice")
             }
+            let value: AttributeValue
             switch member {
-            case .string(let r, let e): result[key] = .string(scanner.decodeString(r, escaped: e))
-            case .bool(let b): result[key] = .bool(b)
+            case .string(let r, let e): value = .string(scanner.decodeString(r, escaped: e))
+            case .bool(let b): value = .bool(b)
             case .number(let r):
                 let n = scanner.decodeNumber(r)
                 guard n.isFinite else {
@@ -250,7 +257,7 @@ struct FieldReader {
                             "\(Diagnostic.quoted("attrs." + key.rawValue)) is beyond a double's range: \(numberText(r, in: scanner))"
                     )
                 }
-                result[key] = .number(n)
+                value = .number(n)
             default:
                 throw Problem(
                     code: .invalidAttrs,
@@ -258,27 +265,27 @@ struct FieldReader {
                         "\(Diagnostic.quoted("attrs." + key.rawValue)) must be a string, a number or a boolean, not \(member.typeName)"
                 )
             }
-            guard result.count <= WireLimits.maxAttributes else {
+            // Two keys that differ only in their lone surrogates are one key once each is U+FFFD:
+            // the first is kept.
+            if result[key] == nil { result[key] = value }
+            guard written.count <= WireLimits.maxAttributes else {
                 throw Problem(code: .invalidAttrs, message: "\"attrs\" holds more than 32 keys")
             }
         } while inner.consume(UInt8(ascii: ","))
         return result
     }
 
-    /// An `attrs` key: 1 to 64 bytes of Unicode text. A lone surrogate escape (`\uD800`) is refused
-    /// here rather than replaced, since replacing would make different keys on the wire equal.
+    /// An `attrs` key: 1 to 64 bytes of Unicode text. A lone surrogate escape (`\uD800`) becomes
+    /// U+FFFD, as in a title (three bytes, as the escape's code point would be).
     private static func attributeKey(
         _ range: Range<Int>, escaped: Bool, in scanner: JSONScanner
     ) throws(Problem) -> AttributeKey {
         let bytes =
             escaped
-            ? scanner.decodeBytes(range, keepingSurrogates: true)
+            ? scanner.decodeBytes(range, keepingSurrogates: false)
             : Array(UnsafeBufferPointer(rebasing: scanner.bytes[range]))
         guard (1...WireLimits.maxAttributeKeyBytes).contains(bytes.count) else {
             throw Problem(code: .invalidAttrs, message: "an \"attrs\" key must be 1 to 64 bytes long")
-        }
-        guard bytes.withUnsafeBufferPointer(UTF8Validation.isValid) else {
-            throw Problem(code: .invalidAttrs, message: "an \"attrs\" key holds a lone surrogate escape")
         }
         return AttributeKey(String(decoding: bytes, as: UTF8.self))
     }

@@ -157,6 +157,28 @@ struct HistoryTests {
         Golden.check(h.transcript, named: "history-usually.txt")
     }
 
+    @Test("an instant step's usual duration (below the 0.1 s the display shows) annotates neither line nor row")
+    func instantStepsUnannotated() {
+        var history = ActivityHistory()
+        history.record(path: ["Compile"], duration: 0.01, completed: 0, total: nil, endedAt: 0)
+        history.record(path: ["Link"], duration: 0.05, completed: 0, total: nil, endedAt: 0)
+        for mode in [TerminalRenderer.Mode.plain, .tty] {
+            var configuration = TerminalRenderer.Configuration(
+                mode: mode, size: TerminalSize(columns: 80, rows: 10), displayIsTerminal: true, startTime: 0)
+            configuration.history = history
+            let h = TerminalHarness(configuration: configuration)
+            h.send(E.begin("c", "Compile", at: 0))
+            h.frame(at: 0.01, "compiling")
+            h.send(E.end("c", at: 0.02), E.begin("l", "Link", at: 0.02))
+            h.frame(at: 0.03, "linking")
+            h.send(E.end("l", at: 0.04))
+            h.finish(at: 0.04)
+            #expect(!h.buffer.text.contains("usually 0.0s"), "\(mode): \(h.buffer.text.debugDescription)")
+            // 0.05 s is shown as 0.1s: worth its word.
+            #expect(h.buffer.text.contains("usually 0.1s"), "\(mode): \(h.buffer.text.debugDescription)")
+        }
+    }
+
     @Test("log and JSON lines show no estimates: the file is not read at the start, nor created without a success")
     func displaysWithoutEstimates() throws {
         try withTemporaryDirectory { directory in

@@ -90,6 +90,35 @@ struct DisplayWidthTests {
         }
     }
 
+    /// Runs of every Hangul leading jamo (U+1100–U+115F), alone, doubled, before a vowel and a
+    /// final, and before a syllable: each run is one grapheme cluster.
+    static let jamoRuns: [String] = (UInt32(0x1100)...0x115F).flatMap { value -> [String] in
+        let jamo = String(Unicode.Scalar(value)!)
+        return [jamo + jamo, jamo + jamo + jamo + "\u{1161}\u{11A8}", jamo + "가", jamo + "\u{A960}"]
+    }
+
+    @Test("a run of Hangul leading jamo takes two columns a jamo, as tmux, xterm and wcwidth draw it")
+    func leadingJamoRuns() {
+        for text in Self.jamoRuns {
+            let jamo = text.unicodeScalars.filter { DisplayWidth.isLeadingJamo($0.value) }.count
+            let syllables = text.unicodeScalars.filter { (0xAC00...0xD7A3).contains($0.value) }.count
+            #expect(text.count == 1, "\(text.debugDescription) is \(text.count) clusters")
+            #expect(DisplayWidth.of(text) == 2 * (jamo + syllables), "\(text.debugDescription)")
+        }
+    }
+
+    @Test(
+        "runs of each of the 96 Hangul leading jamo measure what wcwidth.wcswidth gives",
+        .enabled(if: oracle, "python3 with the wcwidth package is needed (python3 -m pip install wcwidth)")
+    )
+    func leadingJamoAgreeWithWcwidth() throws {
+        let reference = try #require(WcwidthOracle.stringWidths(Self.jamoRuns))
+        try #require(reference.count == Self.jamoRuns.count)
+        for (text, expected) in zip(Self.jamoRuns, reference) {
+            #expect(DisplayWidth.of(text) == expected, "\(text.debugDescription)")
+        }
+    }
+
     @Test(
         "text read byte by byte measures what its grapheme clusters measure, whatever follows a character that stands alone"
     )

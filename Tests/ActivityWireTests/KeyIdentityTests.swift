@@ -55,10 +55,20 @@ struct KeyIdentityTests {
         #expect(decoder.decode(line).diagnostic?.code == .duplicateKey)
     }
 
-    @Test("An attrs key with a lone surrogate is refused, not merged with U+FFFD")
-    func attrsLoneSurrogate() {
-        let line = #"{"v":1,"type":"begin","id":"a","title":"t","attrs":{"x-\udc00":1}}"#
-        #expect(decoder.decode(line).diagnostic?.code == .invalidAttrs)
+    @Test("A lone surrogate escape in an attrs key becomes U+FFFD, as in a title: the begin is kept")
+    func attrsLoneSurrogate() throws {
+        let line = #"{"v":1,"type":"begin","id":"a","title":"t\uDADA","attrs":{"x-\uDADA":1}}"#
+        guard case .begin(let begin) = try #require(decoder.decode(line).event) else { throw CancellationError() }
+        #expect(begin.title == "t\u{FFFD}")
+        #expect(begin.attributes == [AttributeKey("x-\u{FFFD}"): 1])
+        // Keys that differ on the wire only in their lone surrogates (or a surrogate and U+FFFD
+        // itself) are one key once read: the first is kept, the line is no duplicate.
+        let two = #"{"v":1,"type":"begin","id":"a","title":"t","attrs":{"x-\udc00":1,"x-\udc01":2,"x-\ufffd":3}}"#
+        guard case .begin(let merged) = try #require(decoder.decode(two).event) else { throw CancellationError() }
+        #expect(merged.attributes == [AttributeKey("x-\u{FFFD}"): 1])
+        // The same surrogate twice is the same key written twice.
+        let repeated = #"{"v":1,"type":"begin","id":"a","title":"t","attrs":{"x-\udc00":1,"x-\uDC00":2}}"#
+        #expect(decoder.decode(repeated).diagnostic?.code == .duplicateKey)
     }
 
     @Test("AttributeKey compares, hashes and sorts by bytes")

@@ -26,12 +26,16 @@ extension TerminalRenderer {
         usualDuration(of: activity, in: store).map { "usually " + Formatting.duration($0) }
     }
 
-    /// How long `activity`'s path usually takes, from the history; `nil` without one, or when
-    /// the path never ran (an empty history makes no key).
+    /// How long `activity`'s path usually takes, from the history; `nil` without one, when the
+    /// path never ran (an empty history makes no key), or when it usually takes less than the
+    /// display shows (`0.0s`): an instant step is not worth a word.
     func usualDuration(of activity: ActivityState, in store: ActivityStore) -> Double? {
         guard let history = configuration.history, !history.isEmpty else { return nil }
         if historyTitles == nil { historyTitles = Set(history.entries.values.compactMap(\.path.last)) }
-        guard historyTitles!.contains(activity.title) else { return nil }
-        return history.entry(forKey: historyKeys.title(of: activity, in: store))?.usualDuration
+        guard historyTitles!.contains(activity.title),
+            let usual = history.entry(forKey: historyKeys.title(of: activity, in: store))?.usualDuration,
+            Formatting.durationKey(usual) != 0
+        else { return nil }
+        return usual
     }
 }

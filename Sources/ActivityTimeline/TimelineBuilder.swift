@@ -88,8 +88,9 @@ public struct TimelineBuilder: Sendable {
         var finished: [Int] = []
         // Outermost first: closing a parent abandons its open children with it.
         let outermostFirst = open.values.sorted { (slots[$0].depth, $0) < (slots[$1].depth, $1) }
+        let childrenOf = openChildrenByParent()
         for index in outermostFirst where isOpen(index) {
-            close(index, at: time, finished: &finished) { $0.status = .abandoned }
+            close(index, at: time, finished: &finished, childrenOf: childrenOf) { $0.status = .abandoned }
         }
         return finished
     }
@@ -169,16 +170,41 @@ public struct TimelineBuilder: Sendable {
         }
     }
 
-    /// Ends `index` after abandoning its open children (deepest first).
+    /// Ends `index` after abandoning its open descendants, each before its parent, siblings in
+    /// the order they began. Without recursion: a chain of nested activities is as deep as the
+    /// stream is long.
+    /// `childrenOf` is ``openChildrenByParent()``, when the caller closes several activities.
     private mutating func close(
-        _ index: Int, at time: Double, finished: inout [Int], _ update: (inout TimelineActivity) -> Void
+        _ index: Int, at time: Double, finished: inout [Int], childrenOf: [Int: [Int]]? = nil,
+        _ update: (inout TimelineActivity) -> Void
     ) {
         if openChildren[index, default: 0] > 0 {
-            let children = open.values.filter { slots[$0].parent == index }.sorted()
-            for child in children where isOpen(child) {
-                close(child, at: time, finished: &finished) { $0.status = .abandoned }
+            let childrenOf = childrenOf ?? openChildrenByParent()
+            var stack: [(index: Int, childrenDone: Bool)] = (childrenOf[index] ?? []).sorted(by: >).map { ($0, false) }
+            while let (next, childrenDone) = stack.popLast() {
+                if childrenDone {
+                    end(next, at: time, finished: &finished) { $0.status = .abandoned }
+                } else {
+                    stack.append((next, true))
+                    stack.append(contentsOf: (childrenOf[next] ?? []).sorted(by: >).map { ($0, false) })
+                }
             }
         }
+        end(index, at: time, finished: &finished, update)
+    }
+
+    private func openChildrenByParent() -> [Int: [Int]] {
+        var childrenOf: [Int: [Int]] = [:]
+        for index in open.values {
+            if let parent = slots[index].parent { childrenOf[parent, default: []].append(index) }
+        }
+        return childrenOf
+    }
+
+    /// Ends `index` alone: its open children, if any, are already ended.
+    private mutating func end(
+        _ index: Int, at time: Double, finished: inout [Int], _ update: (inout TimelineActivity) -> Void
+    ) {
         update(&slots[index])
         slots[index].end = max(time, slots[index].start)
         if slots[index].samples.last.map({ $0.completed != slots[index].completed }) ?? false {

@@ -56,4 +56,35 @@ struct TimelineBuilderTests {
         builder.apply(.begin(.init(id: ActivityID("c")!, title: "C")), fallbackTime: 9)
         #expect(builder.finish().map { builder[$0].start } == [9])
     }
+
+    @Test("an end abandons its descendants each before its parent, siblings in the order they began")
+    func abandonOrder() {
+        var builder = TimelineBuilder()
+        func id(_ name: String) -> ActivityID { ActivityID(name)! }
+        for (name, parent) in [("a", nil), ("b", "a"), ("c", "b"), ("d", "a"), ("e", "d"), ("f", "a")] {
+            builder.apply(.begin(.init(id: id(name), title: name, parent: parent.map(id))), fallbackTime: 1)
+        }
+        let ended = builder.apply(.end(.init(id: id("a"), timestamp: 2)), fallbackTime: 0)
+        #expect(ended.map { builder[$0].id.description } == ["c", "b", "e", "d", "f", "a"])
+    }
+
+    // A consumers' fuzzer input: a chain of nested activities as deep as the stream is long
+    // overflowed the stack when its root's end, or the end of the stream, abandoned the chain.
+    @Test("a chain of 50,000 nested activities abandoned at its root's end and at the stream's end")
+    func deepChain() {
+        for endsRoot in [true, false] {
+            var builder = TimelineBuilder()
+            let depth = 50_000
+            for level in 0..<depth {
+                let parent = level == 0 ? nil : ActivityID("n\(level - 1)")!
+                builder.apply(.begin(.init(id: ActivityID("n\(level)")!, title: "t", parent: parent)), fallbackTime: 1)
+            }
+            let ended =
+                endsRoot
+                ? builder.apply(.end(.init(id: ActivityID("n0")!, timestamp: 2)), fallbackTime: 0) : builder.finish()
+            #expect(ended.count == depth)
+            #expect(ended.first.map { builder[$0].id } == ActivityID("n\(depth - 1)"))
+            #expect(ended.last.map { builder[$0].id } == ActivityID("n0"))
+        }
+    }
 }

@@ -51,14 +51,18 @@ struct ProcessTree: Sendable {
         return false
     }
 
-    /// Whether `owner` is `process` or one of its ancestors; nil when `process` is gone, and so
-    /// cannot be asked (a short-lived reporter such as `activity emit` may have exited already).
+    /// Whether `owner` is `process` or one of its ancestors; nil when that cannot be told: when
+    /// `process` is gone (a short-lived reporter such as `activity emit` may have exited already),
+    /// or when a process on the chain exits between two reads (`activity emit` inside `$( )`
+    /// names the shell above the subshell, and the subshell may end while its parent is asked).
     func isSelfOrAncestor(_ owner: pid_t, of process: pid_t) -> Bool? {
         guard var place = place(process) else { return nil }
         if owner == process { return true }
         for _ in 0..<Self.maxDepth {
             if place.parent == owner { return true }
-            guard place.parent > 1, let next = self.place(place.parent) else { return false }
+            // The run's own process, or init: above every owner the run would take.
+            guard place.parent > 1, place.parent != run else { return false }
+            guard let next = self.place(place.parent) else { return nil }
             place = next
         }
         return false

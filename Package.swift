@@ -69,7 +69,7 @@ package.targets += [
         exclude: ["Makefile", "activity.pc.in", "tests", "bench", "fuzz"],
         linkerSettings: [.linkedLibrary("json-c"), .linkedLibrary("pthread"), .linkedLibrary("m")]
     ),
-    .testTarget(name: "CActivityTests", dependencies: ["CActivity", "ActivityWire"]),
+    .testTarget(name: "CActivityTests", dependencies: ["CActivity", "ActivityWire", "TestSupport"]),
 ]
 
 // MARK: - Terminal (package-level: width, sanitizer, style detection, size for every display)

@@ -196,7 +196,8 @@ struct ImplementationDefined {
 
     private static let notUTF8 = Outcome.text(.invalidUTF8)
     private static let notAnObject = Outcome.text(.notAnObject)
-    private static let surrogateKey = Outcome.invalid(.invalidAttrs)
+    /// §8: a lone surrogate in an `attrs` key reads as U+FFFD, as in a title.
+    private static let surrogateKey = Outcome.event
     private static let newerVersion = Outcome.ignored(.unsupportedVersion)
     private static let notAVersion = Outcome.invalid(.invalidValue)
 
@@ -207,7 +208,7 @@ struct ImplementationDefined {
             use: .number(count: count, attribute: attribute, version: version))
     }
 
-    /// Lone surrogate escapes: valid JSON, read as U+FFFD in a value, refused in an `attrs` key.
+    /// Lone surrogate escapes: valid JSON, read as U+FFFD in a value and in an `attrs` key.
     private static func surrogate(_ name: String, reads message: String) -> Row {
         Row(
             name: name, embedded: .event, line: notAnObject,
@@ -321,6 +322,11 @@ struct ImplementationDefined {
             let begin = decoder.decode(
                 Array(#"{"v":1,"type":"begin","id":"a","title":"t","attrs":{"#.utf8) + inner + Array(":1}}".utf8))
             #expect(Outcome(begin) == attributeKey, "\(row.name) as an attrs key")
+            if case .event(.begin(let event)) = begin {
+                #expect(
+                    event.attributes.keys.map { Array($0.rawValue.utf8) } == [Array(message.utf8)],
+                    "\(row.name) as a key")
+            }
         case .attributes(let outcome):
             let begin = decoder.decode(
                 Array(#"{"v":1,"type":"begin","id":"a","title":"t","attrs":"#.utf8) + bytes + Array("}".utf8))

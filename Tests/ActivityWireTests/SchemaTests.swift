@@ -49,9 +49,10 @@ struct SchemaTests {
         "invalid-attrs",
     ]
 
-    /// Fixtures whose out-of-range numbers only their digits show: a schema validator reads numbers
-    /// as doubles, and `9007199254740992.5` is 2^53 as a double.
-    static let beyondDoublePrecision: Set<String> = ["out-of-range-digits"]
+    /// Fixtures beyond what the schema tool's JSON parser reads as the decoder does: out-of-range
+    /// numbers only their digits show (it reads numbers as doubles, and `9007199254740992.5` is
+    /// 2^53 as a double), and lone surrogate escapes, valid JSON that it refuses to parse.
+    static let beyondTheSchemaToolsParser: Set<String> = ["out-of-range-digits", "attrs-lone-surrogate-key"]
 
     static let available =
         executableOnPath("check-jsonschema") != nil || ProcessInfo.processInfo.environment["CI"] != nil
@@ -74,7 +75,7 @@ struct SchemaTests {
                 let key = "\(kind)-\(name)-\(index + 1)"
                 lines[key] = Array(line)
                 let codes = Set((expected[index + 1] ?? []).map(\.code))
-                if Self.beyondDoublePrecision.contains(name) {
+                if Self.beyondTheSchemaToolsParser.contains(name) {
                     mayFail.insert(key)
                 } else if !codes.isDisjoint(with: Self.schemaLevel) {
                     mustFail.insert(key)

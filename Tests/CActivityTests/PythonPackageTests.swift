@@ -6,7 +6,12 @@ import Testing
 @Suite("Python package")
 struct PythonPackageTests {
     @Test("pip installs it into a virtual environment; its pytest suite passes against libactivity")
-    func pytestSuite() throws {
+    func pytestSuite() async throws {
+        // Minutes of pytest, off the few threads that run the other tests' tasks.
+        try await Support.offPool(Self.installAndTest)
+    }
+
+    @Sendable static func installAndTest() throws {
         let prefix = try Support.prefix()
         let python = try #require(Support.executable("python3"), "python3 is not installed")
         let folder = try TemporaryDirectory()

@@ -1,5 +1,6 @@
 import ActivityWire
 import Foundation
+import TestSupport
 import Testing
 
 /// Paths, processes and stream checks shared by the libactivity suites.
@@ -46,36 +47,27 @@ enum Support {
     }
 
     /// Runs a program to its end, with ACTIVITY_* variables of the caller removed and `environment` added.
+    ///
+    /// Through TestSupport's `posix_spawn`, with every signal unblocked and a `waitpid` on the
+    /// program alone: a test thread may have signals blocked, which Foundation's `Process` passes
+    /// on (a Python pool's workers then never see their ends), and `Process` also waits for every
+    /// descendant holding its pipes.
     static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
     ) throws -> Outcome {
         let scratch = try TemporaryDirectory()
-        let outputURL = scratch.url.appending(path: "stdout")
-        let errorURL = scratch.url.appending(path: "stderr")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputURL)
-        let error = try FileHandle(forWritingTo: errorURL)
-        defer {
-            try? output.close()
-            try? error.close()
-        }
-        let process = Process()
-        process.executableURL = URL(filePath: executable)
-        process.arguments = arguments
+        let outputPath = scratch.url.appending(path: "stdout").path
+        let errorPath = scratch.url.appending(path: "stderr").path
         var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ACTIVITY_") }
         merged.merge(environment) { $1 }
-        process.environment = merged
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let pid = try CommandRunner.spawn(
+            executable, arguments, environment: merged, directory: directory?.path, stdin: "/dev/null",
+            stdout: outputPath, stderr: errorPath)
+        let status = CommandRunner.wait(pid, timeout: 1800, what: "\(executable) \(arguments)")
         return Outcome(
-            status: process.terminationStatus,
-            output: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
-            error: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
+            status: status.killed ? 128 + status.code : status.code,
+            output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
+            error: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
     }
 
     /// Runs blocking `body` (a build, a whole `make check`) on a thread of its own, so that it

@@ -31,7 +31,7 @@ enum ActivityCommand {
         } catch {
             switch error {
             case .helpRequested(let command): return show(HelpText.text(for: command) ?? HelpText.overview)
-            case .usage: try? FileOutput.standardError.write(error.message + "\n")
+            case .usage: try? FileOutput.standardError.write(Console.shown(error.message) + "\n")
             }
             return ExitCode.usage
         }

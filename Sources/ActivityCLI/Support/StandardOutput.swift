@@ -1,4 +1,5 @@
 import ActivityPOSIX
+import ActivityTerminal
 
 #if canImport(Glibc)
     import Glibc
@@ -53,6 +54,15 @@ enum Console {
     /// Prints `activity: message` (or `activity COMMAND: message`) on standard error.
     static func error(_ message: String, command: String? = nil) {
         let prefix = command.map { "activity \($0): " } ?? "activity: "
-        try? FileOutput.standardError.write(prefix + message + "\n")
+        try? FileOutput.standardError.write(shown(prefix + message) + "\n")
+    }
+
+    /// A message fit for the terminal: what it quotes from outside (a path, a command, a variable,
+    /// an argument) may hold controls, which would act on the terminal; each line is passed
+    /// through the one sanitizer, which writes them as visible escapes. Text escaped before
+    /// comes through unchanged.
+    static func shown(_ message: String) -> String {
+        message.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalSanitizer.escaped(String($0)) }.joined(separator: "\n")
     }
 }

@@ -30,7 +30,7 @@ final class OTLPExportingDisplay: Display {
             // Passed on under the lock: a finish that begins meanwhile waits for it.
             let finished = warnings.state.withLock { state in
                 switch state.phase {
-                case .running: inner.passthrough(Array(("activity: " + message).utf8), to: .stderr)
+                case .running: inner.passthrough(Array(Console.shown("activity: " + message).utf8), to: .stderr)
                 case .finishing: state.kept.append(message)
                 case .finished: return true
                 }

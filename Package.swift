@@ -41,13 +41,13 @@ package.targets += [
 // MARK: - Producers
 
 package.targets += [
-    .target(name: "ActivityReporting", dependencies: ["ActivityWire", "ActivityPOSIX"]),
+    .target(name: "ActivityReporting", dependencies: ["ActivityWire", "ActivityPOSIX", "ActivityTerminal"]),
     .target(name: "InMemoryActivity", dependencies: ["ActivityWire"]),
     .testTarget(
         name: "ActivityReportingTests",
         dependencies: [
             "ActivityReporting", "InMemoryActivity", "ActivityWire", "activity-example-downloads",
-            "activity-conformance-c", "activity-sdk-fork-helper", "ActivityCLI",
+            "activity-conformance-c", "activity-sdk-fork-helper", "ActivityCLI", "TestSupport",
         ]
     ),
     // The C side of the SDK/C-library conformance test (ActivityReportingTests runs both).

@@ -84,6 +84,9 @@ func download(_ file: RemoteFile, options: Options) async throws {
     }
 }
 
+// Ctrl-C or a SIGTERM ends the open downloads as cancelled, not abandoned, before the program dies.
+ActivitySystem.endActivitiesOnInterrupt()
+
 let options: Options
 do {
     options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))

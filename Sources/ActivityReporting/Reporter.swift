@@ -121,6 +121,24 @@ final class Flusher: Sendable {
         state.withLock { $0.live[id] }
     }
 
+    /// Ends every live activity of this process, children before their parents.
+    func endAll(status: ActivityEvent.Status, message: String) {
+        let cores = state.withLock { Array($0.live.values) }
+        let byID = Dictionary(cores.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        func depth(_ core: ActivityCore) -> Int {
+            var depth = 0
+            var parent = core.parent
+            while let id = parent, let next = byID[id], depth < byID.count {
+                depth += 1
+                parent = next.parent
+            }
+            return depth
+        }
+        for core in cores.map({ (core: $0, depth: depth($0)) }).sorted(by: { $0.depth > $1.depth }).map(\.core) {
+            core.end(status: status, message: message, error: nil)
+        }
+    }
+
     /// Sends every live activity's pending progress now. `waiting` also flushes activities whose
     /// lock is busy, waiting for it.
     func flushAll(waiting: Bool) {

@@ -26,6 +26,7 @@ enum Warnings {
         case invalidAttribute
         case badControlSetting
         case sinkWriteFailed
+        case interruptEnding
     }
 
     private static let issued = Atomic<Int>(0)

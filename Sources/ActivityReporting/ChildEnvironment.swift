@@ -50,7 +50,7 @@ enum Environment {
         } catch {
             Warnings.once(
                 .badSinkSetting,
-                "ACTIVITY_SINK=\(Diagnostic.quoted(spec)): \(Diagnostic.escaped("\(error)")); reporting is off")
+                "ACTIVITY_SINK=\(Diagnostic.quoted(spec)): \(error); reporting is off")
             return Reporter(sink: NoOpActivitySink(), parent: parent)
         }
     }

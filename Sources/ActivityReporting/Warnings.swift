@@ -1,4 +1,5 @@
 import ActivityPOSIX
+import ActivityTerminal
 import Synchronization
 
 #if canImport(Glibc)
@@ -36,7 +37,9 @@ enum Warnings {
         let bit = 1 << kind.rawValue
         let before = issued.bitwiseOr(bit, ordering: .relaxed).oldValue
         guard before & bit == 0 else { return }
-        write("swift-activity: warning: \(message()) (shown once)\n")
+        // What a message quotes from outside (a setting, a path, an error's text) may hold
+        // controls: they are written as visible escapes, through the one sanitizer.
+        write("swift-activity: warning: \(TerminalSanitizer.escaped(message())) (shown once)\n")
     }
 
     /// Writes `text` to standard error with one `write(2)`, ignoring failures.

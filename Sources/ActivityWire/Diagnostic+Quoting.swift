@@ -28,17 +28,6 @@ extension Diagnostic {
         return result + "\""
     }
 
-    /// `text` with the same escapes as ``quoted(_:)`` (controls, bidirectional controls and
-    /// invisible characters as `\u001B`), but neither quoted nor cut: for a message of the
-    /// producer SDK that shows an error's text, which may hold a path from the environment.
-    package static func escaped(_ text: some StringProtocol) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if isHidden(scalar) { result += escaped(scalar) } else { result.unicodeScalars.append(scalar) }
-        }
-        return result
-    }
-
     /// Scalars that would act on the display instead of showing, or show as nothing.
     private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {

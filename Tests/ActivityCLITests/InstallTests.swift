@@ -122,6 +122,9 @@ struct InstallTests {
             ])
         #expect(fish.standardOutput.hasPrefix("render\t"))
         #expect(FileManager.default.fileExists(atPath: "\(prefix)/share/zsh/site-functions/_activity"))
+        // The licence beside what is installed: the command's and the library's (for a package of it).
+        #expect(FileManager.default.fileExists(atPath: "\(prefix)/share/doc/activity/LICENSE"))
+        #expect(FileManager.default.fileExists(atPath: "\(prefix)/share/doc/libactivity/LICENSE"))
         for page in ["man1/activity.1", "man3/libactivity.3"] {
             let rendered = try await run("groff", ["-man", "-ww", "-z", "\(prefix)/share/man/\(page)"])
             #expect(rendered.status == 0 && rendered.standardError.isEmpty, "\(page): \(rendered.standardError)")

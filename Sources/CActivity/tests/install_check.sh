@@ -32,7 +32,7 @@ expect() {
 $make -s --no-print-directory BUILD="$stage/fresh" install PREFIX=/opt/activity-fresh \
     DESTDIR="$stage/root-fresh" >"$stage/log" 2>&1 || { fail "without a prior make:"; cat "$stage/log"; }
 root=$stage/root-fresh/opt/activity-fresh
-for file in include/activity.h lib/libactivity.so.0 lib/libactivity.so lib/libactivity.a; do
+for file in include/activity.h lib/libactivity.so.0 lib/libactivity.so lib/libactivity.a share/doc/libactivity/LICENSE; do
     [ -e "$root/$file" ] || fail "without a prior make, $file was not installed"
 done
 expect "$root/lib/pkgconfig/activity.pc" /opt/activity-fresh /opt/activity-fresh/lib

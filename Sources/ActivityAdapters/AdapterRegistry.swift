@@ -51,6 +51,10 @@ public enum AdapterRegistry {
         },
         AdapterInfo(name: "dd", aliases: [], formats: ["status=progress"]) { _ in DdAdapter() },
         AdapterInfo(
+            name: "tqdm", aliases: [],
+            formats: ["the default bar (desc, unit, unit_scale, postfix, no total; position=N read, not nested)"]
+        ) { _ in TqdmAdapter() },
+        AdapterInfo(
             name: "rsync", aliases: [], formats: ["--info=progress2 (files checked of a growing total)"],
             reportsOnStandardOutput: true
         ) { _ in RsyncAdapter() },

@@ -143,6 +143,37 @@ struct FixtureTests {
             file: "wget/wget-refused-C.txt", adapter: "wget",
             activities: ["Downloading failure 0.0/? failed: Connection refused."],
             failure: "failed: Connection refused."),
+        FixtureCase(
+            file: "tqdm/tqdm-desc-C.txt", adapter: "tqdm", activities: ["Training success 200.0/200.0 "],
+            consumes: ["Training:  45%|", "| 200/200 ["]),
+        FixtureCase(
+            file: "tqdm/tqdm-desc-pty-C.txt", adapter: "tqdm", activities: ["Training success 100.0/100.0 "],
+            consumes: ["Training:  50%|"]),
+        FixtureCase(
+            file: "tqdm/tqdm-bytes-C.txt", adapter: "tqdm", activities: ["Progress success 10000000.0/10000000.0 "],
+            consumes: ["| 9.80M/10.0M ["]),
+        FixtureCase(
+            file: "tqdm/tqdm-nototal-C.txt", adapter: "tqdm", activities: ["Counting success 150.0/? "],
+            consumes: ["Counting: 150it ["]),
+        FixtureCase(
+            file: "tqdm/tqdm-nototal-C.txt", adapter: "tqdm",
+            activities: ["Counting failure 150.0/? tqdm exited with status 1"],
+            exitStatus: 1),
+        FixtureCase(
+            file: "tqdm/tqdm-postfix-write-C.txt", adapter: "tqdm", activities: ["Epoch 1 success 60.0/60.0 "],
+            passes: ["checkpoint saved\n"], consumes: ["loss=0.0167", "Epoch 1:  50%|"]),
+        FixtureCase(
+            file: "tqdm/tqdm-failed-C.txt", adapter: "tqdm",
+            activities: ["Downloading failure 40.0/100.0 RuntimeError: connection reset"],
+            failure: "RuntimeError: connection reset",
+            passes: ["Traceback (most recent call last):\n", "RuntimeError: connection reset\n"],
+            consumes: ["Downloading:  40%|"], exitStatus: 1),
+        FixtureCase(
+            file: "tqdm/tqdm-nested-C.txt", adapter: "tqdm",
+            activities: [
+                "outer success 3.0/3.0 ", "inner success 5.0/5.0 ", "inner success 5.0/5.0 ", "inner success 5.0/5.0 ",
+            ],
+            consumes: ["inner:  60%|", "outer:  33%|"]),
         FixtureCase(file: "pv/pv-n-C.txt", adapter: "pv", activities: ["Transferring success 100.0/100.0 "]),
         FixtureCase(
             file: "pv/pv-n-interrupted-C.txt", adapter: "pv",

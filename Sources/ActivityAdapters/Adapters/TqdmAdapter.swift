@@ -1,0 +1,199 @@
+/// tqdm's bars (Python), as its default format draws them, on a terminal and into a pipe:
+/// `Training:  45%|████▌     | 45/100 [00:01<00:01, 44.21it/s, loss=0.5]`, and without a total
+/// `Counting: 150it [00:00, 723.07it/s]`. Each bar is an activity titled by its `desc` (one
+/// without is `Progress`), counted in its unit (`B` is bytes; `unit_scale`'s `9.80M` is read as
+/// 9,800,000), with the postfix as its message. A bar that starts again from 0 after reaching
+/// its total (an inner loop's bar) ends, and the next one begins. `tqdm.write` lines pass through.
+/// Nested bars (`position=1`) are read, each its own activity under the command's, not nested.
+///
+/// A bar that reached its total is complete; one that stopped short ends as the exit status says.
+struct TqdmAdapter: ToolAdapter {
+    /// The bars seen, by `desc`, with how many times each began (a key per run of the bar).
+    private var runs: [String: Int] = [:]
+    /// Bounds ``runs`` whatever the input.
+    private static let maxBars = 64
+
+    /// Python's traceback began: its last line, the exception, is the failure's error.
+    private var inTraceback = false
+
+    mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
+        guard let bar = TqdmBar(line.text) else {
+            noteTraceback(line.text, &activities)
+            return !runs.isEmpty && Self.isClearing(line)
+        }
+        let name = bar.description ?? ""
+        guard runs[name] != nil || runs.count < Self.maxBars else { return false }
+        var key = Self.key(name, runs[name] ?? 0)
+        if runs[name] == nil {
+            runs[name] = 0
+        } else if activities.isOpen(key), let total = activities.total(key),
+            let completed = activities.completed(key), completed >= total, bar.count < completed
+        {
+            // The same bar again: an inner loop's bar, cleared and drawn anew for the next pass.
+            activities.succeed(key)
+            runs[name, default: 0] += 1
+            key = Self.key(name, runs[name] ?? 0)
+        }
+        activities.update(
+            key, title: bar.description ?? "Progress", unit: bar.unit, completed: bar.count, total: bar.total,
+            message: bar.postfix)
+        if let total = bar.total, bar.count >= total {
+            activities.markComplete(key)
+        } else if bar.total == nil && !line.isOverwritten {
+            // A frame that stays (tqdm's close, or a bar below another in a pipe): a bar without
+            // a total may be done; the exit status decides. One short of its total is not.
+            activities.markProbablyComplete(key)
+        }
+        return true
+    }
+
+    private mutating func noteTraceback(_ text: String, _ activities: inout AdaptedActivities) {
+        if text == "Traceback (most recent call last):" {
+            inTraceback = true
+        } else if inTraceback, let first = text.first, first != " " {
+            inTraceback = false
+            activities.noteError(String(text.prefix(200)))
+        }
+    }
+
+    /// The spaces tqdm writes over a bar before `tqdm.write` prints a line, or where a bar with
+    /// `leave=False` was: part of its drawing, never the program's output.
+    private static func isClearing(_ line: AdapterLine) -> Bool {
+        var text = Substring(line.text)
+        let movesUp = text.hasSuffix("\u{1B}[A")
+        while text.hasSuffix("\u{1B}[A") { text = text.dropLast(3) }
+        return !text.isEmpty && text.allSatisfy { $0 == " " } && (movesUp || line.isOverwritten)
+    }
+
+    private static func key(_ name: String, _ run: Int) -> String { "\(run):\(name)" }
+}
+
+/// One frame of a tqdm bar in its default format, read from the right, where the format is fixed:
+/// `[E<R, RATE(, POSTFIX)]`, before it `| N/T` and `PPP%|BAR` (with a total) or `N UNIT`
+/// (without), and the `desc: ` first.
+struct TqdmBar: Equatable {
+    var description: String?
+    var count: Double
+    var total: Double?
+    /// `nil` for tqdm's default `it`; `bytes` for `B`.
+    var unit: String?
+    var postfix: String?
+
+    init?(_ line: String) {
+        var text = Substring(line)
+        // In a pipe, a bar at `position=N` ends in cursor-up moves; every frame may be padded.
+        while text.hasSuffix("\u{1B}[A") { text = text.dropLast(3) }
+        text = text.trimmingSpaces
+        guard text.hasSuffix("]"), let open = text.lastRange(of: " [") else { return nil }
+        let fields = text[open.upperBound..<text.index(before: text.endIndex)].split(
+            separator: ", ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count >= 2, Self.isTime(fields[0]), let rateUnit = Self.rateUnit(fields[1]) else { return nil }
+        postfix = fields.count == 3 && !fields[2].isEmpty ? String(fields[2]) : nil
+        unit = rateUnit == "it" ? nil : rateUnit == "B" ? "bytes" : String(rateUnit)
+        let head = text[..<open.lowerBound]
+        if let bar = head.lastRange(of: "| "), head[..<bar.lowerBound].contains("%|") {
+            // With a total: `desc: PPP%|BAR| N/T`.
+            let counts = head[bar.upperBound...].split(separator: "/", omittingEmptySubsequences: false)
+            guard counts.count == 2, let count = Self.number(counts[0]), let total = Self.number(counts[1]),
+                let percent = head[..<bar.lowerBound].lastRange(of: "%|")
+            else { return nil }
+            let before = head[..<percent.lowerBound]
+            let digits = before.reversed().prefix { NumberText.isDigit($0) }.count
+            guard digits > 0, digits <= 3 else { return nil }
+            let label = before.dropLast(digits)
+            let description = Self.description(label)
+            guard description.valid else { return nil }
+            self.description = description.text
+            self.count = count
+            self.total = total
+        } else {
+            // Without: `desc: N UNIT`, the unit written right after the number.
+            let label = head.lastRange(of: ": ")
+            let amount = label.map { head[$0.upperBound...] } ?? head
+            guard amount.hasSuffix(rateUnit), let count = Self.number(amount.dropLast(rateUnit.count)) else {
+                return nil
+            }
+            description = label.map { String(head[..<$0.lowerBound]) }
+            guard description?.isEmpty != true else { return nil }
+            self.count = count
+            total = nil
+        }
+    }
+
+    /// The `desc: ` before the percentage, padded (`nil` when there is none); not `valid` when
+    /// it is anything else (text that only looks like a bar).
+    private static func description(_ label: Substring) -> (text: String?, valid: Bool) {
+        let label = label.drop { $0 == " " }
+        if label.isEmpty { return (nil, true) }
+        var trimmed = label
+        while trimmed.hasSuffix(" ") { trimmed = trimmed.dropLast() }
+        guard trimmed.hasSuffix(":"), trimmed.count > 1 else { return (nil, false) }
+        return (String(trimmed.dropLast()), true)
+    }
+
+    /// `00:01`, `1:02:03`, and the `elapsed<remaining` pair with `?` for an unknown remaining.
+    private static func isTime(_ text: Substring) -> Bool {
+        let parts = text.split(separator: "<", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { return false }
+        return parts.enumerated().allSatisfy { index, part in
+            (index == 1 && part == "?") || isClock(part)
+        }
+    }
+
+    private static func isClock(_ text: Substring) -> Bool {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        return (2...3).contains(parts.count)
+            && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(NumberText.isDigit) }
+    }
+
+    /// The unit of `44.21it/s`, `?it/s`, `66.5MB/s` (an SI prefix before the unit) or `2.50s/it`.
+    private static func rateUnit(_ text: Substring) -> Substring? {
+        if text.hasPrefix("?"), text.hasSuffix("/s") {
+            let unit = text.dropFirst().dropLast(2)
+            return isUnit(unit) ? unit : nil
+        }
+        let numberEnd = text.firstIndex { !NumberText.isDigit($0) && $0 != "." } ?? text.endIndex
+        guard numberEnd != text.startIndex, NumberText.decimal(text[..<numberEnd]) != nil else { return nil }
+        var rest = text[numberEnd...]
+        if rest.hasPrefix("s/") {
+            let unit = rest.dropFirst(2)
+            return isUnit(unit) ? unit : nil
+        }
+        guard rest.hasSuffix("/s") else { return nil }
+        rest = rest.dropLast(2)
+        if let first = rest.first, Self.prefixes[first] != nil, rest.count > 1 { rest = rest.dropFirst() }
+        return isUnit(rest) ? rest : nil
+    }
+
+    private static func isUnit(_ text: Substring) -> Bool {
+        !text.isEmpty && text.count <= 16 && text.allSatisfy { $0.isLetter }
+    }
+
+    /// `unit_scale`'s prefixes: powers of 1000, as tqdm scales by default.
+    private static let prefixes: [Character: Double] = [
+        "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18, "Z": 1e21, "Y": 1e24,
+    ]
+
+    /// `45`, `9.80M`, `100k`.
+    private static func number(_ text: Substring) -> Double? {
+        if let last = text.last, let scale = prefixes[last] {
+            return NumberText.decimal(text.dropLast()).map { ($0 * scale).rounded() }
+        }
+        return NumberText.decimal(text)
+    }
+}
+
+extension Substring {
+    /// The last occurrence of `needle`, compared character by character.
+    fileprivate func lastRange(of needle: String) -> Range<Index>? {
+        let needle = Array(needle)
+        guard !needle.isEmpty, count >= needle.count else { return nil }
+        var start = index(endIndex, offsetBy: -needle.count)
+        while true {
+            let end = index(start, offsetBy: needle.count)
+            if self[start..<end].elementsEqual(needle) { return start..<end }
+            if start == startIndex { return nil }
+            start = index(before: start)
+        }
+    }
+}

@@ -48,7 +48,8 @@ def missing_tools():
     missing = []
     compiler = shlex.split(os.environ.get("CC", "cc"))
     if not compiler or not shutil.which(compiler[0]):
-        missing.append(f"a C compiler ({' '.join(compiler) or 'CC is empty'} is not found; CC names another)")
+        named = f"CC={os.environ['CC']}" if "CC" in os.environ else "cc; CC names another"
+        missing.append(f"a C compiler (none found: {named})")
     if not shutil.which("make"):
         missing.append("make")
     if not shutil.which("pkg-config"):

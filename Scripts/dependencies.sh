@@ -38,6 +38,7 @@ pypi_packages=(
     "playwright playwright"                   # drives the system's Chromium for that (no download)
     "pytest pytest"
     "tqdm tqdm"                               # the Python package's tqdm API is compared with it
+    "setuptools>=70.1 setuptools.command.bdist_wheel" # builds the Python package's wheel (offline, in the tests)
 )
 
 # Whether the thing a package provides is there: a command, a pkg-config module or a file.

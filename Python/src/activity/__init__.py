@@ -40,6 +40,7 @@ from types import FrameType, TracebackType
 from typing import Callable, Iterable, Iterator, Optional, TypeVar
 
 from ._native import CANCEL_HANDLER, LEVEL, STATUS, lib, text
+from ._native import library_path as _library_path  # where libactivity was loaded from, or None
 
 __all__ = ["Activity", "ActivityError", "Cancelled", "begin", "track", "current", "log", "set_sink", "flush",
            "version", "child_environment", "tqdm", "trange"]

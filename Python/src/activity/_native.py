@@ -11,25 +11,31 @@ STATUS = {"success": 0, "failure": 1, "cancelled": 2, "skipped": 3}
 LEVEL = {"debug": 0, "info": 1, "warning": 2, "error": 3}
 
 
-def _load() -> ctypes.CDLL | _Unavailable:
+def _candidates() -> list[str]:
+    """The libraries to try, in order. ACTIVITY_LIBRARY, when set, is the one tried: a program told
+    which to use never falls back to another one."""
+    chosen = os.environ.get("ACTIVITY_LIBRARY")
+    if chosen:
+        return [chosen]
+    package = os.path.dirname(os.path.abspath(__file__))
+    # The copy a wheel built from the checkout carries (Python/setup.py compiles it into the package).
+    bundled = os.path.join(package, "libactivity.so.0")
     # Scripts/install puts the package in PREFIX/lib/pythonX.Y/site-packages and the library in
     # PREFIX/lib: found there even when PREFIX is not on the system's library path.
-    beside = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "libactivity.so.0")
-    # ACTIVITY_LIBRARY, when set, is the one library tried: a program told which to use never
-    # falls back to another one.
-    chosen = os.environ.get("ACTIVITY_LIBRARY")
-    candidates = [chosen] if chosen else [
-        os.path.normpath(beside) if os.path.exists(beside) else None,
-        ctypes.util.find_library("activity"),
-        "libactivity.so.0",
-    ]
+    installed = os.path.normpath(os.path.join(package, "..", "..", "..", "libactivity.so.0"))
+    found = [path for path in (bundled, installed) if os.path.exists(path)]
+    return found + [name for name in (ctypes.util.find_library("activity"), "libactivity.so.0") if name]
+
+
+def _load() -> tuple[ctypes.CDLL | _Unavailable, str | None]:
+    """The library and the path (or name) it was loaded from; None when none could be."""
     errors = []
-    for candidate in filter(None, candidates):
+    for candidate in _candidates():
         try:
-            return ctypes.CDLL(candidate)
+            return ctypes.CDLL(candidate), candidate
         except OSError as error:
             errors.append(f"{candidate}: {error}")
-    return _Unavailable("; ".join(errors))
+    return _Unavailable("; ".join(errors)), None
 
 
 class _Unavailable:
@@ -76,7 +82,7 @@ class _Unavailable:
         return lambda *_arguments: 0
 
 
-lib = _load()
+lib, library_path = _load()
 _handle = ctypes.c_void_p
 # void (*)(activity *a, void *context): called on the library's thread (ctypes takes the GIL).
 CANCEL_HANDLER = ctypes.CFUNCTYPE(None, _handle, ctypes.c_void_p)

@@ -53,8 +53,8 @@ struct CancelEndToEndTests {
     @Test(
         "Esc ends the cancellable activity as cancelled, and the command goes on to exit 0",
         .enabled(if: tmux != nil, "tmux is not installed"), arguments: Producer.allCases)
-    func escCancels(_ producer: Producer) throws {
-        let prefix = try Support.prefix()
+    func escCancels(_ producer: Producer) async throws {
+        let prefix = try await Support.installedPrefix()
         let folder = try TemporaryDirectory()
         let command = try self.command(producer, in: folder, prefix: prefix)
         let pane = try Pane(folder: folder, script: session(command, folder: folder, prefix: prefix))
@@ -70,8 +70,8 @@ struct CancelEndToEndTests {
     @Test(
         "Esc with nothing cancellable shown interrupts the whole command, as before",
         .enabled(if: tmux != nil, "tmux is not installed"))
-    func escInterruptsWithoutCancellable() throws {
-        let prefix = try Support.prefix()
+    func escInterruptsWithoutCancellable() async throws {
+        let prefix = try await Support.installedPrefix()
         let folder = try TemporaryDirectory()
         let command = #"sh -c 'activity emit begin "Waiting for nothing" >/dev/null; sleep 30'"#
         let pane = try Pane(folder: folder, script: session(command, folder: folder, prefix: prefix))

@@ -19,8 +19,8 @@ struct ExampleTests {
     }
 
     @Test("pkg-config finds the installed library, header and flags")
-    func pkgConfig() throws {
-        let prefix = try Support.prefix()
+    func pkgConfig() async throws {
+        let prefix = try await Support.installedPrefix()
         let pkgConfig = try #require(Support.executable("pkg-config"), "pkg-config is not installed")
         let environment = ["PKG_CONFIG_PATH": prefix.appending(path: "lib/pkgconfig").path]
         let flags = try Support.run(pkgConfig, ["--cflags", "--libs", "activity"], environment: environment)
@@ -36,8 +36,8 @@ struct ExampleTests {
     }
 
     @Test("make -C Examples/c O=DIR builds every example into DIR; the demo reports a clean stream")
-    func cExample() throws {
-        let prefix = try Support.prefix()
+    func cExample() async throws {
+        let prefix = try await Support.installedPrefix()
         let folder = try TemporaryDirectory()
         let make = try #require(Support.executable("make"), "make is not installed")
         let sources = Support.examples.appending(path: "c")
@@ -67,8 +67,8 @@ struct ExampleTests {
     }
 
     @Test("Examples/python drives the library through ctypes")
-    func pythonExample() throws {
-        let prefix = try Support.prefix()
+    func pythonExample() async throws {
+        let prefix = try await Support.installedPrefix()
         let python = try #require(Support.executable("python3"), "python3 is not installed")
         let folder = try TemporaryDirectory()
         let (outcome, report) = try runExample(
@@ -88,9 +88,9 @@ struct ExampleTests {
         "Examples/rust, a cargo package (edition 2024), builds offline through pkg-config and reports",
         .enabled(if: cargo != nil, "cargo is not installed (Scripts/dependencies.sh lists it): Rust example skipped")
     )
-    func rustExample() throws {
+    func rustExample() async throws {
         let cargo = try #require(Self.cargo)
-        let prefix = try Support.prefix()
+        let prefix = try await Support.installedPrefix()
         let folder = try TemporaryDirectory()
         let build = try Support.run(
             cargo,

@@ -26,8 +26,8 @@ struct OverlayJSONLCancelTests {
         "the presenter's Cancel control ends the shown cancellable activity cancelled; the command exits 0",
         .enabled(if: python != nil, "python3 is not installed"),
         arguments: [CancelEndToEndTests.Producer.swift, .c])
-    func cancelControl(_ producer: CancelEndToEndTests.Producer) throws {
-        let prefix = try Support.prefix()
+    func cancelControl(_ producer: CancelEndToEndTests.Producer) async throws {
+        let prefix = try await Support.installedPrefix()
         let folder = try TemporaryDirectory()
         let command = try CancelEndToEndTests().command(producer, in: folder, prefix: prefix)
         let outcome = try present(
@@ -39,8 +39,8 @@ struct OverlayJSONLCancelTests {
     @Test(
         "a request naming the activity reaches a shell script (--cancel-signal), once",
         .enabled(if: python != nil, "python3 is not installed"))
-    func cancelByID() throws {
-        let prefix = try Support.prefix()
+    func cancelByID() async throws {
+        let prefix = try await Support.installedPrefix()
         let script = """
             n=0
             trap 'n=$((n + 1))' USR1

@@ -102,10 +102,20 @@ enum Support {
         var description: String { "make install failed:\n\(output)" }
     }
 
-    /// The installation prefix, or a failed test with make's output.
+    /// The installation prefix, or a failed test with make's output. Blocks until the install
+    /// is done: for code already off the task pool (``offPool(_:)``).
     static func prefix() throws -> URL {
         try installed.get()
     }
+
+    /// The installation prefix, awaited: the install runs once on a thread of its own, and the
+    /// tests that need it wait without holding a thread of the task pool (on a two-core machine
+    /// the pool has two, and tests blocked on a minutes-long build starve every other test).
+    static func installedPrefix() async throws -> URL {
+        try await installing.value
+    }
+
+    private static let installing = Task { try await offPool { try installed.get() } }
 
     /// Decodes a whole stream with ActivityWire and applies the stream rules.
     static func check(_ bytes: [UInt8]) throws -> StreamReport {

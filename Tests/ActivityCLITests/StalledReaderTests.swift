@@ -115,4 +115,40 @@ struct StalledReaderTests {
         #expect(!stalled.display.contains("cannot connect"))
         #expect(!stalled.display.contains("event not sent"))
     }
+
+    @Test("display lines beyond the queue are told in one line; the log file keeps every event")
+    func displayLinesLeftOut() throws {
+        // 12,000 display lines of 330 bytes (4 MB) on one connection, far more than the queue.
+        let reporter = """
+            import json, os, socket
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(os.environ["ACTIVITY_SINK"][len("unix:"):])
+            pad = "x" * 300
+            for i in range(6000):
+                begin = {"v": 1, "type": "begin", "id": "p.%d" % i, "title": "T %d %s" % (i, pad)}
+                end = {"v": 1, "type": "end", "id": "p.%d" % i}
+                s.sendall((json.dumps(begin) + "\\n" + json.dumps(end) + "\\n").encode())
+            s.close()
+            """
+        let body = """
+            python3 - <<'END'
+            \(reporter)
+            END
+            echo done > "$GATE"
+
+            """
+        let stalled = try run(body, stalls: true)
+        #expect(stalled.result.status == 0)
+        #expect(ends(stalled.log).filter { $0.hasPrefix("T ") && $0.hasSuffix(" success") }.count == 6000)
+        let lines = stalled.output.split(separator: "\n")
+        let shown = lines.filter { $0.contains("steps.sh › T ") }.count
+        let notices = lines.compactMap { line -> Int? in
+            guard let match = line.firstMatch(of: /^(\d+) lines of the display not shown$/) else { return nil }
+            return Int(match.1)
+        }
+        #expect(!notices.isEmpty, "the gap is told")
+        #expect(shown + notices.reduce(0, +) == 12000, "every line shown or counted")
+        #expect(shown < 12000)
+        #expect(stalled.output.contains("6001 activities"), "the summary is never left out")
+    }
 }

@@ -1,4 +1,5 @@
 import ActivityPOSIX
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -14,6 +15,18 @@ public protocol ByteOutput: AnyObject {
     /// Writes all of `bytes`; returns `false` once the destination has gone away.
     @discardableResult
     func write(_ bytes: [UInt8]) -> Bool
+
+    /// Writes a line of the display's own (not the producer's output), as ``write(_:)`` does; an
+    /// output whose reader stalls may leave it out and say how many it left out
+    /// (``BackgroundWriter``). Returns `false` once the destination has gone away.
+    @discardableResult
+    func writeDisplayLine(_ bytes: [UInt8]) -> Bool
+}
+
+extension ByteOutput {
+    /// Outputs that never leave a line out write it as any other bytes.
+    @discardableResult
+    public func writeDisplayLine(_ bytes: [UInt8]) -> Bool { write(bytes) }
 }
 
 /// Bytes kept in memory, each ``write(_:)`` as one chunk: for tests and for custom renderers.
@@ -54,19 +67,25 @@ public final class BufferOutput: ByteOutput {
 /// the output is ``isBroken`` and later writes are dropped.
 ///
 /// With a ``batch`` the bytes are gathered and written later, in larger writes (see
-/// ``OutputBatch``); a failure then shows in ``isBroken`` once the batch is written.
+/// ``OutputBatch``); with a ``background`` writer they are written on its thread (see
+/// ``BackgroundWriter``). A failure then shows in ``isBroken`` once the bytes are written.
 public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
     public let fileDescriptor: Int32
-    // Read for every write: no run-time exclusivity check, as for the batch's state (a display
-    // writes under its session's lock).
+    /// The `errno` of the write that broke it; atomic, as a background writer's thread sets it.
+    private let failed = Atomic<Int32>(0)
     /// Whether the destination has failed; nothing more is written.
-    @exclusivity(unchecked) public private(set) var isBroken = false
+    public var isBroken: Bool { failed.load(ordering: .relaxed) != 0 }
     /// Why it failed: the `errno` of the write that broke it (`EPIPE`: its reader went away;
     /// `EAGAIN`: its reader took nothing for 5 seconds); 0 while it has not.
-    @exclusivity(unchecked) public private(set) var failure: Int32 = 0
+    public var failure: Int32 { failed.load(ordering: .relaxed) }
     private let kind: Kind
+    // Read for every write: no run-time exclusivity check, as for the batch's state (a display
+    // writes under its session's lock).
     /// Where writes are gathered; `nil`: each write is written at once.
     @exclusivity(unchecked) package var batch: OutputBatch?
+    /// The writer whose thread writes this output's bytes, and this output's lane in it; `nil`:
+    /// written on the caller's thread.
+    @exclusivity(unchecked) package var background: (writer: BackgroundWriter, lane: Int)?
 
     enum Kind { case socket, pipe, other }
 
@@ -85,8 +104,19 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
     public func write(_ bytes: [UInt8]) -> Bool {
         guard !isBroken else { return false }
         guard !bytes.isEmpty else { return true }
+        if let background {
+            background.writer.write(bytes, lane: background.lane, droppable: false)
+            return !isBroken
+        }
         if let batch { return batch.append(bytes, to: self) && !isBroken }
         return bytes.withUnsafeBytes { writeNow($0) }
+    }
+
+    @discardableResult
+    public func writeDisplayLine(_ bytes: [UInt8]) -> Bool {
+        guard let background, !isBroken else { return write(bytes) }
+        background.writer.write(bytes, lane: background.lane, droppable: true)
+        return !isBroken
     }
 
     package func writeNow(_ raw: UnsafeRawBufferPointer) -> Bool {
@@ -98,10 +128,7 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
             case .socket where !SystemCall.sendNeverSignals: FileDescriptorOutput.withSIGPIPEBlocked { writeAll(raw) }
             default: writeAll(raw)
             }
-        if error != 0 {
-            isBroken = true
-            failure = error
-        }
+        if error != 0 { failed.store(error, ordering: .relaxed) }
         return error == 0
     }
 

@@ -75,6 +75,11 @@ public struct RenderOptions: Sendable {
     /// thread and calls ``RenderSession/flushOutput()`` before each read that may wait. The TTY
     /// display, which writes one frame at a time, never does. `false` by default.
     package var batchesOutput = false
+    /// Whether the plain and log displays write on a thread of their own (``BackgroundWriter``),
+    /// for a caller that must go on reading while a reader of the display stalls (`activity
+    /// run`, which answers reporters meanwhile and stops reading its command while
+    /// ``RenderSession/outputIsBehind``). Not with ``batchesOutput``. `false` by default.
+    package var writesInBackground = false
 
     public init(
         mode: RenderMode = .auto, logFile: String? = nil, logFormat: LogFormat = .text, plugins: [String] = [],

@@ -49,6 +49,8 @@ import Synchronization
 public final class RenderSession: Sendable {
     private let state: SessionState
     private let timer: RedrawTimer?
+    /// Writes the display and the standard streams on a thread of its own, if it does.
+    private let writer: BackgroundWriter?
     /// The signals claimed from ``ProcessSignals`` while the session owns the terminal.
     private let signals: [Int32]?
     private let finished = Atomic<Bool>(false)
@@ -169,6 +171,11 @@ public final class RenderSession: Sendable {
             display.batch = batch
             for output in standardOutputs.values { output.batch = batch }
         }
+        // Lines of the JSON-lines display are a recording: none may be left out.
+        let writesInBackground = options.writesInBackground && batch == nil && (mode == .plain || mode == .log)
+        writer =
+            writesInBackground
+            ? BackgroundWriter(outputs: [display] + standardOutputs.values, display: display) : nil
         if let history { renderers.append(history) }
         self.mode = mode
         self.clock = clock
@@ -217,6 +224,7 @@ public final class RenderSession: Sendable {
         self.clock = clock
         self.mode = .auto
         self.signals = nil
+        self.writer = nil
         let interval = state.core.withLock { $0.renderer.preferredTickInterval }
         self.timer = interval.flatMap { interval in RedrawTimer(interval: interval) { state.tick(now: clock()) } }
     }
@@ -387,6 +395,10 @@ public final class RenderSession: Sendable {
         writeFailure(stream) != nil
     }
 
+    /// Whether the display's reader has fallen behind (``RenderOptions/writesInBackground``): more
+    /// than half of what may wait is waiting. The producer's output should wait until it is not.
+    package var outputIsBehind: Bool { writer?.isBehind ?? false }
+
     /// Why writes to `stream` stopped (``FileDescriptorOutput/failure``: `EPIPE` when its reader
     /// went away, `ENOSPC` on a full disk); `nil` while it takes them.
     package func writeFailure(_ stream: StandardStream) -> Int32? {
@@ -445,6 +457,8 @@ public final class RenderSession: Sendable {
             timer?.stop()
             let now = clock()
             state.core.withLock { $0.finish(now: $0.streamTime(now)) }
+            // Outside the lock: the reader may take its time.
+            writer?.finish()
             if let signals {
                 ProcessSignals.release(signals)
                 TerminalClaim.display.release()

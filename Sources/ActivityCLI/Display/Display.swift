@@ -38,6 +38,9 @@ protocol Display: Sendable {
     /// Writes the output the display gathered (``DisplayOptions/batchesOutput``); called before
     /// each read that may wait for the producer.
     func flushOutput()
+    /// Whether the reader of the display has fallen behind: the command's output waits (is not
+    /// read) until it has not, while reporters are still read and answered.
+    var outputIsBehind: Bool { get }
     /// Shows a piece of a command's output read from its pseudo-terminal (`activity run`).
     func commandOutput(_ piece: CommandOutput)
     /// The command's output from now on belongs to the activity `id` (`nil`: to none): its last
@@ -82,6 +85,9 @@ extension Display {
 
     /// Displays without a log file never find one failing.
     func logFileFailure() -> (path: String, error: Int32)? { nil }
+
+    /// Displays that write at once are never behind.
+    var outputIsBehind: Bool { false }
 
     /// Displays that write at once have nothing to flush.
     func flushOutput() {}

@@ -52,6 +52,7 @@ enum DisplayFactory {
         renderOptions.onCancelRequest = sendCancel
         renderOptions.historyFile = options.history
         renderOptions.batchesOutput = options.batchesOutput
+        renderOptions.writesInBackground = options.writesInBackground
         let overlay: OverlayDisplay?
         switch options.mode {
         case .session(let mode): (renderOptions.mode, overlay) = (mode, nil)

@@ -50,6 +50,9 @@ struct DisplayOptions: Sendable {
     /// `batchesOutput`): for a command that reads its input on one thread and calls
     /// ``Display/flushOutput()`` before each read (`render`).
     var batchesOutput = false
+    /// Whether the display writes on a thread of its own, so a stalled reader of it never stops
+    /// the caller (``RenderOptions``'s `writesInBackground`; `run`).
+    var writesInBackground = false
 
     static let group = OptionGroup(
         title: "display options",

@@ -44,6 +44,8 @@ final class SessionDisplay: Display {
 
     func flushOutput() { session.flushOutput() }
 
+    var outputIsBehind: Bool { session.outputIsBehind }
+
     func report(_ diagnostic: Diagnostic) { session.report(diagnostic) }
 
     func report(_ diagnostic: Diagnostic, sender: Int32) { session.report(diagnostic, sender: sender) }

@@ -38,11 +38,15 @@ struct ConnectionTracker {
         var splitter = LineSplitter(maxLineBytes: WireLimits.maxAcceptedLineBytes)
         var lineNumber = 0
         var skippingOverlong = false
+        /// When it was accepted, counted from 0.
+        var order = 0
     }
 
     let root: ActivityID
     private let rootBytes: [UInt8]
     private var connections: [Int32: Connection] = [:]
+    /// Connections accepted so far.
+    private var accepted = 0
     /// The processes of `activity emit` callers that own activities.
     private var processes: Set<Int32> = []
     /// The activities a cancel was sent to, by their begin's sequence number (an id may begin
@@ -63,10 +67,14 @@ struct ConnectionTracker {
     var isEmpty: Bool { connections.isEmpty }
     /// Whether some activities wait for their owning process to go away.
     var watchesProcesses: Bool { !processes.isEmpty }
-    var descriptors: [Int32] { Array(connections.keys) }
+    /// The open connections, oldest first: read in that order, a script's `emit begin` (its
+    /// reporter gone by then) comes before the `emit end` that followed it on a newer
+    /// connection, whichever descriptor number each was given.
+    var descriptors: [Int32] { connections.sorted { $0.value.order < $1.value.order }.map(\.key) }
 
     mutating func open(_ fd: Int32) {
-        connections[fd] = Connection()
+        connections[fd] = Connection(order: accepted)
+        accepted += 1
     }
 
     /// Feeds bytes read from `fd`; what they hold goes to `display`.

@@ -348,12 +348,15 @@ struct IOLoop {
                 break
             }
             if let deadline, POSIX.monotonicSeconds() >= deadline { break }
+            // The display's reader stalls: the command's output waits in its pipes (the command
+            // blocks on a full one, as on a bare terminal), while reporters are still answered.
+            let behind = display.outputIsBehind
             var fds = [
                 pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: deadline == nil ? child.exitNotice.read : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: acceptPausedUntil == nil ? server.fileDescriptor : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: output, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: errors, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: behind ? -1 : output, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: behind ? -1 : errors, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: keysOpen ? 0 : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(
                     fd: output >= 0 && terminal?.hasPendingKeys == true ? output : -1, events: Int16(POLLOUT),
@@ -367,6 +370,8 @@ struct IOLoop {
             let display = self.display
             if let wait = terminal?.tick(on: display) { timeout = timeout < 0 ? wait : min(timeout, wait) }
             if tracker.watchesProcesses { timeout = timeout < 0 ? 250 : min(timeout, 250) }
+            // Looks again soon whether the reader has caught up.
+            if behind { timeout = timeout < 0 ? Self.behindPause : min(timeout, Self.behindPause) }
             if let until = acceptPausedUntil {
                 let rest = Int32(saturating: max(0, (until - POSIX.monotonicSeconds()) * 1000), rounding: .up)
                 timeout = timeout < 0 ? rest : min(timeout, rest)
@@ -419,6 +424,9 @@ struct IOLoop {
             passes += 1
         } while server.hasPendingConnection && passes < 256
         tracker.reapProcesses(all: true, isAlive: Self.isAlive, into: display)
+        // What the command wrote while its output waited for the display's reader is passed on.
+        output = drainPipe(output, .stdout, buffer)
+        errors = drainPipe(errors, .stderr, buffer)
         output = finishPipe(output, .stdout)
         errors = finishPipe(errors, .stderr)
         finishStatus()
@@ -544,6 +552,27 @@ struct IOLoop {
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
             // EIO on a pseudo-terminal's master: every holder of the slave has closed it.
             return finishPipe(fd, stream)
+        }
+        return fd
+    }
+
+    /// How long, in milliseconds, the loop waits before it looks again whether the display's
+    /// reader has caught up.
+    static let behindPause: Int32 = 10
+
+    /// Passes on what is in the pipe now (the pipe holds at most a few pages), without waiting
+    /// for more: a pipe still open after the grace (a background process holds it) is closed.
+    /// Returns the descriptor, or -1 once it is closed.
+    private mutating func drainPipe(
+        _ fd: Int32, _ stream: StandardStream, _ buffer: UnsafeMutableRawBufferPointer
+    ) -> Int32 {
+        var fd = fd
+        var rounds = 0
+        while fd >= 0 && rounds < 1024 {
+            rounds += 1
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 0) > 0 else { break }
+            fd = pump(fd, to: stream, buffer)
         }
         return fd
     }

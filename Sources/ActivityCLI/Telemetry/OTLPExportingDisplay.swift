@@ -92,6 +92,8 @@ final class OTLPExportingDisplay: Display {
 
     func flushOutput() { inner.flushOutput() }
 
+    var outputIsBehind: Bool { inner.outputIsBehind }
+
     func commandOutput(_ piece: CommandOutput) { inner.commandOutput(piece) }
 
     func attributeOutput(to id: ActivityID?) { inner.attributeOutput(to: id) }

@@ -188,7 +188,7 @@ public final class LogFileRenderer: ActivityRenderer {
             line += " " + key + "=" + Self.quoted(value)
         }
         line += "\n"
-        output.write(Array(line.utf8))
+        output.writeDisplayLine(Array(line.utf8))
     }
 
     /// A logfmt value: bare when it is a plain word, else quoted with `\`, `"` and every control

@@ -143,7 +143,7 @@ extension TerminalRenderer {
         line.bytes.append(contentsOf: plainPrefix(elapsed))
         body(&line)
         line.bytes.append(0x0A)
-        output.write(line.bytes)
+        if writesSummary { output.write(line.bytes) } else { output.writeDisplayLine(line.bytes) }
         plainLine = line.bytes
         notePermanentLine()
     }

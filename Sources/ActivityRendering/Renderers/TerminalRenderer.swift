@@ -137,6 +137,9 @@ public final class TerminalRenderer: ActivityRenderer {
     /// Plain mode's elapsed-time prefix, by its ``Formatting/durationKey(_:)``.
     @exclusivity(unchecked) var plainPrefixKept: (key: Int64, bytes: [UInt8])?
     @exclusivity(unchecked) var isFinished = false
+    /// Set while the closing summary is written: its plain lines are never left out for a
+    /// stalled reader (``ByteOutput/writeDisplayLine(_:)``).
+    var writesSummary = false
     /// The unfinished passed-through line of each stream drawn on a terminal.
     var passthroughLines: [StandardStream: LineSplitter] = [:]
     /// Where a command on a pseudo-terminal has its output (see `commandOutput`).
@@ -320,7 +323,9 @@ public final class TerminalRenderer: ActivityRenderer {
             isFinished = true
             drawFrame(store, now: now)
         case .plain:
+            writesSummary = true
             for line in summary { writePlain(line, at: now) }
+            writesSummary = false
             isFinished = true
         }
         lineCache.removeAll()

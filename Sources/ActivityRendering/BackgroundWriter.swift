@@ -1,0 +1,90 @@
+import Synchronization
+
+/// Writes a session's outputs (the display and the standard streams) on a thread of its own,
+/// through one bounded ``WriteQueue``, so that a reader that stops reading blocks that thread
+/// and never the one that reads the producers (`activity run` goes on answering its reporters).
+///
+/// Each output given is attached (``FileDescriptorOutput``'s writes go into the queue, in the
+/// order made, across outputs too). The producer's output is never dropped: whoever feeds it
+/// waits while ``isBehind`` says so. Lines of the display's own beyond ``capacity`` are dropped
+/// and told in one line when the writer catches up. ``finish()`` writes what is left, waiting
+/// for the reader as long as it takes, and detaches the outputs.
+///
+/// The thread is the redraw timer's kind (``RedrawTimer``), woken when bytes come to an empty
+/// queue; without a thread the outputs stay as they are and write at once.
+package final class BackgroundWriter: Sendable {
+    /// The queue's bound: about a second of a busy display, far more than a pipe holds.
+    package static let defaultCapacity = 1 << 20
+
+    private struct State {
+        var queue: WriteQueue<Int>
+        /// Whether the thread has found the queue empty since it was last woken.
+        var idle = true
+    }
+
+    /// The queue and the outputs, by index in its chunks; shared with the thread, which alone
+    /// writes the outputs while they are attached.
+    private final class Core: @unchecked Sendable {
+        let state: Mutex<State>
+        let outputs: [FileDescriptorOutput]
+
+        init(_ queue: WriteQueue<Int>, outputs: [FileDescriptorOutput]) {
+            state = Mutex(State(queue: queue))
+            self.outputs = outputs
+        }
+
+        /// Writes the queue's chunks until it is empty. A broken output drops what comes for it.
+        func drain() {
+            while true {
+                let chunk = state.withLock { state in
+                    let chunk = state.queue.take()
+                    if chunk == nil { state.idle = true }
+                    return chunk
+                }
+                guard let chunk else { return }
+                _ = chunk.bytes.withUnsafeBytes { outputs[chunk.destination].writeNow($0) }
+            }
+        }
+    }
+
+    private let core: Core
+    private let thread: RedrawTimer?
+
+    /// Attaches `outputs`; the line telling of dropped display lines goes to `display`, which
+    /// should be one of them.
+    package init(outputs: [FileDescriptorOutput], display: FileDescriptorOutput, capacity: Int = defaultCapacity) {
+        var unique: [FileDescriptorOutput] = []
+        for output in outputs + [display] where !unique.contains(where: { $0 === output }) { unique.append(output) }
+        let noticeLane = unique.firstIndex { $0 === display } ?? 0
+        let core = Core(WriteQueue(capacity: capacity, noticeDestination: noticeLane), outputs: unique)
+        self.core = core
+        // Woken for every write to an empty queue; the interval is only a backstop.
+        thread = RedrawTimer(interval: 1) { core.drain() }
+        guard thread != nil else { return }
+        for (lane, output) in unique.enumerated() { output.background = (self, lane) }
+    }
+
+    /// Whether more than half of the queue is taken: the producer's output should wait (its
+    /// reader stalls) until it is not.
+    package var isBehind: Bool { core.state.withLock { $0.queue.isBehind } }
+
+    /// Queues `bytes` for the output at `lane`; a `droppable` line of the display's own may be
+    /// dropped (``WriteQueue``).
+    func write(_ bytes: [UInt8], lane: Int, droppable: Bool) {
+        let wakes = core.state.withLock { state in
+            state.queue.append(bytes, to: lane, droppable: droppable)
+            defer { state.idle = false }
+            return state.idle
+        }
+        if wakes { thread?.wake() }
+    }
+
+    /// Writes everything queued, on the calling thread once the writer's has stopped (so the
+    /// reader is waited for), and detaches the outputs: later writes are made at once.
+    /// Idempotent.
+    package func finish() {
+        thread?.stop()
+        core.drain()
+        for output in core.outputs where output.background?.writer === self { output.background = nil }
+    }
+}

@@ -17,4 +17,46 @@ struct PseudoTerminalExitTests {
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
         #expect(result.standardOutput.contains("ok 150 runs"), "\(result.standardOutput)")
     }
+
+    /// The program of a `pty.fork()` parent, as a terminal emulator's: `activity` leads the
+    /// pty's session, an orphaned process group with no shell to continue it once stopped.
+    /// Prints what it read, then "status N"; exits 1 when `activity` has not exited in 30 s.
+    static let ptyParent = """
+        import os, pty, select, sys, time
+        pid, master = pty.fork()
+        if pid == 0:
+            os.execv(sys.argv[1], sys.argv[1:])
+        output, status, deadline = b"", None, time.monotonic() + 30
+        while status is None and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.05)[0]:
+                try:
+                    output += os.read(master, 65536)
+                except OSError:
+                    pass
+            done, code = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status = code
+        if status is None:
+            with open(f"/proc/{pid}/wchan") as wchan:
+                print("activity had not exited after 30 s, waiting in", wchan.read())
+            os.kill(pid, 9)
+            sys.exit(1)
+        print(output.decode(errors="replace"))
+        print("status", os.waitstatus_to_exitcode(status))
+        """
+
+    @Test("a command that stops itself, under activity with no job-control shell above it, is continued")
+    func stopInOrphanedGroup() throws {
+        // The command stops as Ctrl-Z would stop it; activity used to stop itself by SIGSTOP
+        // in turn, and waited for ever for a SIGCONT nobody sends (in do_signal_stop).
+        let result = try CommandRunner.run(
+            "/usr/bin/env",
+            [
+                "python3", "-c", Self.ptyParent, CommandRunner.activity, "run", "--mode", "tty", "--", "sh", "-c",
+                "echo stop''ping; kill -TSTP $$; echo contin''ued",
+            ])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("continued"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("status 0"), "\(result.standardOutput)")
+    }
 }

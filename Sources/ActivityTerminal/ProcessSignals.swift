@@ -270,6 +270,18 @@ package enum ProcessSignals {
     private static func suspend() {
         for claim in TerminalClaim.all { claim.beginSuspend() }
         for claim in TerminalClaim.all { claim.restore(markingRestored: false) }
+        stopAsJob()
+        for claim in TerminalClaim.all { claim.endSuspend() }
+        wakeDrawers()
+    }
+
+    /// Stops the process as Ctrl-Z stops a job: SIGTSTP, with its default action, raised in this
+    /// thread, so the process is stopped before this returns, and returns once it is continued.
+    /// In an orphaned process group (no job-control shell above it: a terminal emulator's or
+    /// `pty.fork()`'s own program, `tmux new-session CMD`) the kernel discards the signal, as
+    /// nobody there would ever continue the process, and this returns at once; SIGSTOP would
+    /// stop it for ever. Async-signal-safe.
+    package static func stopAsJob() {
         var stop = sigaction()
         sigemptyset(&stop.sa_mask)
         var saved = sigaction()
@@ -282,8 +294,6 @@ package enum ProcessSignals {
         raise(SIGTSTP)  // stops here until SIGCONT
         pthread_sigmask(SIG_SETMASK, &mask, nil)
         sigaction(SIGTSTP, &saved, nil)
-        for claim in TerminalClaim.all { claim.endSuspend() }
-        wakeDrawers()
     }
 }
 

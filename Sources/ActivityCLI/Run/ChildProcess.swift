@@ -1,4 +1,5 @@
 import ActivityRendering
+import ActivityTerminal
 import Dispatch
 import Synchronization
 
@@ -82,9 +83,13 @@ final class ChildProcess: Sendable {
     /// The child stopped: it read the terminal before it was handed over (continue it), or
     /// the person pressed Ctrl-Z (stop `activity` too, then resume both).
     private func handleStop(_ signal: Int32) {
+        // Stopped as a job, never by SIGSTOP: `activity` in an orphaned process group (started
+        // by a terminal emulator or a `pty.fork()` parent, not a shell) would wait for a SIGCONT
+        // nobody sends, for ever; there the command is continued at once, as the kernel does
+        // with a job's Ctrl-Z in such a group.
         if let suspension {
             suspension.before()
-            raise(SIGSTOP)
+            ProcessSignals.stopAsJob()
             suspension.after()
             forward(SIGCONT)
             return
@@ -98,9 +103,9 @@ final class ChildProcess: Sendable {
         Self.setForeground(terminal, group: getpgrp())
         // Leave the shell a usable terminal while suspended: the cursor shown, colours reset.
         RenderSession.restoreTerminal()
-        // raise(), not kill(getpid()): a signal sent to this thread stops the process before the
-        // call returns, so the command is not continued until `activity` itself is (`fg`).
-        raise(SIGSTOP)
+        // Raised in this thread: the process stops before the call returns, so the command is
+        // not continued until `activity` itself is (`fg`).
+        ProcessSignals.stopAsJob()
         Self.setForeground(terminal, group: pid)
         forward(SIGCONT)
     }

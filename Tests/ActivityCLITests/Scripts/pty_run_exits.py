@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Runs `activity run --mode tty -- sh -c 'seq 1 LINES'` RUNS times, each on a pseudo-terminal
+of 100x30 whose master this script reads as fast as it can (a `pty.fork()` parent, as a terminal
+emulator is), while two busy loops keep both cores loaded. Every run must show the last line and
+exit 0; one that has not exited BOUND seconds after it started is a hang: the script prints what
+each of the run's processes waits in (state, wchan of every thread, and gdb's backtraces when
+gdb is installed), kills it and exits 1.
+
+    pty_run_exits.py ACTIVITY RUNS LINES BOUND
+
+Prints "ok RUNS runs" when every run exited.
+"""
+import fcntl
+import os
+import pty
+import select
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+activity, runs, lines, bound = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+command = [activity, "run", "--mode", "tty", "--", "sh", "-c", f"seq 1 {lines}"]
+
+
+def describe(session):
+    """What every process of the run's session, and each of its threads, waits in."""
+    report = subprocess.run(
+        ["ps", "-o", "pid,ppid,pgid,sid,tpgid,stat,wchan:32,args", "-s", str(session)],
+        capture_output=True, text=True).stdout
+    for pid in [line.split()[0] for line in report.splitlines()[1:]]:
+        for task in sorted(os.listdir(f"/proc/{pid}/task")) if os.path.isdir(f"/proc/{pid}/task") else []:
+            try:
+                with open(f"/proc/{pid}/task/{task}/wchan") as wchan, open(f"/proc/{pid}/task/{task}/stat") as stat:
+                    report += f"  {pid}/{task}: state {stat.read().split(') ')[1].split()[0]} wchan {wchan.read()}\n"
+            except OSError:
+                pass
+        if shutil.which("gdb"):
+            report += subprocess.run(
+                ["gdb", "-p", pid, "-batch", "-ex", "thread apply all bt"],
+                capture_output=True, text=True, timeout=60).stdout
+    return report
+
+
+def run_once(index):
+    pid, master = pty.fork()
+    if pid == 0:
+        try:
+            os.execv(activity, command)
+        finally:
+            os._exit(127)
+    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    started = time.monotonic()
+    output = bytearray()
+    status = None
+    reading = True
+    while status is None or reading:
+        if time.monotonic() - started > bound:
+            print(f"run {index} had not exited after {bound} s ({len(output)} bytes read, "
+                  f"{'reading' if reading else 'output ended'}):")
+            print(describe(pid))
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return False
+        if reading:
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                try:
+                    data = os.read(master, 1 << 16)
+                except OSError:  # EIO: every holder of the slave has closed it
+                    data = b""
+                output += data
+                reading = bool(data)
+        else:
+            time.sleep(0.01)
+        if status is None:
+            done, code = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status = code
+    os.close(master)
+    if os.waitstatus_to_exitcode(status) != 0 or f"\x1b[K{lines}\x1b[".encode() not in output:
+        print(f"run {index}: status {os.waitstatus_to_exitcode(status)}, last output {bytes(output[-300:])!r}")
+        return False
+    return True
+
+
+busy = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(2)]
+try:
+    for index in range(runs):
+        if not run_once(index):
+            sys.exit(1)
+    print(f"ok {runs} runs")
+finally:
+    for loop in busy:
+        loop.kill()
+        loop.wait()

@@ -199,7 +199,7 @@ struct RunTests {
             environment: CommandRunner.baseEnvironment(), stdin: "/dev/null", stdout: out.path,
             stderr: folder.url.appendingPathComponent("err").path)
         var ready = false
-        let deadline = ContinuousClock.now + .seconds(120)
+        let deadline = ContinuousClock.now + .seconds(900)
         while !ready && ContinuousClock.now < deadline {
             usleep(10_000)
             ready = (try? String(contentsOf: out, encoding: .utf8))?.contains("ready") ?? false

@@ -11,7 +11,7 @@ struct OverlaySDKTests {
     func settle(_ scheduler: ManualOverlayScheduler, until condition: () -> Bool) async throws {
         // A deadline, not a count of tries: in a busy test run the task under test may wait long
         // for a thread, and only a hang should fail here.
-        let deadline = ContinuousClock.now + .seconds(120)
+        let deadline = ContinuousClock.now + .seconds(900)
         while !condition() && ContinuousClock.now < deadline {
             scheduler.runQueued()
             await Task.yield()

@@ -87,7 +87,7 @@ struct GlobalSystemTests {
         let work = Task {
             try await withActivity("Uploading", cancellable: true) { _ in try await Task.sleep(for: .seconds(600)) }
         }
-        let deadline = ContinuousClock.now + .seconds(120)  // the task may wait long for a thread
+        let deadline = ContinuousClock.now + .seconds(900)  // the task may wait long for a thread
         while sink.begins.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
         let id = try #require(sink.begins.first?.id)
         #expect(ActivitySystem.cancel(id))

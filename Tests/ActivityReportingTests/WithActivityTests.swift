@@ -103,7 +103,7 @@ struct WithActivityTests {
         try await withInMemoryReporter(flushesInBackground: true) { sink in
             try await withActivity("Waiting for the flusher", total: 10) { activity in
                 activity.advance(by: 7)
-                let deadline = ContinuousClock.now + .seconds(120)
+                let deadline = ContinuousClock.now + .seconds(900)
                 while sink.events.compactMap(\.progress).isEmpty && ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(5))
                 }

@@ -51,7 +51,8 @@ enum Support {
     /// Through TestSupport's `posix_spawn`, with every signal unblocked and a `waitpid` on the
     /// program alone: a test thread may have signals blocked, which Foundation's `Process` passes
     /// on (a Python pool's workers then never see their ends), and `Process` also waits for every
-    /// descendant holding its pipes.
+    /// descendant holding its pipes. Descriptors above 2 are closed in the child, as `Process`
+    /// closes them.
     static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
     ) throws -> Outcome {
@@ -62,7 +63,7 @@ enum Support {
         merged.merge(environment) { $1 }
         let pid = try CommandRunner.spawn(
             executable, arguments, environment: merged, directory: directory?.path, stdin: "/dev/null",
-            stdout: outputPath, stderr: errorPath)
+            stdout: outputPath, stderr: errorPath, closesOtherDescriptors: true)
         let status = CommandRunner.wait(pid, timeout: 1800, what: "\(executable) \(arguments)")
         return Outcome(
             status: status.killed ? 128 + status.code : status.code,

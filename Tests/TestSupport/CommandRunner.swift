@@ -92,9 +92,13 @@ package enum CommandRunner {
     }
 
     /// Starts a program with its standard streams on files; returns its pid.
+    ///
+    /// `closesOtherDescriptors` closes every descriptor above 2 in the child, as Foundation's
+    /// `Process` does: a descriptor another test opens meanwhile without close-on-exec is then
+    /// never the program's (a test of "descriptor 77 is not open" found one open).
     package static func spawn(
         _ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
-        stdin: String, stdout: String, stderr: String
+        stdin: String, stdout: String, stderr: String, closesOtherDescriptors: Bool = false
     ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -102,6 +106,7 @@ package enum CommandRunner {
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if closesOtherDescriptors { _ = spawnCloseFrom(&actions, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -185,3 +190,8 @@ package final class TemporaryFolder {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which the Glibc module
+/// does not import.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func spawnCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32

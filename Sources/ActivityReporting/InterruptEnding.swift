@@ -46,7 +46,7 @@ enum InterruptEnding {
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
         let readEnd = ends[0]
         // A signal ignored at start-up (a job started in the background) stays ignored.
-        let claimed = ProcessSignals.deliver(signals.filter { !isIgnored($0) }, to: ends[1])
+        let claimed = ProcessSignals.deliver(signals.filter { !ProcessSignals.isIgnored($0) }, to: ends[1])
         let started = HelperThread.start {
             var byte: UInt8 = 0
             while SystemCall.read(readEnd, &byte, 1) != 1 {}
@@ -59,15 +59,5 @@ enum InterruptEnding {
             ProcessSignals.stopDelivering(claimed)
             Warnings.once(.interruptEnding, "cannot end activities on Ctrl-C: no thread")
         }
-    }
-
-    private static func isIgnored(_ signal: Int32) -> Bool {
-        var current = sigaction()
-        sigaction(signal, nil, &current)
-        #if canImport(Darwin)
-            return unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self) == 1
-        #else
-            return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1
-        #endif
     }
 }

@@ -188,6 +188,13 @@ package enum ProcessSignals {
 
     private static func isIgnored(_ action: sigaction) -> Bool { raw(action) == 1 }
 
+    /// Whether `signal` is ignored now (a job started in the background ignores SIGINT).
+    package static func isIgnored(_ signal: Int32) -> Bool {
+        var current = sigaction()
+        sigaction(signal, nil, &current)
+        return isIgnored(current)
+    }
+
     /// Whether a disposition is a handler function (not `SIG_DFL`, not `SIG_IGN`).
     private static func isFunction(_ action: sigaction) -> Bool { raw(action) != 0 && raw(action) != 1 }
 

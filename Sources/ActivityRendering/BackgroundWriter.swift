@@ -1,4 +1,14 @@
+import ActivityTerminal
+import ActivityWire
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes a session's outputs (the display and the standard streams) on a thread of its own,
 /// through one bounded ``WriteQueue``, so that a reader that stops reading blocks that thread
@@ -27,10 +37,15 @@ package final class BackgroundWriter: Sendable {
     private final class Core: @unchecked Sendable {
         let state: Mutex<State>
         let outputs: [FileDescriptorOutput]
+        /// The live display's claim on its terminal, for the writes to the display's lane.
+        let claim: TerminalClaim?
+        let displayLane: Int
 
-        init(_ queue: WriteQueue<Int>, outputs: [FileDescriptorOutput]) {
+        init(_ queue: WriteQueue<Int>, outputs: [FileDescriptorOutput], claim: TerminalClaim?, displayLane: Int) {
             state = Mutex(State(queue: queue))
             self.outputs = outputs
+            self.claim = claim
+            self.displayLane = displayLane
         }
 
         /// Writes the queue's chunks until it is empty. A broken output drops what comes for it.
@@ -42,7 +57,14 @@ package final class BackgroundWriter: Sendable {
                     return chunk
                 }
                 guard let chunk else { return }
-                _ = chunk.bytes.withUnsafeBytes { outputs[chunk.destination].writeNow($0) }
+                let output = outputs[chunk.destination]
+                if let claim, chunk.destination == displayLane {
+                    // A frame is written where no signal handler comes in its middle, and not
+                    // while a handler has given the terminal back (Ctrl-Z) until it is continued.
+                    _ = claim.draw(waiting: true) { _ = chunk.bytes.withUnsafeBytes { output.writeNow($0) } }
+                } else {
+                    _ = chunk.bytes.withUnsafeBytes { output.writeNow($0) }
+                }
             }
         }
     }
@@ -51,12 +73,18 @@ package final class BackgroundWriter: Sendable {
     private let thread: RedrawTimer?
 
     /// Attaches `outputs`; the line telling of dropped display lines goes to `display`, which
-    /// should be one of them.
-    package init(outputs: [FileDescriptorOutput], display: FileDescriptorOutput, capacity: Int = defaultCapacity) {
+    /// should be one of them. The display's bytes are written under `claim`, the live display's
+    /// claim on its terminal, when it has one (``TerminalClaim/draw(waiting:_:)``).
+    package init(
+        outputs: [FileDescriptorOutput], display: FileDescriptorOutput, claim: TerminalClaim? = nil,
+        capacity: Int = defaultCapacity
+    ) {
         var unique: [FileDescriptorOutput] = []
         for output in outputs + [display] where !unique.contains(where: { $0 === output }) { unique.append(output) }
         let noticeLane = unique.firstIndex { $0 === display } ?? 0
-        let core = Core(WriteQueue(capacity: capacity, noticeDestination: noticeLane), outputs: unique)
+        let core = Core(
+            WriteQueue(capacity: capacity, noticeDestination: noticeLane), outputs: unique, claim: claim,
+            displayLane: noticeLane)
         self.core = core
         // Woken for every write to an empty queue; the interval is only a backstop.
         thread = RedrawTimer(interval: 1) { core.drain() }
@@ -67,6 +95,20 @@ package final class BackgroundWriter: Sendable {
     /// Whether more than half of the queue is taken: the producer's output should wait (its
     /// reader stalls) until it is not.
     package var isBehind: Bool { core.state.withLock { $0.queue.isBehind } }
+
+    /// Waits until everything queued is written, or `seconds` have passed (a reader that takes
+    /// nothing, a terminal paused with Ctrl-S, must not hold the caller for ever). Returns
+    /// whether the queue is empty.
+    @discardableResult
+    package func waitUntilWritten(seconds: Double) -> Bool {
+        guard thread != nil else { return true }
+        var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+        for _ in 0..<Int(saturating: seconds * 500, rounding: .up) {
+            if core.state.withLock({ $0.queue.isEmpty && $0.idle }) { return true }
+            nanosleep(&pause, nil)
+        }
+        return core.state.withLock { $0.queue.isEmpty && $0.idle }
+    }
 
     /// Queues `bytes` for the output at `lane`; a `droppable` line of the display's own may be
     /// dropped (``WriteQueue``).

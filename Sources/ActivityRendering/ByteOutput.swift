@@ -21,9 +21,16 @@ public protocol ByteOutput: AnyObject {
     /// (``BackgroundWriter``). Returns `false` once the destination has gone away.
     @discardableResult
     func writeDisplayLine(_ bytes: [UInt8]) -> Bool
+
+    /// Whether the reader has fallen behind (``BackgroundWriter/isBehind``): a display draws
+    /// nothing it can leave out until it has caught up.
+    var isBehind: Bool { get }
 }
 
 extension ByteOutput {
+    /// Outputs written at once are never behind.
+    public var isBehind: Bool { false }
+
     /// Outputs that never leave a line out write it as any other bytes.
     @discardableResult
     public func writeDisplayLine(_ bytes: [UInt8]) -> Bool { write(bytes) }
@@ -111,6 +118,8 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
         if let batch { return batch.append(bytes, to: self) && !isBroken }
         return bytes.withUnsafeBytes { writeNow($0) }
     }
+
+    public var isBehind: Bool { background?.writer.isBehind ?? false }
 
     @discardableResult
     public func writeDisplayLine(_ bytes: [UInt8]) -> Bool {

@@ -172,10 +172,12 @@ public final class RenderSession: Sendable {
             for output in standardOutputs.values { output.batch = batch }
         }
         // Lines of the JSON-lines display are a recording: none may be left out.
-        let writesInBackground = options.writesInBackground && batch == nil && (mode == .plain || mode == .log)
+        let writesInBackground = options.writesInBackground && batch == nil && [.plain, .log, .tty].contains(mode)
         writer =
             writesInBackground
-            ? BackgroundWriter(outputs: [display] + standardOutputs.values, display: display) : nil
+            ? BackgroundWriter(
+                outputs: [display] + standardOutputs.values, display: display,
+                claim: mode == .tty && options.handlesSignals ? .display : nil) : nil
         if let history { renderers.append(history) }
         self.mode = mode
         self.clock = clock
@@ -378,6 +380,9 @@ public final class RenderSession: Sendable {
             core.terminal?.stepAside()
             core.terminal?.isSuspended = true
         }
+        // The shell writes next: what is queued reaches the terminal first, unless its reader
+        // takes nothing (paused with Ctrl-S), which must not keep the process from stopping.
+        writer?.waitUntilWritten(seconds: 2)
     }
 
     /// The process continued: the command's modes are on again, and the live region comes back

@@ -82,9 +82,14 @@ package struct WriteQueue<Destination> {
         return chunk
     }
 
-    /// `N lines of the display not shown`.
+    /// `N lines of the display not shown`, a line.
     package static func notice(_ lines: Int) -> [UInt8] {
-        Array("\(lines) \(lines == 1 ? "line" : "lines") of the display not shown\n".utf8)
+        Array((noticeText(lines) + "\n").utf8)
+    }
+
+    /// `N lines of the display not shown`, the text (the live display's line says the same).
+    package static func noticeText(_ lines: Int) -> String {
+        "\(lines) \(lines == 1 ? "line" : "lines") of the display not shown"
     }
 
     private mutating func queueNotice() {

@@ -42,8 +42,9 @@ package final class TerminalClaim: Sendable {
     private let restored = Atomic<Bool>(false)
     private let suspending = Atomic<Bool>(false)
     private let resumed = Atomic<Bool>(false)
-    /// A drawer is inside ``draw(waiting:_:)``.
-    private let drawing = Atomic<Bool>(false)
+    /// How many drawers are inside ``draw(waiting:_:)``: a display that writes on a thread of
+    /// its own draws a frame on one thread and writes it on another.
+    private let drawing = Atomic<Int>(0)
     /// How many handlers are restoring the terminal now.
     private let restoring = Atomic<Int>(0)
     nonisolated(unsafe) private let bytes: UnsafeMutableBufferPointer<UInt8>
@@ -132,19 +133,19 @@ package final class TerminalClaim: Sendable {
             pthread_sigmask(SIG_BLOCK, ProcessSignals.restoringTerminals, &mask)
             // Sequentially consistent, as is the handler's side: either it sees `drawing` and
             // waits, or this sees it at work and keeps off.
-            drawing.store(true, ordering: .sequentiallyConsistent)
+            drawing.add(1, ordering: .sequentiallyConsistent)
             if restoring.load(ordering: .sequentiallyConsistent) == 0,
                 !suspending.load(ordering: .sequentiallyConsistent)
             {
                 break
             }
-            drawing.store(false, ordering: .sequentiallyConsistent)
+            drawing.subtract(1, ordering: .sequentiallyConsistent)
             pthread_sigmask(SIG_SETMASK, &mask, nil)
             guard waiting else { return false }
             usleep(1000)
         }
         defer {
-            drawing.store(false, ordering: .sequentiallyConsistent)
+            drawing.subtract(1, ordering: .sequentiallyConsistent)
             pthread_sigmask(SIG_SETMASK, &mask, nil)
         }
         try body()
@@ -181,7 +182,7 @@ package final class TerminalClaim: Sendable {
     /// handler forever, so it gives up after two seconds.
     private func waitForDrawer() {
         var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-        for _ in 0..<2000 where drawing.load(ordering: .sequentiallyConsistent) {
+        for _ in 0..<2000 where drawing.load(ordering: .sequentiallyConsistent) > 0 {
             nanosleep(&pause, nil)
         }
     }

@@ -34,15 +34,15 @@ extension TerminalRenderer {
             // A log message comes straight from the event: the store keeps no copy to sanitize.
             let message = TerminalSanitizer.display(log.message)
             guard showsLog(log) else { return keepLog(message, of: activity, shownAs: nil) }
-            appendAbove(logLine(log, message: message, activity: activity, in: store))
+            appendLeavable(logLine(log, message: message, activity: activity, in: store))
             keepLog(message, of: activity, shownAs: permanentLines)
         case .end:
             guard let handle = update.handle, let activity = store[handle] else { return }
             lineCache[activity.sequence] = nil
             if let title = permanentTitle(of: activity, in: store) {
                 let tail = failureTail(of: activity)
-                appendAbove(endLine(activity, title: title))
-                for line in tail { appendAbove(line) }
+                appendLeavable(endLine(activity, title: title))
+                for line in tail { appendLeavable(line) }
             }
         }
         if pendingAbove.count > Self.pendingLimit { flushNow(store) }
@@ -67,6 +67,27 @@ extension TerminalRenderer {
             row.encoded(colors: style.activeColors, into: &bytes)
             appendAbove(bytes)
         }
+    }
+
+    /// Queues a line of the reporters' (a log message, an activity's end) as ``appendAbove(_:)``
+    /// does, unless the output is behind (``ByteOutput/isBehind``): then it is left out and
+    /// counted, and told in one line once the output has caught up. The command's own output
+    /// is never left out (its reader, `run`, stops reading it instead).
+    func appendLeavable(_ line: StyledLine) {
+        guard !output.isBehind else {
+            droppedAbove += 1
+            return
+        }
+        tellDroppedLines()
+        appendAbove(line)
+    }
+
+    /// The line telling how many lines were left out, if any were and the output has caught up.
+    func tellDroppedLines(evenIfBehind: Bool = false) {
+        guard droppedAbove > 0, evenIfBehind || !output.isBehind else { return }
+        let count = droppedAbove
+        droppedAbove = 0
+        appendAbove(StyledLine(WriteQueue<Int>.noticeText(count), .warning))
     }
 
     /// Queues raw (already sanitized) bytes as a permanent line for the top of the next frame.
@@ -107,6 +128,7 @@ extension TerminalRenderer {
     private func drawFrameNow(_ store: ActivityStore, now: Double) {
         // The command's prompt or full-screen program has the screen, or the process is stopped.
         guard commandScreen == .lines && !isSuspended else { return }
+        tellDroppedLines()
         // The region's lines, each followed by `CSI K` and a newline, encoded into a buffer kept
         // from frame to frame. Lines never hold a line break, so the bytes stand for the lines.
         let body = spareBody

@@ -109,6 +109,8 @@ public final class TerminalRenderer: ActivityRenderer {
     var spareWidths: [Int] = []
     var cursorHidden = false
     var pendingAbove: [UInt8] = []
+    /// Lines of the reporters' (logs, ends) left out while the output was behind, not told yet.
+    var droppedAbove = 0
     var pendingSeparate: [(any ByteOutput, [UInt8])] = []
     var redrawNeeded = false
     var lineCache: [Int: ActivityLineCache] = [:]
@@ -307,7 +309,9 @@ public final class TerminalRenderer: ActivityRenderer {
     }
 
     public func tick(_ store: ActivityStore, now: Double) {
-        guard configuration.mode == .tty, !isFinished else { return }
+        // A terminal that takes nothing (paused with Ctrl-S) gets no frames meanwhile: the next
+        // one, once it has caught up, shows everything as it then stands.
+        guard configuration.mode == .tty, !isFinished, !output.isBehind else { return }
         drawFrame(store, now: now)
     }
 
@@ -319,6 +323,7 @@ public final class TerminalRenderer: ActivityRenderer {
         case .tty:
             finishCommandScreen()
             isSuspended = false
+            tellDroppedLines(evenIfBehind: true)
             for line in summary { appendAbove(line) }
             isFinished = true
             drawFrame(store, now: now)

@@ -80,6 +80,11 @@ public struct RenderOptions: Sendable {
     /// run`, which answers reporters meanwhile and stops reading its command while
     /// ``RenderSession/outputIsBehind``). Not with ``batchesOutput``. `false` by default.
     package var writesInBackground = false
+    /// Whether events come as the work happens (a pipe, `activity run`), not from a recording
+    /// read at full speed (``TerminalRenderer/Configuration/eventsAreLive``): plain mode then
+    /// writes a begin line it holds back once its time has passed on the clock. `false` by
+    /// default, so that the lines depend only on the events.
+    package var eventsAreLive = false
 
     public init(
         mode: RenderMode = .auto, logFile: String? = nil, logFormat: LogFormat = .text, plugins: [String] = [],

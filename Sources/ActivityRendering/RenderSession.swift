@@ -143,6 +143,7 @@ public final class RenderSession: Sendable {
                 size: TerminalSize(TerminalDevice.size(of: descriptor, environment: environment)),
                 displayIsTerminal: displayIsTerminal)
             configuration.verbosity = options.verbosity
+            configuration.eventsAreLive = options.eventsAreLive
             configuration.summary = options.summary
             configuration.history = history?.known
             configuration.taskbarProgress =
@@ -338,6 +339,9 @@ public final class RenderSession: Sendable {
     /// `\n`, or part of one): byte for byte to a file or a pipe, sanitized line by line on a
     /// terminal, above the live region when it shares the display.
     public func passthrough(_ bytes: [UInt8], to stream: StandardStream) {
+        // Once finishing began, events are dropped before the lock: text that came after them
+        // is dropped too, or it would show ahead of the events that came before it.
+        guard !finished.load(ordering: .relaxed) else { return }
         state.core.withLock { core in
             guard !core.isFinished else { return }
             core.renderer.passthrough(bytes, to: stream, in: core.store)
@@ -348,6 +352,7 @@ public final class RenderSession: Sendable {
     /// above the live region with their colours, a prompt with the region out of its way, the
     /// alternate screen untouched. Displays that record lines (log files, plugins) get the lines.
     package func commandOutput(_ piece: CommandOutput) {
+        guard !finished.load(ordering: .relaxed) else { return }
         state.core.withLock { core in
             guard !core.isFinished else { return }
             core.terminal?.commandOutput(piece, in: core.store)
@@ -503,6 +508,9 @@ final class SessionState: Sendable {
                 if TerminalClaim.display.consumeResumed() { terminal.resumedAfterStop() }
             }
             core.renderer.tick(core.store, now: now)
+            // A line the tick wrote (plain mode's held begin) is not left in the batch until the
+            // reading thread's next read returns.
+            _ = core.batch?.flush()
             core.deliverNotices()
         }
     }

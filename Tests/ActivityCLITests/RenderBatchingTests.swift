@@ -66,6 +66,24 @@ struct RenderBatchingTests {
         for (line, expected) in zip(lines, order) { #expect(line.contains(expected), "\(lines)") }
     }
 
+    @Test("from a pipe, a begin line held back is written on time when nothing else comes")
+    func heldBeginOnTime() throws {
+        let folder = try TemporaryFolder()
+        let err = folder.url.appendingPathComponent("err").path
+        let (pid, writer) = try Self.spawnReadingFIFO(
+            in: folder, CommandRunner.activity, ["render", "--mode", "plain"], stdout: "/dev/null", stderr: err)
+        let begin = Array((#"{"v":1,"type":"begin","id":"a","title":"Slow step"}"# + "\n").utf8)
+        #expect(write(writer, begin, begin.count) == begin.count)
+        // Nothing else comes: the line is written once its second is up, not at the end.
+        #expect(Self.waitFor("▶ Slow step", in: err), "the begin line, while the input is still open")
+        let end = Array((#"{"v":1,"type":"end","id":"a"}"# + "\n").utf8)
+        #expect(write(writer, end, end.count) == end.count)
+        close(writer)
+        let status = CommandRunner.wait(pid, timeout: 60, what: "activity render")
+        #expect(status.code == 0 && !status.killed)
+        #expect(Self.contents(err).contains("✔ Slow step"))
+    }
+
     @Test("interrupted while reading ahead: nothing is written after the summary")
     func interruptedReadingAhead() throws {
         let folder = try TemporaryFolder()

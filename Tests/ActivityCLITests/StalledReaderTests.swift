@@ -125,8 +125,9 @@ struct StalledReaderTests {
             s.connect(os.environ["ACTIVITY_SINK"][len("unix:"):])
             pad = "x" * 300
             for i in range(6000):
-                begin = {"v": 1, "type": "begin", "id": "p.%d" % i, "title": "T %d %s" % (i, pad)}
-                end = {"v": 1, "type": "end", "id": "p.%d" % i}
+                # Each 1.5 s long: plain mode writes its begin line and its end line.
+                begin = {"v": 1, "type": "begin", "ts": 1764417600 + 2 * i, "id": "p.%d" % i, "title": "T %d %s" % (i, pad)}
+                end = {"v": 1, "type": "end", "ts": 1764417601.5 + 2 * i, "id": "p.%d" % i}
                 s.sendall((json.dumps(begin) + "\\n" + json.dumps(end) + "\\n").encode())
             s.close()
             """

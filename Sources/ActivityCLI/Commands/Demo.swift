@@ -21,7 +21,8 @@ enum DemoCommand {
 
     static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
         let parsed = try parser.parse(arguments)
-        let options = try DisplayOptions(parsed, parser: parser)
+        var options = try DisplayOptions(parsed, parser: parser)
+        options.eventsAreLive = !parsed.flag("quick")
         try parser.expectPositionals(parsed, 0...0, names: "")
         let speed = try parser.positiveNumber(parsed, "speed")
         if speed != nil && parsed.flag("quick") { throw parser.usageError("--speed and --quick exclude each other") }

@@ -38,6 +38,8 @@ enum RenderCommand {
         }
         defer { CommandInput.release(fd) }
         if let status = options.refuseLogFile(readFrom: fd, command: "render") { return status }
+        // A file is a recording, read at full speed; anything else comes as the work happens.
+        options.eventsAreLive = !CommandInput.isRegularFile(fd)
         let display: any Display
         switch options.makeDisplay(command: "render") {
         case .success(let made): display = made

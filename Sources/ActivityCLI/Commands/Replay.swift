@@ -29,7 +29,9 @@ enum ReplayCommand {
 
     static func run(_ arguments: [String]) throws(CommandLineError) -> Int32 {
         let parsed = try parser.parse(arguments)
-        let options = try DisplayOptions(parsed, parser: parser)
+        var options = try DisplayOptions(parsed, parser: parser)
+        // Played with its own timing: as it happened.
+        options.eventsAreLive = true
         try parser.expectPositionals(parsed, 1...1, names: "FILE")
         let speed = try parser.positiveNumber(parsed, "speed") ?? 1
         let maxGap = try parser.positiveNumber(parsed, "max-gap")

@@ -63,6 +63,7 @@ enum RunCommand {
         options.history = try HistoryOption.resolve(parsed, parser: parser)
         // A reader of the display that stalls must not stop the loop that answers reporters.
         options.writesInBackground = true
+        options.eventsAreLive = true
         var grace = 0.5
         if let text = parsed.value("grace") {
             guard let value = Double(text), value.isFinite, value >= 0, value <= 3600 else {

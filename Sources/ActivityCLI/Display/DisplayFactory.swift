@@ -53,6 +53,7 @@ enum DisplayFactory {
         renderOptions.historyFile = options.history
         renderOptions.batchesOutput = options.batchesOutput
         renderOptions.writesInBackground = options.writesInBackground
+        renderOptions.eventsAreLive = options.eventsAreLive
         let overlay: OverlayDisplay?
         switch options.mode {
         case .session(let mode): (renderOptions.mode, overlay) = (mode, nil)

@@ -53,6 +53,9 @@ struct DisplayOptions: Sendable {
     /// Whether the display writes on a thread of its own, so a stalled reader of it never stops
     /// the caller (``RenderOptions``'s `writesInBackground`; `run`).
     var writesInBackground = false
+    /// Whether events come as the work happens (``RenderOptions``'s `eventsAreLive`): `run`,
+    /// `demo` and `replay` in real time, `render` of anything but a regular file.
+    var eventsAreLive = false
 
     static let group = OptionGroup(
         title: "display options",
@@ -72,7 +75,7 @@ struct DisplayOptions: Sendable {
                 "plugin", "NAME", repeatable: true, values: .executableSuffix("activity-render-"),
                 help: "also feed the events to activity-render-NAME from PATH (repeatable)"),
             .flag("verbose", short: "v", help: "a permanent line for every finished activity, not only top-level ones"),
-            .flag("quiet", short: "q", help: "permanent lines only for failures, then the summary"),
+            .flag("quiet", short: "q", help: "permanent lines only for failures (plain mode: and top-level steps), then the summary"),
             .value(
                 "summary", "DETAIL", values: .choices(SummaryDetail.allCases.map(\.rawValue)),
                 help: "the closing summary: full (default: the tally, the slowest top-level steps with their "

@@ -26,6 +26,12 @@ enum CommandInput {
         if fd != 0 { close(fd) }
     }
 
+    /// Whether the input on `fd` is a regular file (a recording), not a pipe, socket or terminal.
+    static func isRegularFile(_ fd: Int32) -> Bool {
+        var input = stat()
+        return fstat(fd, &input) == 0 && input.st_mode & S_IFMT == S_IFREG
+    }
+
     /// Whether the input on `fd` is the file at `path`: a log file that is its own input would be
     /// read as it is written, and grow without end.
     static func isFile(_ fd: Int32, at path: String) -> Bool {

@@ -20,6 +20,7 @@ extension TerminalRenderer {
     /// command's activity's message and never reaches here.
     package func commandOutput(_ piece: CommandOutput, in store: ActivityStore) {
         guard configuration.mode == .tty, !isFinished else {
+            writeHeldBegin()
             if case .line(let bytes) = piece { output.write(bytes + Self.resetColours + [0x0A]) }
             if case .promptEnd(let rest, _) = piece { output.write(rest + Self.resetColours + [0x0A]) }
             if case .line(let bytes) = piece { keepOwnedOutput(bytes, shownAs: notePermanentLine(), in: store) }

@@ -51,7 +51,7 @@ extension TerminalRenderer {
     /// The title of a finished activity's permanent line, or `nil` when the verbosity leaves
     /// none: its own title at the top (or just under a frame), its path below.
     func permanentTitle(of activity: ActivityState, in store: ActivityStore) -> String? {
-        let topLevel = activity.depth == 0 || store.isFrame(activity.parent)
+        let topLevel = isTopLevel(activity, in: store)
         let failed = activity.status == .failure
         switch configuration.verbosity {
         case .quiet where !failed: return nil

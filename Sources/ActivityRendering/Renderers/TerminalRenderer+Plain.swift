@@ -1,19 +1,23 @@
 import ActivityTerminal
 import ActivityWire
 
-/// Plain mode: one line per begin, end and log, throttled progress, no escape codes.
+/// Plain mode: one line per begin, end and log, throttled progress, no escape codes. A step that
+/// ends within a second of its begin, with no line between, gets one line, its end's: a test
+/// suite of many short tests writes a line per test, not two.
 extension TerminalRenderer {
     func renderPlain(_ update: ActivityUpdate, in store: ActivityStore) {
         let time = update.timestamp
+        if let held = heldBegin, time - held.time >= beginHold { writeHeldBegin() }
         switch update.kind {
         case .begin:
-            guard configuration.verbosity != .quiet, let handle = update.handle, let activity = store[handle] else {
-                return
-            }
+            guard let handle = update.handle, let activity = store[handle],
+                configuration.verbosity != .quiet || isTopLevel(activity, in: store)
+            else { return }
             markPlainProgress(handle, time: time, tenth: tenth(activity))
             let title = pathTitle(of: activity, in: store)
             let usual = usualSuffix(activity, in: store)
-            writePlain(at: time) { line in
+            writeHeldBegin()
+            let bytes = plainLineBytes(at: time) { line in
                 line.append(style.symbol(for: .started))
                 line.append(" ")
                 line.append(title)
@@ -30,6 +34,7 @@ extension TerminalRenderer {
                     line.append(message)
                 }
             }
+            heldBegin = (handle, time, bytes)
         case .progress:
             // The hot path of plain mode: one array read and the time decide whether a line may
             // be due; only then is the activity read.
@@ -55,10 +60,19 @@ extension TerminalRenderer {
         case .end:
             guard let handle = update.handle, let activity = store[handle] else { return }
             if handle.index < plainProgress.count { plainProgress[handle.index] = nil }
-            guard configuration.verbosity != .quiet || activity.status == .failure else { return }
+            // Its begin line is still held: the end line says it all, the size of the work too.
+            let collapsed = heldBegin?.handle == handle
+            if collapsed { heldBegin = nil }
+            guard
+                configuration.verbosity != .quiet || activity.status == .failure || isTopLevel(activity, in: store)
+            else { return }
             let tail = failureTail(of: activity)
             let title = pathTitle(of: activity, in: store)
-            writePlain(at: time) { appendEndLine(activity, title: title, to: &$0) }
+            writePlain(at: time) { line in
+                appendEndLine(activity, title: title, to: &line) {
+                    if collapsed { appendPlainDetails(activity, to: &$0) }
+                }
+            }
             for line in tail { writePlain(line, at: time) }
         }
     }
@@ -133,18 +147,42 @@ extension TerminalRenderer {
         writePlain(at: time) { line.encoded(colors: nil, into: &$0.bytes) }
     }
 
-    /// Writes the line `body` appends after the elapsed-time prefix, in one write.
+    /// Writes the line `body` appends after the elapsed-time prefix, in one write, after the
+    /// begin line held back, if any.
     private func writePlain(at time: Double?, _ body: (inout PlainLine) -> Void) {
-        let elapsed = max(0, (time ?? startTime ?? 0) - (startTime ?? time ?? 0))
+        writeHeldBegin()
         // The buffer is ours alone while the line is built: no copy on append.
         var line = PlainLine(bytes: plainLine)
         plainLine = []
+        buildPlain(at: time, into: &line, body)
+        if writesSummary { output.write(line.bytes) } else { output.writeDisplayLine(line.bytes) }
+        plainLine = line.bytes
+        notePermanentLine()
+    }
+
+    /// The line `body` appends after the elapsed-time prefix, to be written later.
+    private func plainLineBytes(at time: Double?, _ body: (inout PlainLine) -> Void) -> [UInt8] {
+        var line = PlainLine(bytes: [])
+        buildPlain(at: time, into: &line, body)
+        return line.bytes
+    }
+
+    private func buildPlain(at time: Double?, into line: inout PlainLine, _ body: (inout PlainLine) -> Void) {
+        let elapsed = max(0, (time ?? startTime ?? 0) - (startTime ?? time ?? 0))
         line.bytes.removeAll(keepingCapacity: true)
         line.bytes.append(contentsOf: plainPrefix(elapsed))
         body(&line)
         line.bytes.append(0x0A)
-        if writesSummary { output.write(line.bytes) } else { output.writeDisplayLine(line.bytes) }
-        plainLine = line.bytes
+    }
+
+    /// How long a begin line is held back: the shortest time between two lines of an activity.
+    var beginHold: Double { plainProgressSpacing }
+
+    /// Writes the begin line held back, if any: another line comes, or its time is up.
+    func writeHeldBegin() {
+        guard let held = heldBegin else { return }
+        heldBegin = nil
+        output.writeDisplayLine(held.bytes)
         notePermanentLine()
     }
 

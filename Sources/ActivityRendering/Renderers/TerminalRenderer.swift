@@ -54,8 +54,13 @@ public final class TerminalRenderer: ActivityRenderer {
         /// The time elapsed-time prefixes count from; the first event's when `nil`.
         public var startTime: Double?
         /// Which finished activities leave a permanent line (plain mode: which begin and end lines
-        /// are written; quiet leaves only failures).
+        /// are written; quiet leaves top-level steps and failures).
         public var verbosity: Verbosity = .normal
+        /// Whether events come as the work happens (a pipe, `activity run`), not from a recording
+        /// read at full speed: plain mode then writes a begin line it holds back
+        /// (``plainProgressMinimumInterval``) once that time has passed on the clock too, even
+        /// when no other event comes. Without it, the next event or the end writes it.
+        public var eventsAreLive = false
         /// Whether the overall progress goes to the terminal's tab or taskbar (OSC 9;4).
         public var taskbarProgress = false
         /// How much the closing summary says.
@@ -136,6 +141,9 @@ public final class TerminalRenderer: ActivityRenderer {
     var historyTitles: Set<String>?
     /// Plain mode's line, built as bytes and reused.
     @exclusivity(unchecked) var plainLine: [UInt8] = []
+    /// Plain mode: the last begin line, not written yet: an activity that ends within
+    /// ``beginHold`` of its begin, with no line between, gets its end line alone.
+    var heldBegin: (handle: ActivityHandle, time: Double, bytes: [UInt8])?
     /// Plain mode's elapsed-time prefix, by its ``Formatting/durationKey(_:)``.
     @exclusivity(unchecked) var plainPrefixKept: (key: Int64, bytes: [UInt8])?
     @exclusivity(unchecked) var isFinished = false
@@ -188,8 +196,14 @@ public final class TerminalRenderer: ActivityRenderer {
     }
 
     public var preferredTickInterval: Double? {
-        configuration.mode == .tty ? configuration.refreshInterval : nil
+        switch configuration.mode {
+        case .tty: configuration.refreshInterval
+        case .plain: configuration.eventsAreLive ? Self.plainTickInterval : nil
+        }
     }
+
+    /// How often plain mode looks whether a begin line it holds back is due.
+    static let plainTickInterval = 0.25
 
     /// The terminal changed size (SIGWINCH): the next tick redraws the live region to fit.
     public func resize(to size: TerminalSize) {
@@ -236,7 +250,9 @@ public final class TerminalRenderer: ActivityRenderer {
 
     public func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore) {
         if case .output(let target, sanitize: false, _) = passthroughTargets[stream] ?? .display {
-            // A file or a pipe of its own: byte for byte, as it came.
+            // A file or a pipe of its own: byte for byte, as it came (after the begin line held
+            // back, which came first: the two may share a file, `2>&1`).
+            writeHeldBegin()
             target.write(bytes)
             keepUnshownOutput(bytes, from: stream, in: store)
             return
@@ -258,6 +274,7 @@ public final class TerminalRenderer: ActivityRenderer {
             } else {
                 // Plain lines of ours and the stream's share the display: each keeps its own line;
                 // on a file the stream's bytes stay as they came, a missing final newline too.
+                writeHeldBegin()
                 output.write(text + (piece.endsWithNewline || configuration.displayIsTerminal ? [0x0A] : []))
                 notePermanentLine()
             }
@@ -269,6 +286,7 @@ public final class TerminalRenderer: ActivityRenderer {
                 pendingSeparate.append((target, text))
                 if pendingSeparate.count > 4096 { flushNow(store) }
             } else {
+                writeHeldBegin()
                 target.write(text)
             }
         }
@@ -309,6 +327,7 @@ public final class TerminalRenderer: ActivityRenderer {
     }
 
     public func tick(_ store: ActivityStore, now: Double) {
+        if configuration.mode == .plain, let held = heldBegin, now - held.time >= beginHold { writeHeldBegin() }
         // A terminal that takes nothing (paused with Ctrl-S) gets no frames meanwhile: the next
         // one, once it has caught up, shows everything as it then stands.
         guard configuration.mode == .tty, !isFinished, !output.isBehind else { return }
@@ -328,6 +347,7 @@ public final class TerminalRenderer: ActivityRenderer {
             isFinished = true
             drawFrame(store, now: now)
         case .plain:
+            writeHeldBegin()
             writesSummary = true
             for line in summary { writePlain(line, at: now) }
             writesSummary = false
@@ -340,6 +360,12 @@ public final class TerminalRenderer: ActivityRenderer {
     }
 
     // MARK: - Shared formatting
+
+    /// Whether `activity` is a top-level step: at the top, or just under a frame (the command's
+    /// activity under `activity run`).
+    func isTopLevel(_ activity: ActivityState, in store: ActivityStore) -> Bool {
+        activity.depth == 0 || store.isFrame(activity.parent)
+    }
 
     func mark(for status: ActivityEvent.Status) -> ActivityStatusMark {
         switch status {
@@ -364,13 +390,17 @@ public final class TerminalRenderer: ActivityRenderer {
         return line
     }
 
-    /// Builds ``endLine(_:title:)`` in `line`.
-    func appendEndLine<Line: LineBuilder>(_ activity: ActivityState, title: String, to line: inout Line) {
+    /// Builds ``endLine(_:title:)`` in `line`; `afterTitle` adds what comes between the title and
+    /// the duration (plain mode: the size its begin line would have shown).
+    func appendEndLine<Line: LineBuilder>(
+        _ activity: ActivityState, title: String, to line: inout Line, afterTitle: (inout Line) -> Void = { _ in }
+    ) {
         let status = activity.status ?? .abandoned
         let statusMark = mark(for: status)
         line.append(style.symbol(for: statusMark), style.role(for: statusMark))
         line.append(" ", nil)
         line.append(title, status == .failure ? .title : nil)
+        afterTitle(&line)
         let duration = activity.duration(at: activity.endTime ?? activity.startTime)
         line.append(.detail) { bytes in
             bytes.append(0x20)

@@ -75,7 +75,9 @@ struct DisplayOptions: Sendable {
                 "plugin", "NAME", repeatable: true, values: .executableSuffix("activity-render-"),
                 help: "also feed the events to activity-render-NAME from PATH (repeatable)"),
             .flag("verbose", short: "v", help: "a permanent line for every finished activity, not only top-level ones"),
-            .flag("quiet", short: "q", help: "permanent lines only for failures (plain mode: and top-level steps), then the summary"),
+            .flag(
+                "quiet", short: "q",
+                help: "permanent lines only for failures (plain mode: and top-level steps), then the summary"),
             .value(
                 "summary", "DETAIL", values: .choices(SummaryDetail.allCases.map(\.rawValue)),
                 help: "the closing summary: full (default: the tally, the slowest top-level steps with their "

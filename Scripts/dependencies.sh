@@ -38,6 +38,7 @@ pypi_packages=(
     "playwright playwright"                   # drives the system's Chromium for that (no download)
     "pytest pytest"
     "tqdm tqdm"                               # the Python package's tqdm API is compared with it
+    "rich rich"                               # the rich adapter's fixtures are drawn by it (Fixtures/rich)
     "setuptools>=70.1 setuptools.command.bdist_wheel" # builds the Python package's wheel (offline, in the tests)
 )
 

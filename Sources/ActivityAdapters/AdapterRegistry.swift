@@ -55,6 +55,12 @@ public enum AdapterRegistry {
             formats: ["the default bar (desc, unit, unit_scale, postfix, no total; position=N read, not nested)"]
         ) { _ in TqdmAdapter() },
         AdapterInfo(
+            name: "rich", aliases: [],
+            formats: [
+                "track and Progress rows (several tasks, transient): M/N, DownloadColumn bytes, or a percentage"
+            ]
+        ) { _ in RichAdapter() },
+        AdapterInfo(
             name: "rsync", aliases: [], formats: ["--info=progress2 (files checked of a growing total)"],
             reportsOnStandardOutput: true
         ) { _ in RsyncAdapter() },

@@ -174,6 +174,48 @@ struct FixtureTests {
                 "outer success 3.0/3.0 ", "inner success 5.0/5.0 ", "inner success 5.0/5.0 ", "inner success 5.0/5.0 ",
             ],
             consumes: ["inner:  60%|", "outer:  33%|"]),
+        FixtureCase(
+            file: "rich/rich-track-pty-C.txt", adapter: "rich", activities: ["Processing... success 100.0/100.0 "],
+            consumes: ["Processing... ", " 48% "]),
+        FixtureCase(
+            file: "rich/rich-track-C.txt", adapter: "rich", activities: ["Processing... success 100.0/100.0 "],
+            consumes: ["100%"]),
+        FixtureCase(
+            file: "rich/rich-two-pty-C.txt", adapter: "rich",
+            activities: ["Downloading success 100.0/100.0 ", "Extracting success 100.0/100.0 "],
+            passes: ["checkpoint saved\r\n"], consumes: ["Downloading ", "Extracting ", "0:00:01"]),
+        FixtureCase(
+            file: "rich/rich-two-C.txt", adapter: "rich",
+            activities: ["Downloading success 100.0/100.0 ", "Extracting success 100.0/100.0 "],
+            passes: ["checkpoint saved\n"], consumes: ["Downloading ", "Extracting "]),
+        FixtureCase(
+            file: "rich/rich-transient-pty-C.txt", adapter: "rich", activities: ["Compiling success 100.0/100.0 "],
+            passes: ["compiled 30 files\r\n"], consumes: ["Compiling "]),
+        // In a pipe a transient display draws nothing: nothing to read.
+        FixtureCase(
+            file: "rich/rich-transient-C.txt", adapter: "rich", activities: [], passes: ["\ncompiled 30 files\n"]),
+        FixtureCase(
+            file: "rich/rich-download-pty-C.txt", adapter: "rich",
+            activities: ["big.iso success 5000000.0/5000000.0 "], consumes: ["/5.0 MB", "MB/s"]),
+        FixtureCase(
+            file: "rich/rich-download-C.txt", adapter: "rich", activities: ["big.iso success 5000000.0/5000000.0 "]),
+        FixtureCase(
+            file: "rich/rich-columns-pty-C.txt", adapter: "rich",
+            activities: ["Files success 25.0/25.0 ", "Waiting success 1.0/1.0 "], consumes: ["/25", "0/?"]),
+        FixtureCase(
+            file: "rich/rich-columns-C.txt", adapter: "rich",
+            activities: ["Files success 25.0/25.0 ", "Waiting success 1.0/1.0 "]),
+        FixtureCase(
+            file: "rich/rich-failed-pty-C.txt", adapter: "rich",
+            activities: ["Uploading failure 40.0/100.0 RuntimeError: connection reset"],
+            failure: "RuntimeError: connection reset",
+            passes: ["Traceback (most recent call last):\r\n", "RuntimeError: connection reset\r\n"],
+            consumes: ["Uploading "], exitStatus: 1),
+        FixtureCase(
+            file: "rich/rich-failed-C.txt", adapter: "rich",
+            activities: ["Uploading failure 40.0/100.0 RuntimeError: connection reset"],
+            failure: "RuntimeError: connection reset", passes: ["RuntimeError: connection reset\n"],
+            exitStatus: 1),
         FixtureCase(file: "pv/pv-n-C.txt", adapter: "pv", activities: ["Transferring success 100.0/100.0 "]),
         FixtureCase(
             file: "pv/pv-n-interrupted-C.txt", adapter: "pv",

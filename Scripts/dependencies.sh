@@ -10,6 +10,7 @@ debian_packages=(
     "gcc gcc"
     "g++ g++"
     "cargo-web cargo"                         # Examples/rust (edition 2024: Debian's cargo-web, 1.85+)
+    "librust-indicatif-dev glob:/usr/share/cargo/registry/indicatif-*" # builds Fixtures/indicatif offline
     "tmux tmux"                               # end-to-end terminal tests
     "chromium chromium"                       # the HTML report, opened headless
     "zsh zsh"                                 # completion scripts, loaded in each shell

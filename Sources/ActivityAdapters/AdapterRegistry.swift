@@ -61,6 +61,12 @@ public enum AdapterRegistry {
             ]
         ) { _ in RichAdapter() },
         AdapterInfo(
+            name: "indicatif", aliases: [],
+            formats: [
+                "bars on a terminal: the default style, [{bar}] {pos}/{len} {msg}, {bytes}/{total_bytes}, MultiProgress"
+            ]
+        ) { _ in IndicatifAdapter() },
+        AdapterInfo(
             name: "rsync", aliases: [], formats: ["--info=progress2 (files checked of a growing total)"],
             reportsOnStandardOutput: true
         ) { _ in RsyncAdapter() },

@@ -216,6 +216,29 @@ struct FixtureTests {
             activities: ["Uploading failure 40.0/100.0 RuntimeError: connection reset"],
             failure: "RuntimeError: connection reset", passes: ["RuntimeError: connection reset\n"],
             exitStatus: 1),
+        FixtureCase(
+            file: "indicatif/indicatif-default-pty-C.txt", adapter: "indicatif",
+            activities: ["Progress success 40.0/40.0 "], passes: ["checkpoint saved\r\n"], consumes: ["░ 20/40"]),
+        FixtureCase(
+            file: "indicatif/indicatif-template-pty-C.txt", adapter: "indicatif",
+            activities: ["Progress success 30.0/30.0 "], consumes: ["#>--", "] 29/30 compiling unit 29"]),
+        FixtureCase(
+            file: "indicatif/indicatif-bytes-pty-C.txt", adapter: "indicatif",
+            activities: ["Progress success 5242880.0/5242880.0 "], consumes: ["MiB/5.00 MiB"]),
+        FixtureCase(
+            file: "indicatif/indicatif-multi-pty-C.txt", adapter: "indicatif",
+            activities: ["Progress success 20.0/20.0 ", "Progress success 40.0/40.0 "],
+            consumes: ["20/20", "fetching", "building"]),
+        FixtureCase(
+            file: "indicatif/indicatif-failed-pty-C.txt", adapter: "indicatif",
+            activities: ["Progress failure 12.0/30.0 error: connection reset"], failure: "error: connection reset",
+            // The abandoned bar stays on screen, and the error is printed on its row.
+            passes: ["12/30error: connection reset\r\n"], consumes: ["░ 11/30"], exitStatus: 1),
+        // indicatif draws nothing when its standard error is not a terminal.
+        FixtureCase(file: "indicatif/indicatif-default-C.txt", adapter: "indicatif", activities: [], exitStatus: 0),
+        FixtureCase(
+            file: "indicatif/indicatif-failed-C.txt", adapter: "indicatif", activities: [],
+            failure: "error: connection reset", passes: ["error: connection reset\n"], exitStatus: 1),
         FixtureCase(file: "pv/pv-n-C.txt", adapter: "pv", activities: ["Transferring success 100.0/100.0 "]),
         FixtureCase(
             file: "pv/pv-n-interrupted-C.txt", adapter: "pv",

@@ -31,18 +31,18 @@ struct RichAdapter: ToolAdapter {
 
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         let text = line.text
-        if let row = RichRow(text) { return read(row, startsFrame: Self.movesBack(line), &activities) }
+        if let row = RichRow(text) { return read(row, startsFrame: RedrawnLine.startsFrame(line), &activities) }
         inFrame = false
-        guard text.isEmpty, line.bytes.contains(0x1B) else {
+        guard RedrawnLine.isControlOnly(line) else {
             traceback.read(text, &activities)
             return false
         }
-        if Self.contains(line, "\u{1B}[?25h") {
+        if RedrawnLine.contains(line, "\u{1B}[?25h") {
             displayStopped(&activities)
             return false
         }
         // What is left of a frame: the moves back over the rows, consumed with them.
-        return !tasks.isEmpty && !Self.contains(line, "\u{1B}[?25l")
+        return !tasks.isEmpty && !RedrawnLine.contains(line, "\u{1B}[?25l")
     }
 
     private mutating func read(_ row: RichRow, startsFrame: Bool, _ activities: inout AdaptedActivities) -> Bool {
@@ -76,18 +76,5 @@ struct RichAdapter: ToolAdapter {
         frameRows.removeAll()
         inFrame = false
         display += 1
-    }
-
-    /// Whether the line begins by erasing its row (`ESC [2K`): the first row of a new frame.
-    private static func movesBack(_ line: AdapterLine) -> Bool {
-        line.bytes.starts(with: [0x1B, UInt8(ascii: "["), UInt8(ascii: "2"), UInt8(ascii: "K")])
-    }
-
-    private static func contains(_ line: AdapterLine, _ sequence: String) -> Bool {
-        let needle = Array(sequence.utf8)
-        guard line.bytes.count >= needle.count else { return false }
-        return line.bytes.indices.dropLast(needle.count - 1).contains { start in
-            line.bytes[start..<start + needle.count].elementsEqual(needle)
-        }
     }
 }

@@ -57,13 +57,14 @@ public enum AdapterRegistry {
         AdapterInfo(
             name: "rich", aliases: [],
             formats: [
-                "track and Progress rows (several tasks, transient): M/N, DownloadColumn bytes, or a percentage"
+                "track and Progress rows, several tasks, transient: M/N, DownloadColumn bytes, or a percentage"
             ]
         ) { _ in RichAdapter() },
         AdapterInfo(
             name: "indicatif", aliases: [],
             formats: [
-                "bars on a terminal: the default style, [{bar}] {pos}/{len} {msg}, {bytes}/{total_bytes}, MultiProgress"
+                "bars on a terminal (none in a pipe): the default style, {bar} {pos}/{len} {msg}, {bytes}/{total_bytes}",
+                "MultiProgress rows, one activity each",
             ]
         ) { _ in IndicatifAdapter() },
         AdapterInfo(

@@ -37,10 +37,11 @@ struct IndicatifRow: Equatable {
         prefix = head.isEmpty ? nil : head.joined(separator: " ")
     }
 
-    /// `███░░░` (block elements, `▏`…`▉` for a partial cell), or `[###>----]`.
+    /// `███░░░` (block elements, `▏`…`▉` for a partial cell), or `[###>----]`: at least 5 cells
+    /// of glyphs, 10 of symbols (`[===] 1/2 passed` is a log line, not a bar).
     private static func isBar(_ word: Substring) -> Bool {
-        if word.count >= 3, word.unicodeScalars.allSatisfy({ (0x2580...0x259F).contains($0.value) }) { return true }
-        guard word.count >= 5, word.hasPrefix("["), word.hasSuffix("]") else { return false }
+        if word.count >= 5, word.unicodeScalars.allSatisfy({ (0x2580...0x259F).contains($0.value) }) { return true }
+        guard word.count >= 12, word.hasPrefix("["), word.hasSuffix("]") else { return false }
         let body = word.dropFirst().dropLast()
         return Set(body).count <= 3 && body.allSatisfy { !$0.isLetter && !$0.isNumber && !$0.isWhitespace }
     }

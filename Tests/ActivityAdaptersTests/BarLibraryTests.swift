@@ -84,7 +84,8 @@ struct BarLibraryTests {
     @Test(
         "lines that only look like rows pass through",
         arguments: [
-            "━━━━━━━━━━ Section ━━━━━━━━━━\n", "━━━━x 45%\n", "[=====] 1/2 passed\n", "█████ done\n", "░░ 1/2\n",
+            "━━━━━━━━━━ Section ━━━━━━━━━━\n", "Results ━━━━━━━━━━━━━━━━\n", "━━━━x 45%\n", "[=====] 1/2 passed\n",
+            "█████ done\n", "░░ 1/2\n",
             "copied 45%━ 0:00:01\n",
         ])
     func lookalikes(_ text: String) {

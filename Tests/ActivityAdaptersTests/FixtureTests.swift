@@ -205,6 +205,16 @@ struct FixtureTests {
         FixtureCase(
             file: "rich/rich-columns-C.txt", adapter: "rich",
             activities: ["Files success 25.0/25.0 ", "Waiting success 1.0/1.0 "]),
+        // Without a total, a task whose display stopped may be done: the exit status decides.
+        FixtureCase(
+            file: "rich/rich-nototal-pty-C.txt", adapter: "rich", activities: ["Scanning success 0.0/? "],
+            consumes: ["Scanning ", "it/s"]),
+        FixtureCase(
+            file: "rich/rich-nototal-pty-C.txt", adapter: "rich",
+            activities: ["Scanning failure 0.0/? rich exited with status 1"], exitStatus: 1),
+        FixtureCase(
+            file: "rich/rich-nototal-C.txt", adapter: "rich", activities: ["Scanning success 0.0/? "],
+            consumes: ["Scanning "]),
         FixtureCase(
             file: "rich/rich-failed-pty-C.txt", adapter: "rich",
             activities: ["Uploading failure 40.0/100.0 RuntimeError: connection reset"],

@@ -31,7 +31,11 @@ struct RichAdapter: ToolAdapter {
 
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         let text = line.text
-        if let row = RichRow(text) { return read(row, startsFrame: RedrawnLine.startsFrame(line), &activities) }
+        if let row = RichRow(text, bare: inFrame || RedrawnLine.startsFrame(line)) {
+            // Into a pipe rich prints a display's rows, without colours, only once it stopped.
+            let stopped = !line.isOverwritten && !line.bytes.contains(0x1B)
+            return read(row, startsFrame: RedrawnLine.startsFrame(line), stopped: stopped, &activities)
+        }
         inFrame = false
         guard RedrawnLine.isControlOnly(line) else {
             traceback.read(text, &activities)
@@ -45,7 +49,9 @@ struct RichAdapter: ToolAdapter {
         return !tasks.isEmpty && !RedrawnLine.contains(line, "\u{1B}[?25l")
     }
 
-    private mutating func read(_ row: RichRow, startsFrame: Bool, _ activities: inout AdaptedActivities) -> Bool {
+    private mutating func read(
+        _ row: RichRow, startsFrame: Bool, stopped: Bool, _ activities: inout AdaptedActivities
+    ) -> Bool {
         if startsFrame || !inFrame { frameRows.removeAll(keepingCapacity: true) }
         let name = row.description ?? ""
         let index = frameRows[name, default: 0]
@@ -60,16 +66,22 @@ struct RichAdapter: ToolAdapter {
             key, title: row.description ?? "Progress", unit: row.unit, completed: row.completed, total: row.total)
         if let total = row.total, let completed = row.completed, completed >= total {
             activities.markComplete(key)
+        } else if row.total == nil && stopped {
+            activities.markProbablyComplete(key)
         }
         return true
     }
 
-    /// The display stopped: its finished tasks end now; the others wait for the exit status.
+    /// The display stopped: its finished tasks end now; the others wait for the exit status, and
+    /// one without a total may be done (its display stops the same when it is), so without an
+    /// exit status it is a success.
     private mutating func displayStopped(_ activities: inout AdaptedActivities) {
         guard !tasks.isEmpty else { return }
         for key in activities.openKeys where tasks.contains(key) {
             if let total = activities.total(key), let completed = activities.completed(key), completed >= total {
                 activities.succeed(key)
+            } else if activities.total(key) == nil {
+                activities.markProbablyComplete(key)
             }
         }
         tasks.removeAll()

@@ -16,7 +16,12 @@ struct RichRow: Equatable {
     /// `bytes` for DownloadColumn, `%` for a percentage alone, `nil` for a count.
     var unit: String?
 
-    init?(_ line: String) {
+    /// - Parameters:
+    ///   - line: the row's text.
+    ///   - bare: whether a bar with nothing after it is a row: a task without a total pulses
+    ///     before its speed is known, which only the place of the line shows (where a frame
+    ///     begins, or after a row).
+    init?(_ line: String, bare: Bool = false) {
         let characters = Array(line)
         guard let barStart = characters.firstIndex(where: Self.isBarGlyph) else { return nil }
         let barEnd = characters[barStart...].firstIndex { !Self.isBarGlyph($0) } ?? characters.endIndex
@@ -24,7 +29,9 @@ struct RichRow: Equatable {
         guard barStart == 0 || characters[barStart - 1] == " ",
             barEnd == characters.endIndex || characters[barEnd] == " "
         else { return nil }
-        guard let columns = Columns(String(characters[barEnd...])[...].words) else { return nil }
+        let tail = String(characters[barEnd...])[...].words
+        guard let columns = Columns(tail) ?? (bare && tail.isEmpty && barEnd - barStart >= 10 ? Columns() : nil)
+        else { return nil }
         description = Self.description(String(characters[..<barStart])[...])
         if let download = columns.download {
             (completed, total, unit) = (download.completed, download.total, "bytes")
@@ -56,6 +63,8 @@ struct RichRow: Equatable {
         var percent: Double?
         var count: (completed: Double, total: Double?)?
         var download: (completed: Double, total: Double?)?
+
+        init() {}
 
         init?(_ words: [Substring]) {
             var recognized = 0

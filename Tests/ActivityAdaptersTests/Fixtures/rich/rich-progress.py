@@ -1,8 +1,8 @@
 """Draws rich progress displays, one per scenario, for the rich adapter's fixtures.
 
-python3 rich-progress.py SCENARIO, where SCENARIO is track, two, transient, download, columns or
-failed. Each takes about a second: rich redraws ten times a second from its own thread, so the
-frames captured differ from run to run, not what they show.
+python3 rich-progress.py SCENARIO, where SCENARIO is track, two, transient, download, columns,
+nototal or failed. Each takes about a second: rich redraws ten times a second from its own
+thread, so the frames captured differ from run to run, not what they show.
 """
 
 import sys
@@ -79,6 +79,14 @@ def scenario_columns():
             progress.advance(files)
             time.sleep(0.04)
         progress.update(waiting, total=1, completed=1)
+
+
+def scenario_nototal():
+    def lines():
+        yield from range(30)
+
+    for _ in track(lines(), description="Scanning"):
+        time.sleep(0.03)
 
 
 def scenario_failed():

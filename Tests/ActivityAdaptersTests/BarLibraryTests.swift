@@ -81,6 +81,15 @@ struct BarLibraryTests {
         #expect(adapted.activities.map(\.description) == ["Progress success 4.0/4.0 ", "Progress success 3.0/6.0 "])
     }
 
+    @Test("an indicatif bar drawn with spaces (progress_chars(\"=> \")) is one bar, its prefix the title")
+    func indicatifSpacedBar() {
+        let text =
+            "\r\u{1B}[2K   Compiling [=====>              ] 3/12 serde\r\u{1B}[2K   Compiling [====================] 12/12 done"
+        let adapted = Fixture.adapt(Array(text.utf8), with: "indicatif")
+        #expect(adapted.activities.map(\.description) == ["Compiling success 12.0/12.0 "])
+        #expect(adapted.passthroughText.isEmpty)
+    }
+
     @Test(
         "lines that only look like rows pass through",
         arguments: [

@@ -18,7 +18,7 @@ struct IndicatifRow: Equatable {
     var message: String?
 
     init?(_ line: String) {
-        let words = Substring(line).words
+        let words = Substring(Self.closingGaps(line)).words
         guard let bar = words.firstIndex(where: Self.isBar) else { return nil }
         var index = bar + 1
         guard index < words.count else { return nil }
@@ -45,6 +45,29 @@ struct IndicatifRow: Equatable {
         let body = word.dropFirst().dropLast()
         return Set(body).count <= 3 && body.allSatisfy { !$0.isLetter && !$0.isNumber && !$0.isWhitespace }
     }
+
+    /// The line with the spaces of a bracketed bar drawn with a space (`progress_chars("=> ")`:
+    /// `[=====>      ]`) made visible, so that the bar is one word.
+    private static func closingGaps(_ line: String) -> String {
+        guard line.contains("[ ") || line.contains(" ]") || line.contains("  ") else { return line }
+        var characters = Array(line)
+        var index = 0
+        while let open = characters[index...].firstIndex(of: "["),
+            let close = characters[(open + 1)...].firstIndex(of: "]")
+        {
+            let body = characters[(open + 1)..<close]
+            if body.count >= 10, body.contains(" "), Set(body).count <= 3,
+                body.allSatisfy({ !$0.isLetter && !$0.isNumber })
+            {
+                for gap in body.indices where characters[gap] == " " { characters[gap] = Self.gap }
+            }
+            index = close + 1
+        }
+        return String(characters)
+    }
+
+    /// What stands for a space inside a bar: visible, so never a word's end.
+    private static let gap: Character = "\u{2423}"
 
     /// `7/10`, `1,234/5,000`.
     private static func count(_ word: Substring) -> (completed: Double, total: Double)? {

@@ -58,7 +58,9 @@ public enum AdapterRegistry {
             name: "rich", aliases: [],
             formats: [
                 "track and Progress rows, several tasks, transient: M/N, DownloadColumn bytes, or a percentage"
-            ]
+            ],
+            // rich's Console writes to standard output.
+            reportsOnStandardOutput: true
         ) { _ in RichAdapter() },
         AdapterInfo(
             name: "indicatif", aliases: [],

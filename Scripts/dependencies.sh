@@ -10,6 +10,7 @@ debian_packages=(
     "gcc gcc"
     "g++ g++"
     "cargo-web cargo"                         # Examples/rust (edition 2024: Debian's cargo-web, 1.85+)
+    "librust-indicatif-dev glob:/usr/share/cargo/registry/indicatif-*" # builds Fixtures/indicatif offline
     "tmux tmux"                               # end-to-end terminal tests
     "chromium chromium"                       # the HTML report, opened headless
     "zsh zsh"                                 # completion scripts, loaded in each shell
@@ -38,6 +39,7 @@ pypi_packages=(
     "playwright playwright"                   # drives the system's Chromium for that (no download)
     "pytest pytest"
     "tqdm tqdm"                               # the Python package's tqdm API is compared with it
+    "rich rich"                               # the rich adapter's fixtures are drawn by it (Fixtures/rich)
     "setuptools>=70.1 setuptools.command.bdist_wheel" # builds the Python package's wheel (offline, in the tests)
 )
 

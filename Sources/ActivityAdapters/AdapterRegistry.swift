@@ -55,6 +55,21 @@ public enum AdapterRegistry {
             formats: ["the default bar (desc, unit, unit_scale, postfix, no total; position=N read, not nested)"]
         ) { _ in TqdmAdapter() },
         AdapterInfo(
+            name: "rich", aliases: [],
+            formats: [
+                "track and Progress rows, several tasks, transient: M/N, DownloadColumn bytes, or a percentage"
+            ],
+            // rich's Console writes to standard output.
+            reportsOnStandardOutput: true
+        ) { _ in RichAdapter() },
+        AdapterInfo(
+            name: "indicatif", aliases: [],
+            formats: [
+                "bars on a terminal (none in a pipe): the default style, {bar} {pos}/{len} {msg}, {bytes}/{total_bytes}",
+                "MultiProgress rows, one activity each",
+            ]
+        ) { _ in IndicatifAdapter() },
+        AdapterInfo(
             name: "rsync", aliases: [], formats: ["--info=progress2 (files checked of a growing total)"],
             reportsOnStandardOutput: true
         ) { _ in RsyncAdapter() },

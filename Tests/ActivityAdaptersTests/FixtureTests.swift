@@ -174,6 +174,81 @@ struct FixtureTests {
                 "outer success 3.0/3.0 ", "inner success 5.0/5.0 ", "inner success 5.0/5.0 ", "inner success 5.0/5.0 ",
             ],
             consumes: ["inner:  60%|", "outer:  33%|"]),
+        FixtureCase(
+            file: "rich/rich-track-pty-C.txt", adapter: "rich", activities: ["Processing... success 100.0/100.0 "],
+            consumes: ["Processing... ", " 48% "]),
+        FixtureCase(
+            file: "rich/rich-track-C.txt", adapter: "rich", activities: ["Processing... success 100.0/100.0 "],
+            consumes: ["100%"]),
+        FixtureCase(
+            file: "rich/rich-two-pty-C.txt", adapter: "rich",
+            activities: ["Downloading success 100.0/100.0 ", "Extracting success 100.0/100.0 "],
+            passes: ["checkpoint saved\r\n"], consumes: ["Downloading ", "Extracting ", "0:00:01"]),
+        FixtureCase(
+            file: "rich/rich-two-C.txt", adapter: "rich",
+            activities: ["Downloading success 100.0/100.0 ", "Extracting success 100.0/100.0 "],
+            passes: ["checkpoint saved\n"], consumes: ["Downloading ", "Extracting "]),
+        FixtureCase(
+            file: "rich/rich-transient-pty-C.txt", adapter: "rich", activities: ["Compiling success 100.0/100.0 "],
+            passes: ["compiled 30 files\r\n"], consumes: ["Compiling "]),
+        // In a pipe a transient display draws nothing: nothing to read.
+        FixtureCase(
+            file: "rich/rich-transient-C.txt", adapter: "rich", activities: [], passes: ["\ncompiled 30 files\n"]),
+        FixtureCase(
+            file: "rich/rich-download-pty-C.txt", adapter: "rich",
+            activities: ["big.iso success 5000000.0/5000000.0 "], consumes: ["/5.0 MB", "MB/s"]),
+        FixtureCase(
+            file: "rich/rich-download-C.txt", adapter: "rich", activities: ["big.iso success 5000000.0/5000000.0 "]),
+        FixtureCase(
+            file: "rich/rich-columns-pty-C.txt", adapter: "rich",
+            activities: ["Files success 25.0/25.0 ", "Waiting success 1.0/1.0 "], consumes: ["/25", "0/?"]),
+        FixtureCase(
+            file: "rich/rich-columns-C.txt", adapter: "rich",
+            activities: ["Files success 25.0/25.0 ", "Waiting success 1.0/1.0 "]),
+        // Without a total, a task whose display stopped may be done: the exit status decides.
+        FixtureCase(
+            file: "rich/rich-nototal-pty-C.txt", adapter: "rich", activities: ["Scanning success 0.0/? "],
+            consumes: ["Scanning ", "it/s"]),
+        FixtureCase(
+            file: "rich/rich-nototal-pty-C.txt", adapter: "rich",
+            activities: ["Scanning failure 0.0/? rich exited with status 1"], exitStatus: 1),
+        FixtureCase(
+            file: "rich/rich-nototal-C.txt", adapter: "rich", activities: ["Scanning success 0.0/? "],
+            consumes: ["Scanning "]),
+        FixtureCase(
+            file: "rich/rich-failed-pty-C.txt", adapter: "rich",
+            activities: ["Uploading failure 40.0/100.0 RuntimeError: connection reset"],
+            failure: "RuntimeError: connection reset",
+            passes: ["Traceback (most recent call last):\r\n", "RuntimeError: connection reset\r\n"],
+            consumes: ["Uploading "], exitStatus: 1),
+        FixtureCase(
+            file: "rich/rich-failed-C.txt", adapter: "rich",
+            activities: ["Uploading failure 40.0/100.0 RuntimeError: connection reset"],
+            failure: "RuntimeError: connection reset", passes: ["RuntimeError: connection reset\n"],
+            exitStatus: 1),
+        FixtureCase(
+            file: "indicatif/indicatif-default-pty-C.txt", adapter: "indicatif",
+            activities: ["Progress success 40.0/40.0 "], passes: ["checkpoint saved\r\n"], consumes: ["░ 20/40"]),
+        FixtureCase(
+            file: "indicatif/indicatif-template-pty-C.txt", adapter: "indicatif",
+            activities: ["Progress success 30.0/30.0 "], consumes: ["#>--", "] 29/30 compiling unit 29"]),
+        FixtureCase(
+            file: "indicatif/indicatif-bytes-pty-C.txt", adapter: "indicatif",
+            activities: ["Progress success 5242880.0/5242880.0 "], consumes: ["MiB/5.00 MiB"]),
+        FixtureCase(
+            file: "indicatif/indicatif-multi-pty-C.txt", adapter: "indicatif",
+            activities: ["Progress success 20.0/20.0 ", "Progress success 40.0/40.0 "],
+            consumes: ["20/20", "fetching", "building"]),
+        FixtureCase(
+            file: "indicatif/indicatif-failed-pty-C.txt", adapter: "indicatif",
+            activities: ["Progress failure 12.0/30.0 error: connection reset"], failure: "error: connection reset",
+            // The abandoned bar stays on screen, and the error is printed on its row.
+            passes: ["12/30error: connection reset\r\n"], consumes: ["░ 11/30"], exitStatus: 1),
+        // indicatif draws nothing when its standard error is not a terminal.
+        FixtureCase(file: "indicatif/indicatif-default-C.txt", adapter: "indicatif", activities: [], exitStatus: 0),
+        FixtureCase(
+            file: "indicatif/indicatif-failed-C.txt", adapter: "indicatif", activities: [],
+            failure: "error: connection reset", passes: ["error: connection reset\n"], exitStatus: 1),
         FixtureCase(file: "pv/pv-n-C.txt", adapter: "pv", activities: ["Transferring success 100.0/100.0 "]),
         FixtureCase(
             file: "pv/pv-n-interrupted-C.txt", adapter: "pv",

@@ -142,6 +142,37 @@ struct LiveToolTests {
         #expect(missing.root?.error?.hasPrefix("fatal: ") == true)
     }
 
+    /// Whether `python3` has rich (`Scripts/dependencies.sh`).
+    static let hasRich: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import rich"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    @Test(
+        "rich into a pipe: the last frame it prints on standard output is its tasks, and a failure carries the exception",
+        .enabled(if: hasRich))
+    func rich() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = Fixture.folder.appendingPathComponent("rich/rich-progress.py").path
+        let two = try Self.run(["python3", script, "two"], in: folder, extra: ["--adapter", "rich"])
+        #expect(two.status == 0)
+        #expect(
+            two.activities.map(\.description) == [
+                "Downloading success 100.0/100.0 ", "Extracting success 100.0/100.0 ",
+            ])
+        #expect(two.output == "checkpoint saved\n")
+        let failed = try Self.run(["python3", script, "failed"], in: folder, extra: ["--adapter", "rich"])
+        #expect(failed.status == 1)
+        #expect(failed.activities.map(\.description) == ["Uploading failure 40.0/100.0 RuntimeError: connection reset"])
+    }
+
     @Test("pv, dd, tar and rsync report what they copied", .enabled(if: installed("pv") && installed("rsync")))
     func copies() throws {
         let folder = try Self.temporaryFolder()

@@ -57,6 +57,38 @@ struct RobustnessTests {
         }
     }
 
+    @Test(
+        "lines of other output between redrawn frames pass through, and the bars are read as without them",
+        arguments: [
+            ("rich/rich-two-pty-C.txt", "rich"), ("rich/rich-columns-pty-C.txt", "rich"),
+            ("indicatif/indicatif-default-pty-C.txt", "indicatif"),
+            ("indicatif/indicatif-multi-pty-C.txt", "indicatif"),
+        ])
+    func interleavedFrames(_ file: String, _ adapter: String) throws {
+        let input = try Fixture.bytes(file)
+        // Another program's line where a frame begins again (`\r ESC [2K`), as on a shared terminal.
+        let frameStart: [UInt8] = [0x0D, 0x1B, UInt8(ascii: "["), UInt8(ascii: "2"), UInt8(ascii: "K")]
+        var mixed: [UInt8] = []
+        var noise: [String] = []
+        var frames = 0
+        for (index, byte) in input.enumerated() {
+            mixed.append(byte)
+            guard input[index...].starts(with: frameStart) else { continue }
+            frames += 1
+            if frames % 3 == 0 {
+                let line = "unrelated line \(noise.count)\n"
+                mixed += Array(line.utf8)
+                noise.append(line)
+            }
+        }
+        try #require(noise.count >= 3)
+        let clean = Fixture.adapt(input, with: adapter, exitStatus: 0)
+        let adapted = Fixture.adapt(mixed, with: adapter, chunkSize: 64, exitStatus: 0)
+        #expect(adapted.activities.map(\.description) == clean.activities.map(\.description))
+        #expect(adapted.isWellFormed)
+        for line in noise { #expect(adapted.passthroughText.contains(line), "\(line) passes through") }
+    }
+
     @Test("a line over the limit passes through unread, in bounded memory")
     func overlong() {
         let long = [UInt8](repeating: UInt8(ascii: "5"), count: 200_000) + Array("% (1/2)\n[1/2] x\n".utf8)

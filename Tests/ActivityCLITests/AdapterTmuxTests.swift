@@ -64,4 +64,86 @@ struct AdapterTmuxTests {
         #expect(lines[saved + 1] == "" && lines[saved + 2].hasPrefix("✔ wget"), "\(screen)")
         #expect(!screen.contains("100%["), "\(screen)")
     }
+
+    /// The Python with rich installed (`Scripts/dependencies.sh`), by its full path: the pane's
+    /// clean environment has no pyenv or virtual environment of the machine's.
+    static let richPython: String? = {
+        guard
+            let result = try? CommandRunner.run(
+                "/usr/bin/env", ["python3", "-c", "import rich, sys; print(sys.executable)"], timeout: 60),
+            result.status == 0
+        else { return nil }
+        let path = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        return path.isEmpty ? nil : path
+    }()
+
+    @Test(
+        "rich's Progress with two tasks: each task is an activity, its rows leave no trace, console.print stays",
+        .enabled(if: installed("tmux") && richPython != nil))
+    func richProgress() throws {
+        let python = try #require(Self.richPython)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ActivityAdaptersTests/Fixtures/rich/rich-progress.py")
+        let pane = try TmuxPane(width: 100, height: 30)
+        let log = pane.folder.url.appendingPathComponent("log.jsonl")
+        try pane.type(
+            "activity run --adapter rich --log-file \(log.path) --log-format jsonl -- \(python) \(script.path) two;"
+                + " echo FIN''ISHED")
+        #expect(try pane.waitFor("FINISHED", timeout: 60))
+        let screen = try pane.screen()
+        #expect(screen.contains("checkpoint saved"), "\(screen)")
+        #expect(!screen.contains("━"), "rich's bars are drawn by activity, not left on screen:\n\(screen)")
+        // The tasks, as the log recorded them: begun under the command, ended as successes.
+        let ended = try Self.ended(in: log)
+        #expect(ended.sorted() == ["Downloading success", "Extracting success"], "\(ended)")
+    }
+
+    /// The activities begun under the command, as `title status` when they end, in the log
+    /// `--log-format jsonl` wrote.
+    static func ended(in log: URL) throws -> [String] {
+        var titles: [String: String] = [:]
+        var ended: [String] = []
+        for line in try String(contentsOf: log, encoding: .utf8).split(separator: "\n") {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            guard let object, let id = object["id"] as? String else { continue }
+            if object["type"] as? String == "begin", let title = object["title"] as? String, object["parent"] != nil {
+                titles[id] = title
+            }
+            if object["type"] as? String == "end", let title = titles[id] {
+                ended.append("\(title) \(object["status"] as? String ?? "success")")
+            }
+        }
+        return ended
+    }
+
+    static var indicatifBuilds: Bool {
+        installed("tmux") && installed("cargo")
+            && ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/share/cargo/registry")) ?? []).contains {
+                $0.hasPrefix("indicatif-")
+            }
+    }
+
+    @Test(
+        "indicatif's MultiProgress: each bar is an activity, and its rows leave no trace",
+        .enabled(if: indicatifBuilds, "needs cargo and librust-indicatif-dev (Scripts/dependencies.sh lists them)"))
+    func indicatifMulti() throws {
+        let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ActivityAdaptersTests/Fixtures/indicatif")
+        let target = try TemporaryFolder()
+        // From the project's folder, where cargo finds its .cargo/config.toml (Debian's crates, offline).
+        let build = try CommandRunner.run(
+            "/usr/bin/env", ["cargo", "build", "--offline", "--locked", "--quiet"],
+            environment: ["CARGO_TARGET_DIR": target.url.path], currentDirectory: project, timeout: 600)
+        try #require(build.status == 0, "\(build.standardError)")
+        let binary = target.url.appendingPathComponent("debug/indicatif-bars").path
+        let pane = try TmuxPane(width: 100, height: 30)
+        let log = pane.folder.url.appendingPathComponent("log.jsonl")
+        try pane.type(
+            "activity run --adapter indicatif --log-file \(log.path) --log-format jsonl -- \(binary) multi;"
+                + " echo FIN''ISHED")
+        #expect(try pane.waitFor("FINISHED", timeout: 60))
+        let screen = try pane.screen()
+        #expect(!screen.contains("░") && !screen.contains("fetching"), "indicatif's rows are not left:\n\(screen)")
+        #expect(try Self.ended(in: log) == ["Progress success", "Progress success"])
+    }
 }

@@ -16,6 +16,13 @@ struct HelpTests {
         Golden.check(viaHelp.standardOutput, named: "help-\(command).txt")
     }
 
+    @Test("adapt --list names every built-in adapter and what it reads")
+    func adapterList() throws {
+        let list = try CommandRunner.activity(["adapt", "--list"])
+        #expect(list.status == 0)
+        Golden.check(list.standardOutput, named: "adapt-list.txt")
+    }
+
     @Test("the overview and the version")
     func overview() throws {
         let help = try CommandRunner.activity(["--help"])

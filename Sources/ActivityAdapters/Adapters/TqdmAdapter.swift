@@ -13,12 +13,12 @@ struct TqdmAdapter: ToolAdapter {
     /// Bounds ``runs`` whatever the input.
     private static let maxBars = 64
 
-    /// Python's traceback began: its last line, the exception, is the failure's error.
-    private var inTraceback = false
+    /// A Python traceback's exception is the failure's error.
+    private var traceback = PythonTraceback()
 
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         guard let bar = TqdmBar(line.text) else {
-            noteTraceback(line.text, &activities)
+            traceback.read(line.text, &activities)
             return !runs.isEmpty && Self.isClearing(line)
         }
         let name = bar.description ?? ""
@@ -45,15 +45,6 @@ struct TqdmAdapter: ToolAdapter {
             activities.markProbablyComplete(key)
         }
         return true
-    }
-
-    private mutating func noteTraceback(_ text: String, _ activities: inout AdaptedActivities) {
-        if text == "Traceback (most recent call last):" {
-            inTraceback = true
-        } else if inTraceback, let first = text.first, first != " " {
-            inTraceback = false
-            activities.noteError(String(text.prefix(200)))
-        }
     }
 
     /// The spaces tqdm writes over a bar before `tqdm.write` prints a line, or where a bar with

@@ -76,7 +76,8 @@ package.targets += [
 
 package.targets += [
     .target(name: "ActivityTerminal", dependencies: ["ActivityWire"]),
-    .testTarget(name: "ActivityTerminalTests", dependencies: ["ActivityTerminal"]),
+    .testTarget(
+        name: "ActivityTerminalTests", dependencies: ["ActivityTerminal", "TestSupport"], exclude: ["Fixtures"]),
 ]
 
 // MARK: - Consumers

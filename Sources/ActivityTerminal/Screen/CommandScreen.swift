@@ -84,12 +84,12 @@ package struct CommandScreen: Sendable {
     /// The rows on the screen in use, top first.
     package var rows: [ScreenRow] { buffer.rows }
 
-    /// How many rows from the top are in use: down to the last one not blank or the cursor's,
-    /// whichever is lower. These are the command's live rows.
+    /// How many rows from the top are in use: down to the last one not blank, and the rows above
+    /// the cursor (blank lines the command wrote); the cursor's own row only when not blank.
+    /// These are the command's live rows.
     package var usedRowCount: Int {
-        var last = buffer.rows.count - 1
-        while last > cursor.row, buffer.rows[last].isBlank { last -= 1 }
-        return last + 1
+        let last = buffer.rows.lastIndex { !$0.isBlank } ?? -1
+        return max(last + 1, cursor.row)
     }
 
     /// Reads what the command wrote. A sequence or a character cut at the end is kept for the

@@ -136,7 +136,9 @@ package.targets += [
 package.targets += [
     .executableTarget(
         name: "ActivityBench",
-        dependencies: ["ActivityWire", "ActivityReporting", "ActivityRendering", "CActivity", "ActivityCLI"],
+        dependencies: [
+            "ActivityWire", "ActivityReporting", "ActivityRendering", "CActivity", "ActivityCLI", "ActivityTerminal",
+        ],
         path: "Benchmarks/ActivityBench"
     )
 ]

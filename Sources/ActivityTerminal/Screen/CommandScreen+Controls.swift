@@ -106,7 +106,9 @@ extension CommandScreen {
         case UInt8(ascii: "b"):
             if let cell = lastCell {
                 for _ in 0..<min(count, columns * rowCount) {
-                    print(ScreenCell(cell.character, width: cell.width, style: style))
+                    var repeated = cell
+                    repeated.style = style
+                    print(repeated)
                 }
             }
         case UInt8(ascii: "g"):
@@ -268,6 +270,7 @@ extension CommandScreen {
         case (UInt8(ascii: "#"), UInt8(ascii: "8")):
             for row in 0..<rowCount {
                 for column in 0..<columns { buffer.rows[row].cells[column] = ScreenCell("E") }
+                buffer.rows[row].extend(to: columns)
             }
         default: break
         }

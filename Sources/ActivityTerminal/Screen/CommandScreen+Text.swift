@@ -23,9 +23,10 @@ extension CommandScreen {
             buffer.rows[row].cells.withUnsafeMutableBufferPointer { cells in
                 for offset in 0..<written {
                     cells[start + offset] = ScreenCell(
-                        Character(Unicode.Scalar(bytes[index + offset])), width: 1, style: style)
+                        scalar: Unicode.Scalar(bytes[index + offset]), width: 1, style: style)
                 }
             }
+            buffer.rows[row].extend(to: end)
             index += written
             cursor.column = end
             if !autowrap, end == columns { cursor.column = columns - 1 }
@@ -41,7 +42,7 @@ extension CommandScreen {
             combine(scalar)
             return
         }
-        print(ScreenCell(Character(scalar), width: UInt8(width), style: style))
+        print(ScreenCell(scalar: scalar, width: UInt8(width), style: style))
     }
 
     /// Writes a cell of width 1 or 2 at the cursor, wrapping first when it does not fit.
@@ -72,9 +73,9 @@ extension CommandScreen {
         guard scalar.value >= 0x80, !DisplayWidth.standsAlone(scalar.value), !DisplayWidth.isLeadingJamo(scalar.value),
             let column = previousColumn
         else { return false }
-        let previous = buffer.rows[cursor.row].cells[column].character
-        guard previous.asciiValue == nil else { return false }
-        var text = String(previous)
+        let cell = buffer.rows[cursor.row].cells[column]
+        guard cell.cluster != 0 || cell.scalar.value >= 0x80 else { return false }
+        var text = String(cell.character)
         text.unicodeScalars.append(scalar)
         return text.count == 1
     }

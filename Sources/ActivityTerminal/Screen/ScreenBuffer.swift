@@ -32,9 +32,10 @@ struct ScreenBuffer: Sendable {
         if cells[column].width != 1 { breakWide(row: row, at: column) }
         if cell.width == 2 {
             if cells[column + 1].width != 1 { breakWide(row: row, at: column + 1) }
-            rows[row].cells[column + 1] = ScreenCell(" ", width: 0, style: cell.style)
+            rows[row].cells[column + 1] = ScreenCell(scalar: " ", width: 0, style: cell.style)
         }
         rows[row].cells[column] = cell
+        rows[row].extend(to: column + Int(cell.width))
     }
 
     /// Blanks the cells `range` of `row` in `style`.
@@ -45,6 +46,11 @@ struct ScreenBuffer: Sendable {
         breakWide(row: row, at: range.upperBound - 1)
         for column in range { rows[row].cells[column] = .blank(style) }
         if range.upperBound == columns { rows[row].wrapped = false }
+        if !style.isDefault {
+            rows[row].extend(to: range.upperBound)
+        } else if range.upperBound >= rows[row].extent {
+            rows[row].extent = min(rows[row].extent, range.lowerBound)
+        }
     }
 
     /// Blanks whole rows.
@@ -60,6 +66,7 @@ struct ScreenBuffer: Sendable {
         breakWide(row: row, at: columns - count)
         rows[row].cells.removeLast(count)
         rows[row].cells.insert(contentsOf: repeatElement(.blank(style), count: count), at: column)
+        rows[row].extent = min(columns, max(rows[row].extent + count, style.isDefault ? 0 : column + count))
     }
 
     /// Deletes `count` cells at `column`, pulling the rest of the row left, blanks at its end.
@@ -71,6 +78,7 @@ struct ScreenBuffer: Sendable {
         if column + count < columns { breakWide(row: row, at: column + count) }
         rows[row].cells.removeSubrange(column..<column + count)
         rows[row].cells += repeatElement(.blank(style), count: count)
+        if !style.isDefault { rows[row].extent = columns }
     }
 
     /// Scrolls rows `top...bottom` up by `count`: the top rows leave (appended to `final` when
@@ -81,8 +89,7 @@ struct ScreenBuffer: Sendable {
         for _ in 0..<count {
             var row = rows.remove(at: top)
             if keep { final.append(row) }
-            row.wrapped = false
-            for column in row.cells.indices { row.cells[column] = .blank(style) }
+            row.clear(style)
             rows.insert(row, at: bottom)
         }
     }

@@ -1,42 +1,40 @@
-/// One cell of a ``CommandScreen``: a grapheme cluster, the columns it takes, its style.
-package struct ScreenCell: Hashable, Sendable {
-    /// What the cell shows; a space when blank, and for the right half of a wide character.
-    package var character: Character
-    /// 1, 2 for a wide character, 0 for the column a wide character's right half covers.
-    package var width: UInt8
-    package var style: CellStyle
-
-    package init(_ character: Character, width: UInt8 = 1, style: CellStyle = CellStyle()) {
-        self.character = character
-        self.width = width
-        self.style = style
-    }
-
-    /// A blank cell, in the style an erase leaves.
-    package static func blank(_ style: CellStyle = CellStyle()) -> ScreenCell { ScreenCell(" ", style: style) }
-
-    /// Whether the cell shows nothing: a space in the default style.
-    package var isBlank: Bool { width == 1 && character == " " && style.isDefault }
-}
-
 /// One row of a ``CommandScreen``: its cells, and whether the text in it went on into the next
 /// row by autowrap.
 package struct ScreenRow: Hashable, Sendable {
-    package var cells: [ScreenCell]
+    package internal(set) var cells: [ScreenCell]
     /// The row's text continues in the next row: the cursor wrapped from its last column.
     package var wrapped = false
+    /// The cells from here on are blank: a bound that every edit keeps (it may be above the
+    /// last cell not blank), so that a row of a few characters costs a few cells to read, copy
+    /// and blank again, not the width of the screen.
+    var extent: Int
 
     package init(columns: Int, style: CellStyle = CellStyle()) {
         cells = Array(repeating: .blank(style), count: columns)
+        extent = style.isDefault ? 0 : columns
     }
 
     /// Whether every cell is blank.
-    package var isBlank: Bool { cells.allSatisfy(\.isBlank) }
+    package var isBlank: Bool { cells[..<extent].allSatisfy(\.isBlank) }
+
+    /// Blanks every cell in `style`, keeping the row's storage.
+    mutating func clear(_ style: CellStyle) {
+        let end = style.isDefault ? extent : cells.count
+        cells.withUnsafeMutableBufferPointer { cells in
+            for column in 0..<end { cells[column] = .blank(style) }
+        }
+        extent = style.isDefault ? 0 : cells.count
+        wrapped = false
+    }
+
+    /// The cells before `column` may not be blank any more.
+    @inline(__always)
+    mutating func extend(to column: Int) { if column > extent { extent = column } }
 
     /// The row's text, trailing spaces dropped (as `tmux capture-pane -p` shows it).
     package var text: String {
         var text = ""
-        for cell in cells where cell.width > 0 { text.append(cell.character) }
+        for cell in cells[..<extent] where cell.width > 0 { text.append(cell.character) }
         while text.last == " " { text.removeLast() }
         return text
     }
@@ -53,7 +51,7 @@ package struct ScreenRow: Hashable, Sendable {
 
     /// Appends ``bytes`` to `bytes`.
     package func append(to bytes: inout [UInt8]) {
-        var end = cells.count
+        var end = extent
         while end > 0, cells[end - 1].isBlank { end -= 1 }
         var style = CellStyle()
         for cell in cells[..<end] where cell.width > 0 {
@@ -61,17 +59,14 @@ package struct ScreenRow: Hashable, Sendable {
                 bytes += style.transition(to: cell.style)
                 style = cell.style
             }
-            if let ascii = cell.character.asciiValue {
-                bytes.append(ascii)
-            } else {
-                bytes += cell.character.utf8
-            }
+            cell.appendCharacter(to: &bytes)
         }
         if !style.isDefault { bytes += style.transition(to: CellStyle()) }
     }
 
     /// The row cut or padded with blanks to `columns`; a wide character cut in half is blanked.
     mutating func resize(to columns: Int) {
+        extent = min(extent, columns)
         if columns < cells.count {
             cells.removeLast(cells.count - columns)
             if let last = cells.last, last.width == 2 { cells[columns - 1] = .blank(last.style.erased) }
@@ -80,5 +75,14 @@ package struct ScreenRow: Hashable, Sendable {
             cells += Array(repeating: .blank(), count: columns - cells.count)
             wrapped = false
         }
+    }
+
+    package static func == (left: ScreenRow, right: ScreenRow) -> Bool {
+        left.wrapped == right.wrapped && left.cells == right.cells
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(wrapped)
+        hasher.combine(cells)
     }
 }

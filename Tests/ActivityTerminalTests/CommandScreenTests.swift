@@ -123,7 +123,9 @@ struct CommandScreenTests {
         #expect(!screen.modes.isChanged, "bracketed paste was turned off again")
     }
 
-    @Test("bytes cut anywhere give the same screen as bytes read at once", arguments: CommandScreenTmuxTests.recorded)
+    @Test(
+        "bytes cut anywhere give the same screen as bytes read at once",
+        arguments: CommandScreenTmuxTests.recorded + ["vim.bytes"])
     func cutAnywhere(name: String) throws {
         let bytes = try ScreenPicture.fixture(name)
         var whole = CommandScreen(columns: 100, rows: 30)

@@ -11,12 +11,17 @@ struct CommandScreenTmuxTests {
     /// Byte streams recorded from real programs on a 100 × 30 terminal (see the fixtures' README).
     static let recorded = [
         "tqdm-nested.bytes", "rich-progress.bytes", "cursor-up.bytes", "scroll-region.bytes", "long-lines.bytes",
-        "wide.bytes", "read-prompt.bytes",
+        "wide.bytes", "read-prompt.bytes", "less-X.bytes",
     ]
 
     @Test("a recorded program's output", .enabled(if: TmuxPane.isInstalled), arguments: recorded)
     func recordedProgram(name: String) throws {
         try compare(ScreenPicture.fixture(name), columns: 100, rows: 30)
+    }
+
+    @Test("vim on the alternate screen leaves the main screen as it was", .enabled(if: TmuxPane.isInstalled))
+    func vim() throws {
+        try compare(Array("$ vim lines.txt\r\n".utf8) + ScreenPicture.fixture("vim.bytes"), columns: 100, rows: 30)
     }
 
     @Test("1 MB without a line break", .enabled(if: TmuxPane.isInstalled))
@@ -41,6 +46,13 @@ struct CommandScreenTmuxTests {
     func alternateScreen() throws {
         let stream = "before\r\n\u{1B}[?1049h\u{1B}[Hfull screen\r\n\u{1B}[5;5Hthere\u{1B}[?1049lafter\r\n"
         try compare(Array(stream.utf8), columns: 40, rows: 10)
+    }
+
+    @Test("clearing the screen: ED 2, ED 0 from the top left, RIS", .enabled(if: TmuxPane.isInstalled))
+    func clear() throws {
+        for stream in ["a\r\nb\r\nc\u{1B}[2Jd", "a\r\nb\r\nc\u{1B}[H\u{1B}[Jd", "a\r\nb\r\nc\u{1B}cd"] {
+            try compare(Array(stream.utf8), columns: 20, rows: 6)
+        }
     }
 
     @Test("styles: 16, 256 and 24-bit colours, attributes, background colour erase", .enabled(if: TmuxPane.isInstalled))

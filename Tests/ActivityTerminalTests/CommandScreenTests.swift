@@ -150,11 +150,14 @@ struct CommandScreenTests {
         #expect(Self.text(screen.takeFinalBytes()) == "kept\r\n")
     }
 
-    @Test("a command that ends on the alternate screen leaves nothing final")
+    @Test("a command that ends on the alternate screen leaves only what it wrote before it")
     func endsOnAlternateScreen() {
         var screen = Self.screen("\u{1B}[?1049hvim's screen")
         screen.finish()
         #expect(screen.takeFinalBytes().isEmpty)
+        var before = Self.screen("before\r\n\u{1B}[?1049h\u{1B}[Hvim's screen\r\n\r\n")
+        before.finish()
+        #expect(Self.text(before.takeFinalBytes()) == "before\r\n")
     }
 
     @Test("clearing the whole main screen keeps what it showed as final rows, as tmux does")

@@ -220,7 +220,7 @@ extension CommandScreen {
         buffer = ScreenBuffer(columns: columns, rows: rowCount)
     }
 
-    private mutating func leaveAlternateScreen() {
+    mutating func leaveAlternateScreen() {
         guard let main = mainBuffer else { return }
         buffer = main
         mainBuffer = nil

@@ -31,7 +31,7 @@ extension CommandScreen {
             cursor.column = end
             if !autowrap, end == columns { cursor.column = columns - 1 }
         }
-        lastCell = buffer.rows[cursor.row].cells[min(cursor.column, columns) - 1]
+        if let last = bytes.last { lastCell = ScreenCell(scalar: Unicode.Scalar(last), width: 1, style: style) }
     }
 
     /// Writes one character, or adds it to the cluster of the one before the cursor.

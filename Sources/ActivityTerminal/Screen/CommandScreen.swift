@@ -136,10 +136,15 @@ package struct CommandScreen: Sendable {
     package var pendingFinalRows: Int { final.count }
 
     /// The command ended: the main screen's rows in use become final, the screen is blank again
-    /// with the cursor at its top left. On the alternate screen nothing becomes final (its rows
-    /// are gone when the command ends, as the terminal shows the main screen again).
+    /// with the cursor at its top left. A command that ends on the alternate screen leaves it
+    /// first (its rows are gone, as the terminal shows the main screen again once its modes are
+    /// reset), so what it wrote on the main screen before is kept.
     package mutating func finish() {
-        let used = isAlternateScreen ? 0 : usedRowCount
+        if isAlternateScreen {
+            leaveAlternateScreen()
+            if modes.changed.contains(1049) { restoreCursor() }
+        }
+        let used = usedRowCount
         if used > 0 {
             for row in buffer.rows[0..<used] { final.append(row) }
         }

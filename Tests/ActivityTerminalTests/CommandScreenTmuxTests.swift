@@ -19,6 +19,21 @@ struct CommandScreenTmuxTests {
         try compare(ScreenPicture.fixture(name), columns: 100, rows: 30)
     }
 
+    @Test(
+        "the final rows, written to a terminal, leave the scrollback the command left",
+        .enabled(if: TmuxPane.isInstalled),
+        arguments: recorded + ["vim.bytes"])
+    func finalRowsReproduce(name: String) throws {
+        let bytes = Array("$ program\r\n".utf8) + (try ScreenPicture.fixture(name))
+        var screen = CommandScreen(columns: 100, rows: 30)
+        screen.feed(bytes)
+        screen.finish()
+        let replayed = try ScreenPicture.tmux(screen.takeFinalBytes(), columns: 100, rows: 30)
+        let bare = try ScreenPicture.tmux(bytes, columns: 100, rows: 30)
+        #expect(replayed.lines == bare.lines)
+        #expect(replayed.styledLines == bare.styledLines)
+    }
+
     @Test("vim on the alternate screen leaves the main screen as it was", .enabled(if: TmuxPane.isInstalled))
     func vim() throws {
         try compare(Array("$ vim lines.txt\r\n".utf8) + ScreenPicture.fixture("vim.bytes"), columns: 100, rows: 30)

@@ -76,7 +76,8 @@ package.targets += [
 
 package.targets += [
     .target(name: "ActivityTerminal", dependencies: ["ActivityWire"]),
-    .testTarget(name: "ActivityTerminalTests", dependencies: ["ActivityTerminal"]),
+    .testTarget(
+        name: "ActivityTerminalTests", dependencies: ["ActivityTerminal", "TestSupport"], exclude: ["Fixtures"]),
 ]
 
 // MARK: - Consumers
@@ -135,7 +136,9 @@ package.targets += [
 package.targets += [
     .executableTarget(
         name: "ActivityBench",
-        dependencies: ["ActivityWire", "ActivityReporting", "ActivityRendering", "CActivity", "ActivityCLI"],
+        dependencies: [
+            "ActivityWire", "ActivityReporting", "ActivityRendering", "CActivity", "ActivityCLI", "ActivityTerminal",
+        ],
         path: "Benchmarks/ActivityBench"
     )
 ]

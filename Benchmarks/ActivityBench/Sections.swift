@@ -31,6 +31,9 @@ enum Sections {
             try StoreBenchmarks.foldFigures(settings: $0)
         },
         Section(name: "frames", summary: "TTY frame build time") { try FrameBenchmarks.figures(settings: $0) },
+        Section(name: "screen", summary: "the screen model of a command's terminal") {
+            ScreenBenchmarks.figures(settings: $0)
+        },
         Section(name: "memory", summary: "peak RSS over 10 M events and 1 M activities") {
             try StoreBenchmarks.peakMemory(settings: $0)
         },

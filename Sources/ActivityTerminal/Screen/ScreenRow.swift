@@ -1,0 +1,88 @@
+/// One row of a ``CommandScreen``: its cells, and whether the text in it went on into the next
+/// row by autowrap.
+package struct ScreenRow: Hashable, Sendable {
+    package internal(set) var cells: [ScreenCell]
+    /// The row's text continues in the next row: the cursor wrapped from its last column.
+    package var wrapped = false
+    /// The cells from here on are blank: a bound that every edit keeps (it may be above the
+    /// last cell not blank), so that a row of a few characters costs a few cells to read, copy
+    /// and blank again, not the width of the screen.
+    var extent: Int
+
+    package init(columns: Int, style: CellStyle = CellStyle()) {
+        cells = Array(repeating: .blank(style), count: columns)
+        extent = style.isDefault ? 0 : columns
+    }
+
+    /// Whether every cell is blank.
+    package var isBlank: Bool { cells[..<extent].allSatisfy(\.isBlank) }
+
+    /// Blanks every cell in `style`, keeping the row's storage.
+    mutating func clear(_ style: CellStyle) {
+        let end = style.isDefault ? extent : cells.count
+        cells.withUnsafeMutableBufferPointer { cells in
+            for column in 0..<end { cells[column] = .blank(style) }
+        }
+        extent = style.isDefault ? 0 : cells.count
+        wrapped = false
+    }
+
+    /// The cells before `column` may not be blank any more.
+    @inline(__always)
+    mutating func extend(to column: Int) { if column > extent { extent = column } }
+
+    /// The row's text, trailing spaces dropped (as `tmux capture-pane -p` shows it).
+    package var text: String {
+        var text = ""
+        for cell in cells[..<extent] where cell.width > 0 { text.append(cell.character) }
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+
+    /// The bytes that draw the row on a terminal from its first column with the default style,
+    /// and leave the default style: its text with the SGR sequences its styles need, nothing for
+    /// plain text, no erase. Trailing blank cells are left out; blanks with a background colour
+    /// are written as spaces in it.
+    package var bytes: [UInt8] {
+        var bytes: [UInt8] = []
+        append(to: &bytes)
+        return bytes
+    }
+
+    /// Appends ``bytes`` to `bytes`.
+    package func append(to bytes: inout [UInt8]) {
+        var end = extent
+        while end > 0, cells[end - 1].isBlank { end -= 1 }
+        var style = CellStyle()
+        for cell in cells[..<end] where cell.width > 0 {
+            if cell.style != style {
+                bytes += style.transition(to: cell.style)
+                style = cell.style
+            }
+            cell.appendCharacter(to: &bytes)
+        }
+        if !style.isDefault { bytes += style.transition(to: CellStyle()) }
+    }
+
+    /// The row cut or padded with blanks to `columns`; a wide character cut in half is blanked.
+    mutating func resize(to columns: Int) {
+        extent = min(extent, columns)
+        if columns < cells.count {
+            cells.removeLast(cells.count - columns)
+            if let last = cells.last, last.width == 2 { cells[columns - 1] = .blank(last.style.erased) }
+            wrapped = false
+        } else if columns > cells.count {
+            cells += Array(repeating: .blank(), count: columns - cells.count)
+            wrapped = false
+        }
+    }
+
+    package static func == (left: ScreenRow, right: ScreenRow) -> Bool {
+        left.wrapped == right.wrapped && left.cells == right.cells
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(wrapped)
+        hasher.combine(cells)
+    }
+}

@@ -31,6 +31,18 @@ struct OverlayJSONLinesPresenterTests {
                 done.signal()
             }
         }
+
+        /// Waits until a state of `phase` has been written (the presenter's thread writes it on
+        /// its own time); `false` only after a minute, against a hang.
+        func waitFor(phase: String) -> Bool {
+            let needle = Array("\"phase\":\"\(phase)\"".utf8)
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                if bytes.withLock({ $0.firstRange(of: needle) != nil }) { return true }
+                usleep(2000)
+            }
+            return false
+        }
     }
 
     @Test("states as they change, the grace and the flash on time, and an idle end")
@@ -47,9 +59,11 @@ struct OverlayJSONLinesPresenterTests {
         presenter.handle(.begin(.init(id: id, title: "Syncing", total: 10, cancellable: true, blocking: .block)))
         presenter.handle(.log(.init(message: "ignored")))
         presenter.handle(.progress(.init(id: id, completed: 5)))
-        usleep(150_000)  // the grace passes: the thread writes the visible state by itself
+        // The grace passes: the thread writes the visible state by itself, however long it takes.
+        #expect(drain.waitFor(phase: "visible"))
         presenter.handle(.end(.init(id: id, status: .failure, error: "Offline")))
-        usleep(150_000)
+        // The failure flashes, then lingers its time, and the overlay goes back to idle.
+        #expect(drain.waitFor(phase: "flashing"))
         presenter.handle(.begin(.init(id: ActivityID("b")!, title: "Never ends")))
         presenter.finish()
         presenter.finish()

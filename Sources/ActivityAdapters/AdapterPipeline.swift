@@ -40,7 +40,8 @@ public struct AdapterPipeline {
         var pending: [UInt8] = []
         /// Bare `\r`s held until the next line shows whether they belong to progress.
         var heldReturns = 0
-        /// Inside a line longer than the limit: the rest passes through unread.
+        /// Inside a line longer than the limit, or one released as a prompt: the rest passes
+        /// through unread.
         var inOverlongLine = false
         /// The last line was progress ended by `\r`: an empty line ended by `\n` next belongs to it.
         var afterOverwrittenProgress = false
@@ -191,6 +192,33 @@ public struct AdapterPipeline {
         case .empty, .passed:
             activities.passthrough([0x0A], stream)
         }
+    }
+
+    /// Whether an unfinished line of `stream` is held, waiting for its end.
+    public func holdsUnfinishedLine(_ stream: AdapterStream) -> Bool {
+        let state = stream == .standardOutput ? output : errors
+        return !state.pending.isEmpty && !state.inOverlongLine
+    }
+
+    /// The tool has written nothing for a while after an unfinished line: unless the adapter
+    /// takes that line as its progress, it is a prompt waiting for an answer (`Proceed (Y/n)? `),
+    /// so it passes through now, and the rest of its line passes unread. Returns what passes.
+    public mutating func releaseUnfinishedLine(_ stream: AdapterStream) -> [AdapterOutput] {
+        var state = stream == .standardOutput ? output : errors
+        guard !finished, !state.pending.isEmpty, !state.inOverlongLine else { return [] }
+        // Asked of copies, which are thrown away: whether the line, were it to end here, is progress.
+        var trial = adapter
+        var trialActivities = activities
+        let line = AdapterLine(bytes: state.pending[...], stream: stream, terminator: 0x0A)
+        guard !trial.read(line, &trialActivities) else { return [] }
+        releaseReturns(stream, &state)
+        state.afterOverwrittenProgress = false
+        activities.passthrough(state.pending[...], stream)
+        state.pending = []
+        state.inOverlongLine = true
+        if stream == .standardOutput { output = state } else { errors = state }
+        activities.flush()
+        return activities.takeOutputs()
     }
 
     /// Keeps a piece without a terminator for the next chunk, up to the line limit.

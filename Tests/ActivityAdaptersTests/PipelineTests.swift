@@ -4,6 +4,26 @@ import Testing
 
 @Suite("AdapterPipeline: lines, passthrough, coalescing, endings")
 struct PipelineTests {
+    @Test("an unfinished line left waiting is released as a prompt unless it is the adapter's progress")
+    func unfinishedLineReleased() {
+        var pipeline = AdapterPipeline(adapter: AdapterRegistry.named("ninja")!.makeAdapter(), toolName: "ninja")
+        var outputs = pipeline.feed(Array("[1/3] cc a.c\r[2/3] cc b.c".utf8), from: .standardError)
+        #expect(pipeline.holdsUnfinishedLine(.standardError))
+        // Progress, were it to end here: held for its end.
+        outputs += pipeline.releaseUnfinishedLine(.standardError)
+        #expect(Adapted(outputs: outputs).passthroughText == "")
+        outputs += pipeline.feed(Array("\nProceed (Y/n)? ".utf8), from: .standardError)
+        #expect(Adapted(outputs: outputs).passthroughText == "")
+        outputs += pipeline.releaseUnfinishedLine(.standardError)
+        #expect(Adapted(outputs: outputs).passthroughText == "Proceed (Y/n)? ")
+        #expect(!pipeline.holdsUnfinishedLine(.standardError))
+        // The answer's echo and the line's end pass unread, even where they look like progress.
+        outputs += pipeline.feed(Array("[9/9] y\r\n".utf8), from: .standardError)
+        #expect(Adapted(outputs: outputs).passthroughText == "Proceed (Y/n)? [9/9] y\r\n")
+        outputs += pipeline.finish(exitStatus: 0)
+        #expect(Adapted(outputs: outputs).activities.count == 1)
+    }
+
     @Test("a bare \\r before progress and a \\n after it belong to it; other \\r and \\n pass through")
     func carriageReturns() {
         let input = "a\r\n\r[1/3] x\r[2/3] y\r\nb\rc\r\r"

@@ -17,6 +17,16 @@ protocol OutputAdapter: AnyObject {
     var failureMessage: String? { get }
     /// Whether the tool reports on standard output, which is then read even when it is data.
     var reportsOnStandardOutput: Bool { get }
+    /// Whether an unfinished line of `stream` is held back, waiting for its end.
+    func holdsUnfinishedLine(_ stream: AdapterStream) -> Bool
+    /// The tool wrote nothing more for a while: an unfinished line that is not progress (a
+    /// prompt) passes through now.
+    func releaseUnfinishedLine(_ stream: AdapterStream) -> [AdapterOutput]
+}
+
+extension OutputAdapter {
+    func holdsUnfinishedLine(_ stream: AdapterStream) -> Bool { false }
+    func releaseUnfinishedLine(_ stream: AdapterStream) -> [AdapterOutput] { [] }
 }
 
 /// A built-in adapter pipeline as an ``OutputAdapter``.
@@ -40,6 +50,12 @@ final class BuiltInOutputAdapter: OutputAdapter {
     }
 
     var failureMessage: String? { pipeline.failureMessage }
+
+    func holdsUnfinishedLine(_ stream: AdapterStream) -> Bool { pipeline.holdsUnfinishedLine(stream) }
+
+    func releaseUnfinishedLine(_ stream: AdapterStream) -> [AdapterOutput] {
+        pipeline.releaseUnfinishedLine(stream)
+    }
 }
 
 /// Finds the adapter called `name`: a built-in one, else `activity-adapt-NAME` on `PATH`.

@@ -312,6 +312,9 @@ struct IOLoop {
     private var adapted: [ActivityID] = []
     /// Set while no file descriptor is free for a new connection.
     private var acceptPausedUntil: Double?
+    /// When the adapter's unfinished line of each stream passes through, unless more comes:
+    /// a prompt waiting for an answer (``promptPause``).
+    private var releasesLine: [StandardStream: Double] = [:]
     private var warnedOutOfDescriptors = false
 
     init(
@@ -376,6 +379,10 @@ struct IOLoop {
                 let rest = Int32(saturating: max(0, (until - POSIX.monotonicSeconds()) * 1000), rounding: .up)
                 timeout = timeout < 0 ? rest : min(timeout, rest)
             }
+            if let until = releasesLine.values.min() {
+                let rest = Int32(saturating: max(0, (until - POSIX.monotonicSeconds()) * 1000), rounding: .up)
+                timeout = timeout < 0 ? rest : min(timeout, rest)
+            }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -400,6 +407,7 @@ struct IOLoop {
             if fds[6].revents != 0 { terminal?.writeKeys() }
             if fds[7].revents & readable != 0, let cancels { sendBack(cancels.take()) }
             if fds[8].revents & readable != 0 { readStatus(buffer) }
+            releaseWaitingLines()
             for index in 9..<fds.count where fds[index].revents & readable != 0 {
                 receive(fds[index].fd, buffer)
             }
@@ -549,6 +557,8 @@ struct IOLoop {
                 pass(Array(bytes), to: stream)
             }
             if display.isClosed(stream) { return finishPipe(fd, stream) }
+            let holds = adapter(for: stream)?.holdsUnfinishedLine(stream == .stdout ? .standardOutput : .standardError)
+            releasesLine[stream] = holds == true ? POSIX.monotonicSeconds() + Self.promptPause : nil
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
             // EIO on a pseudo-terminal's master: every holder of the slave has closed it.
             return finishPipe(fd, stream)
@@ -559,6 +569,20 @@ struct IOLoop {
     /// How long, in milliseconds, the loop waits before it looks again whether the display's
     /// reader has caught up.
     static let behindPause: Int32 = 10
+
+    /// How long an unfinished line the adapter holds waits for more before it passes through
+    /// (unless it is the adapter's progress): a prompt shows at once, to a person's eye.
+    static let promptPause = 0.05
+
+    /// Passes on the unfinished lines whose time is up (``promptPause``).
+    private mutating func releaseWaitingLines() {
+        let now = POSIX.monotonicSeconds()
+        for (stream, until) in releasesLine where until <= now {
+            releasesLine[stream] = nil
+            guard let adapter = adapter(for: stream) else { continue }
+            show(adapter.releaseUnfinishedLine(stream == .stdout ? .standardOutput : .standardError), to: stream)
+        }
+    }
 
     /// Passes on what is in the pipe now (the pipe holds at most a few pages), without waiting
     /// for more: a pipe still open after the grace (a background process holds it) is closed.

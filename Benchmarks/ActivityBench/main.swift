@@ -67,6 +67,15 @@ while let argument = arguments.popFirst() {
             fail("cannot write \(path)", status: 73)
         }
         exit(0)
+    case "--ingest":  // internal: decode FILE as written and re-encoded canonically, for Benchmarks/ingest.sh
+        guard let path = arguments.popFirst() else { fail("--ingest needs a file") }
+        do {
+            let result = try IngestBenchmarks.measure(path: path, runs: runsGiven ?? 3)
+            FileHandle.standardOutput.write(try JSONEncoder().encode(result))
+        } catch {
+            fail("\(error)", status: 1)
+        }
+        exit(0)
     case "--scale":  // internal, with --section
         settings.scale = arguments.popFirst().flatMap(Double.init) ?? settings.scale
     case "-h", "--help":

@@ -31,6 +31,17 @@ enum IngestBenchmarks {
             foldCanonical: try StoreBenchmarks.fold(canonical, settings: settings).max() ?? 0)
     }
 
+    /// Decodes `stream` once; returns the events. (What `activity-bench --decode-once` runs.)
+    @inline(never)
+    static func decodeOnce(_ stream: [UInt8]) throws -> Int {
+        var reader = EventStreamReader(source: BytesSource(stream))
+        var events = 0
+        try reader.forEach { item in
+            if case .event = item.inPlace { events += 1 }
+        }
+        return events
+    }
+
     /// Every event of `stream`, re-encoded in canonical form; lines that are not events are dropped.
     static func canonicalForm(of stream: [UInt8]) throws -> [UInt8] {
         let encoder = ActivityEventEncoder()

@@ -35,7 +35,7 @@ package.targets += [
 package.targets += [
     .target(name: "ActivityWire"),
     // JSONTestSuite holds test data (JSON files read at run time), not sources.
-    .testTarget(name: "ActivityWireTests", dependencies: ["ActivityWire"], exclude: ["JSONTestSuite"]),
+    .testTarget(name: "ActivityWireTests", dependencies: ["ActivityWire"], exclude: ["JSONTestSuite", "Captures"]),
 ]
 
 // MARK: - Producers

@@ -67,6 +67,38 @@ while let argument = arguments.popFirst() {
             fail("cannot write \(path)", status: 73)
         }
         exit(0)
+    case "--ingest":  // internal: decode FILE as written and re-encoded canonically, for Benchmarks/ingest.sh
+        guard let path = arguments.popFirst() else { fail("--ingest needs a file") }
+        do {
+            let result = try IngestBenchmarks.measure(path: path, runs: runsGiven ?? 3)
+            FileHandle.standardOutput.write(try JSONEncoder().encode(result))
+        } catch {
+            fail("\(error)", status: 1)
+        }
+        exit(0)
+    case "--decode-once":  // internal: decode FILE once, for `valgrind --tool=callgrind`
+        guard let path = arguments.popFirst(), let data = FileManager.default.contents(atPath: path) else {
+            fail("--decode-once needs a readable file")
+        }
+        do {
+            print(try IngestBenchmarks.decodeOnce([UInt8](data)), "events decoded")
+        } catch {
+            fail("\(error)", status: 1)
+        }
+        exit(0)
+    case "--write-canonical":  // internal: FILE's events re-encoded canonically into OUT
+        guard let path = arguments.popFirst(), let out = arguments.popFirst(),
+            let data = FileManager.default.contents(atPath: path)
+        else { fail("--write-canonical needs a readable file and an output file") }
+        do {
+            let bytes = try IngestBenchmarks.canonicalForm(of: [UInt8](data))
+            guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else {
+                fail("cannot write \(out)", status: 73)
+            }
+        } catch {
+            fail("\(error)", status: 1)
+        }
+        exit(0)
     case "--scale":  // internal, with --section
         settings.scale = arguments.popFirst().flatMap(Double.init) ?? settings.scale
     case "-h", "--help":

@@ -257,6 +257,9 @@ public struct ActivityStore: Sendable {
         _ event: borrowing LineEvent, line: Int, sender: Int32?, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
         // A pattern, not `==`: the kind's `Equatable` from another module is a call.
+        if case .end = event.kind, let id = event.id {
+            return applyEnd(event, id: id, line: line, sender: sender, body)
+        }
         guard case .progress = event.kind, let id = event.id else {
             return apply(event.event(), line: line, sender: sender, owner: sender.map { .connection($0) }, body)
         }
@@ -274,6 +277,23 @@ public struct ActivityStore: Sendable {
             at: index, completed: event.completed, total: event.total, message: event.message.map(event.string),
             title: event.title.map(event.string), time: time, body)
         return []
+    }
+
+    /// An `end` decoded in place: the activity found from the line's bytes, and the event's id
+    /// the one the store already holds, so an end makes no `String` of its id.
+    private mutating func applyEnd(
+        _ event: borrowing LineEvent, id: LineEvent.Text, line: Int, sender: Int32?, _ body: (ActivityUpdate) -> Void
+    ) -> [Diagnostic] {
+        releaseEvicted()
+        let time = stamp(event.timestamp)
+        let index =
+            id.escaped
+            ? slot(of: event.activityID(id)) : slot(of: UnsafeBufferPointer(rebasing: event.bytes[id.range]))
+        guard let index else { return problem(unknown: event.activityID(id), doing: "end", line: line) }
+        let end = ActivityEvent.End(
+            id: slots[index]!.id, status: event.status, message: event.message.map(event.string),
+            error: event.error.map(event.string), completed: event.completed, total: event.total, timestamp: time)
+        return applyEnd(end, at: index, sender: sender, time: time, line: line, body)
     }
 
     /// Ends every open activity as `abandoned` (children first), as at the end of a stream.

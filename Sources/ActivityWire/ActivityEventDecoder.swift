@@ -42,12 +42,13 @@ public struct ActivityEventDecoder: Sendable {
         return decodeSlowly(bytes, line: number)
     }
 
-    /// The event of a line in the canonical form the fast path takes; `nil` for any other line,
-    /// which ``decodeSlowly(_:line:)`` decodes. The two are ``decodeInPlace(_:line:)``, for a
-    /// caller that hands fast-path events on without wrapping them.
+    /// The event of a line that one of the fast paths takes: the canonical form, or the
+    /// protocol's keys in any order and spelling; `nil` for any other line, which
+    /// ``decodeSlowly(_:line:)`` decodes. The two are ``decodeInPlace(_:line:)``, for a caller
+    /// that hands fast-path events on without wrapping them.
     package func fastEvent(_ bytes: UnsafeBufferPointer<UInt8>) -> LineEvent? {
         guard bytes.count <= LineEvent.maxLineBytes else { return nil }
-        return CanonicalFastPath.event(bytes)
+        return CanonicalFastPath.event(bytes) ?? AnyOrderFastPath.event(bytes)
     }
 
     /// A line the fast path did not take.

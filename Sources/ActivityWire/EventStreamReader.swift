@@ -27,9 +27,10 @@ public struct EventStreamReader<Source: ByteSource> {
         try forEach(events: nil, others: body)
     }
 
-    /// Reads to the end of the source, handing each line that is an event in the canonical form
-    /// straight to `event` with its line number, decoded in place, and every other line to
-    /// `others`: the hot path of a consumer that folds events, without wrapping each in an item.
+    /// Reads to the end of the source, handing each line that is an event (in any field order
+    /// and spelling) straight to `event` with its line number, decoded in place, and every other
+    /// line to `others`: the hot path of a consumer that folds events, without wrapping each in
+    /// an item.
     package mutating func forEach(
         events event: ((LineEvent, Int) throws -> Void)?, others body: (Item) throws -> Void
     ) throws {
@@ -76,8 +77,8 @@ public struct EventStreamReader<Source: ByteSource> {
         }
     }
 
-    /// Decodes one line (or piece) and hands it on: to `event` when it is an event in the
-    /// canonical form and `takesEvents`, to `body` otherwise. `overlong` carries the result of an
+    /// Decodes one line (or piece) and hands it on: to `event` when it is an event and
+    /// `takesEvents`, to `body` otherwise. `overlong` carries the result of an
     /// overlong line's first piece to the pieces after it.
     @inline(__always)
     private static func deliver(
@@ -92,6 +93,9 @@ public struct EventStreamReader<Source: ByteSource> {
                 decoded = .event(fast)
             } else {
                 decoded = decoder.decodeSlowly(line.bytes, line: line.number)
+                // An event in any other field order or spelling goes the same way as a canonical
+                // one, decoded in place: wrapped in an item, a consumer would make it whole.
+                if takesEvents, case .event(let general) = decoded { return try event(general, line.number) }
             }
             try body(
                 Item(

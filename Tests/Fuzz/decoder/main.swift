@@ -6,7 +6,8 @@
 // Any input is a stream. Beyond "no crash", every input must keep these promises:
 // - the items' bytes, each followed by a LF when `endsWithNewline` says so, are the input exactly;
 // - an event, written canonically, decodes to the same event, and writes back to the same bytes;
-// - a line the canonical fast path accepts decodes to the same event through the general decoder;
+// - a line either fast path (canonical, any order) accepts decodes to the same event through the
+//   general decoder;
 // - a diagnostic's message holds nothing that would act on a terminal (Schemas/README.md §8);
 // - LineSplitter, the push-side twin of the line reader, cuts the input into the same pieces.
 // A broken promise is a trap, which libFuzzer saves as a crash like any other.
@@ -78,6 +79,11 @@ func checkLine(_ bytes: UnsafeBufferPointer<UInt8>, decoded: DecodedLine, number
         let event = fast.event()
         let general = decoder.decodeGenerally(bytes, line: number).decoded
         check(general == .event(event), "fast path \(event) but general \(general)", line: line)
+    }
+    if let fast = AnyOrderFastPath.event(bytes) {
+        let event = fast.event()
+        let general = decoder.decodeGenerally(bytes, line: number).decoded
+        check(general == .event(event), "any-order fast path \(event) but general \(general)", line: line)
     }
     guard case .event(let event) = decoded else { return }
     let written = encoder.encode(event)

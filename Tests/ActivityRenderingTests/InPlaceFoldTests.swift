@@ -1,0 +1,57 @@
+import ActivityRendering
+import ActivityWire
+import Testing
+
+/// The store folds an event decoded in place (`apply(_: LineEvent…)`, what `activity render`
+/// calls) exactly as the same event made whole.
+@Suite("ActivityStore: events folded in place")
+struct InPlaceFoldTests {
+    /// What folding a stream leaves: each update's kind and event, the diagnostics, the summary.
+    struct Folded: Equatable {
+        var updates: [String] = []
+        var diagnostics: [Diagnostic] = []
+        var begun = 0
+        var ended: [ActivityEvent.Status: Int] = [:]
+    }
+
+    static func fold(_ text: String, inPlace: Bool) throws -> Folded {
+        var store = ActivityStore()
+        var folded = Folded()
+        var reader = EventStreamReader(source: BytesSource(Array(text.utf8)))
+        try reader.forEach(
+            events: { event, line in
+                var updates: [ActivityUpdate] = []
+                if inPlace {
+                    folded.diagnostics += store.apply(event, line: line) { updates.append($0) }
+                } else {
+                    folded.diagnostics += store.apply(event.event(), line: line) { updates.append($0) }
+                }
+                folded.updates += updates.map { "\($0.kind) \($0.event(in: store))" }
+            }, others: { _ in })
+        folded.begun = store.summary.begun
+        folded.ended = store.summary.ended
+        return folded
+    }
+
+    @Test("Ends in any order and spelling, of open, unknown, ended and parent activities, fold alike")
+    func ends() throws {
+        let stream = """
+            {"v":1,"type":"begin","ts":1,"id":"suite.1","title":"Suite"}
+            {"v":1,"type":"begin","ts":2,"id":"suite.1.test-with-a-long-id","parent":"suite.1","title":"T"}
+            {"id": "suite.1.test-with-a-long-id", "status": "failure", "error": "expected 0, got 1", "ts": 3, "type": "end", "v": 1}
+            {"v":1,"type":"end","id":"suite.1.test-with-a-long-id"}
+            {"v":1,"type":"end","id":"never.begun","message":"gone"}
+            {"v":1,"type":"begin","ts":4,"id":"suite.2","parent":"suite.1","title":"Inner"}
+            {"v":1,"type":"end","ts":5,"id":"suite.1","status":"cancelled","message":"stopped","completed":3,"total":4}
+            {"v":1,"type":"begin","id":"e\\u0073caped","title":"E"}
+            {"v":1,"type":"end","id":"\\u0065scaped","message":"caf\\u00e9"}
+            {"v":1,"type":"end","id":"escaped"}
+
+            """
+        let whole = try Self.fold(stream, inPlace: false)
+        let inPlace = try Self.fold(stream, inPlace: true)
+        #expect(inPlace == whole)
+        #expect(whole.ended[.failure] == 1 && whole.ended[.cancelled] == 1 && whole.ended[.abandoned] == 1)
+        #expect(whole.diagnostics.map(\.code) == [.alreadyEnded, .unknownActivity, .childrenOpen, .alreadyEnded])
+    }
+}

@@ -70,6 +70,12 @@ public enum AdapterRegistry {
             ]
         ) { _ in IndicatifAdapter() },
         AdapterInfo(
+            name: "bars", aliases: [],
+            formats: [
+                "tqdm, rich or indicatif bars, whichever a program draws: what run reads when no tool's adapter is chosen"
+            ]
+        ) { _ in LibraryBarsAdapter() },
+        AdapterInfo(
             name: "rsync", aliases: [], formats: ["--info=progress2 (files checked of a growing total)"],
             reportsOnStandardOutput: true
         ) { _ in RsyncAdapter() },

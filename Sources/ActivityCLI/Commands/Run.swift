@@ -78,7 +78,8 @@ enum RunCommand {
         case "none": adapterName = nil
         case "": throw parser.usageError("--adapter needs a name (see 'activity adapt --list') or none")
         case let name?: adapterName = name
-        case nil: adapterName = AdapterRegistry.adapter(forCommand: parsed.positionals)?.name
+        // A tool's own adapter, else the progress libraries' bars, which any program may draw.
+        case nil: adapterName = AdapterRegistry.adapter(forCommand: parsed.positionals)?.name ?? "bars"
         }
         SignalPipe.install()
         defer { SignalPipe.restore() }

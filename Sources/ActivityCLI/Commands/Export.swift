@@ -48,24 +48,16 @@ enum ExportCommand {
         if parsed.value("service-name") != nil && format != .otlpJSON {
             throw parser.usageError("--service-name needs --format otlp-json")
         }
-        let loaded: RecordingInput.Loaded
-        switch RecordingInput.read(parsed.positionals[0], command: "export") {
-        case .success(let read): loaded = read
-        case .failure(let error):
-            Console.error(error.message, command: "export")
-            return error.exitStatus
-        }
-        let text: String
+        let output = parsed.value("output") ?? "-"
         switch format {
         case .chromeTrace:
-            text = ChromeTraceWriter().write(loaded.timeline)
+            return TraceExport.chromeTrace(parsed.positionals[0], writer: ChromeTraceWriter(), to: output)
         case .otlpJSON:
             let resource = OTLPSettings.resource(environment: POSIX.environment)
-            text = OTLPTraceWriter(
+            let writer = OTLPTraceWriter(
                 serviceName: parsed.value("service-name") ?? resource.serviceName,
-                resourceAttributes: resource.attributes, version: Commands.version
-            ).write(loaded.timeline)
+                resourceAttributes: resource.attributes, version: Commands.version)
+            return TraceExport.otlp(parsed.positionals[0], writer: writer, to: output)
         }
-        return RecordingInput.write(text, to: parsed.value("output") ?? "-", command: "export")
     }
 }

@@ -31,9 +31,11 @@ struct StreamingExportTests {
             #"{"v":1,"type":"log","level":"error","message":"no ts, no id"}"#,
         ]
         for track in 0..<105 {
-            lines.append(#"{"v":1,"type":"begin","ts":105,"id":"p\#(track)","parent":"e","title":"P\#(track)","total":100}"#)
+            let id = "\"id\":\"p\(track)\""
+            lines.append(#"{"v":1,"type":"begin","ts":105,"# + id + #","parent":"e","title":"P\#(track)","total":100}"#)
             for step in 0...(track % 7) {
-                lines.append(#"{"v":1,"type":"progress","ts":\#(105 + Double(step) / 10),"id":"p\#(track)","completed":\#(step + 1)}"#)
+                let ts = 105 + Double(step) / 10
+                lines.append(#"{"v":1,"type":"progress","ts":\#(ts),"# + id + #","completed":\#(step + 1)}"#)
             }
             if track % 3 == 0 { lines.append(#"{"v":1,"type":"end","ts":107,"id":"p\#(track)","status":"success"}"#) }
         }

@@ -54,15 +54,18 @@ final class ExportSpool {
         if pending.count >= Self.chunk { flush() }
     }
 
-    /// Hands every piece to `body` in begin order, each preceded by `separator` but the first
-    /// (pieces never made are skipped); an `errno` if the file could not be written or read.
-    func replay(separator: String, first: Bool = true, _ body: (ArraySlice<UInt8>) throws(ExportFailure) -> Void)
+    /// Hands every piece to `body` in begin order with `separator` between them (and before the
+    /// first when `beforeFirst`); pieces never made are skipped. Throws when the temporary file
+    /// could not be written or read.
+    func replay(
+        separator: String, beforeFirst: Bool = false, _ body: (ArraySlice<UInt8>) throws(ExportFailure) -> Void
+    )
         throws(ExportFailure)
     {
         flush()
         if let failure { throw .temporaryFile(failure) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var needsSeparator = !first
+        var needsSeparator = beforeFirst
         let separatorBytes = Array(separator.utf8)
         for sequence in offsets.indices where offsets[sequence] >= 0 {
             if needsSeparator { try body(separatorBytes[...]) }

@@ -92,7 +92,7 @@ enum TraceExport {
         return withOutput(path) { (output) throws(ExportFailure) in
             try output.write(writer.opening(origin: plan.origin))
             try output.write(writer.metadata(processName: plan.processName).joined(separator: ",\n"))
-            try spool.replay(separator: ",\n", first: false) { (bytes) throws(ExportFailure) in
+            try spool.replay(separator: ",\n", beforeFirst: true) { (bytes) throws(ExportFailure) in
                 try output.write(bytes)
             }
             for log in looseLogs { try output.write(",\n" + writer.looseLog(log, origin: plan.origin)) }

@@ -103,4 +103,20 @@ struct StreamingExportTests {
         #expect(result.standardError.contains("not a recording"))
         #expect(!FileManager.default.fileExists(atPath: output))
     }
+
+    @Test(
+        "TMPDIR unusable: a message naming it, exit 74, no output file, in both formats",
+        arguments: ["chrome-trace", "otlp-json"])
+    func temporaryFile(format: String) throws {
+        let folder = try TemporaryFolder()
+        let output = folder.url.appendingPathComponent("out.json").path
+        let recording = Self.golden.appendingPathComponent("build.jsonl").path
+        let result = try CommandRunner.activity(
+            ["export", "--format", format, "-o", output, "-"],
+            input: try Data(contentsOf: URL(fileURLWithPath: recording)),
+            environment: ["TMPDIR": folder.url.appendingPathComponent("missing").path])
+        #expect(result.status == 74)
+        #expect(result.standardError.contains("activity export: temporary file in TMPDIR: "))
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
 }

@@ -33,8 +33,12 @@ enum ExportCommand {
                               an activity is a span, logs are span events, the outcome is the status.
                               The same recording always gives the same trace and span ids.
 
+            Memory holds a few words per activity, not the recording: each activity's part of the output
+            waits in a temporary file in TMPDIR (about the output's size) until all are made. The Chrome
+            trace reads RECORDING twice; standard input is first copied to a temporary file.
+
             Exits 0 when written, 65 when RECORDING holds no events, 66 when it is not found, 73 when
-            FILE cannot be created, 74 on a read error.
+            FILE cannot be created, 74 on a read error or when the temporary file fails.
             """)
     static let parser = OptionParser(spec)
 

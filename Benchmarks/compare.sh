@@ -2,7 +2,8 @@
 # Runs tqdm, rich and indicatif through the same per-call loop as activity-bench measures for
 # `advance(by: 1)` and `activity_advance`, and prints each one's cost beside ours, as ratios; then
 # `activity render` beside tqdm counting lines, `pv -l` and `wc -l` (reading the bytes: the
-# floor) on the same generated file, as ratios of the medians of five runs.
+# floor) on the same generated file, as ratios of the medians of five runs; and the peak memory
+# of `activity export` and `activity report` on a generated recording of 500,501 activities.
 # A missing dependency skips its comparison, and says so. Results: bench-results/compare.json.
 #
 #   Benchmarks/compare.sh            # uses bench-results/results.json (or $BENCH_RESULTS/), running activity-bench if absent
@@ -125,7 +126,11 @@ for stream, tools in json.load(open(sys.argv[1])).items():
         print(f"  {name:48} {figure['linesPerSecond'] / 1e6:6.2f} M lines/s  {figure['seconds']:6.3f} s  {ratio}")
 PY
 
-python3 - "$out/results.json" "$work/python.json" "$work/indicatif.json" "$out/compare.json" "$work/lines.json" <<'PY'
+echo "measuring the peak memory of activity export and report on a recording of 500,501 activities…" >&2
+python3 Benchmarks/compare/export_memory.py "$bin/activity" "$work" >"$work/memory.json" || echo '{}' >"$work/memory.json"
+
+python3 - "$out/results.json" "$work/python.json" "$work/indicatif.json" "$out/compare.json" "$work/lines.json" \
+    "$work/memory.json" <<'PY'
 import json, sys
 ours = {f["name"]: f["median"] for f in json.load(open(sys.argv[1]))["figures"]}
 theirs = {}
@@ -163,6 +168,8 @@ for name, ns in sorted(theirs.items()):
 for k, v in mine.items():
     print(f"{'ours: ' + k:32} {(f'{v:10.2f}' if v else '   missing'):>10}")
 lines = json.load(open(sys.argv[5]))
-json.dump({"ours": mine, "theirs": rows, "python": python_rows, "lineCounting": lines}, open(sys.argv[4], "w"), indent=2)
+memory = json.load(open(sys.argv[6]))
+json.dump({"ours": mine, "theirs": rows, "python": python_rows, "lineCounting": lines, "exportMemory": memory},
+          open(sys.argv[4], "w"), indent=2)
 PY
 echo "written to $out/compare.json" >&2

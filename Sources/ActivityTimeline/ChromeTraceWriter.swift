@@ -22,87 +22,87 @@ public struct ChromeTraceWriter: Sendable {
 
     /// The whole trace, a JSON object ending in a newline.
     public func write(_ timeline: Timeline) -> String {
-        let activities = timeline.activities
-        let origin = timeline.start
-        func microseconds(_ time: Double) -> Int64 {
-            Int64(saturating: (time - origin) * 1_000_000, rounding: .toNearestOrAwayFromZero)
+        let plan = ChromeTracePlan(timeline)
+        let origin = plan.origin
+        let sync = plan.synchronous()
+        var events = metadata(processName: plan.processName)
+        for (index, activity) in timeline.activities.enumerated() {
+            events += self.events(for: activity, synchronous: sync[index], origin: origin)
         }
-        func micros(_ time: Double) -> String { String(microseconds(time)) }
-        let sync = synchronousActivities(timeline)
-        var events: [String] = [
+        for log in timeline.looseLogs { events.append(looseLog(log, origin: origin)) }
+        for index in plan.counterTracks(limit: maxCounterTracks) {
+            events += counterEvents(for: timeline.activities[index], origin: origin)
+        }
+        return opening(origin: origin) + events.joined(separator: ",\n") + closing
+    }
+
+    /// What comes before the first event.
+    package func opening(origin: Double) -> String {
+        "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"swift-activity\",\"recordingStart\":\""
+            + TimelineFormat.rfc3339(origin) + "\"},\"traceEvents\":[\n"
+    }
+
+    /// What comes after the last event.
+    package var closing: String { "\n]}\n" }
+
+    /// The two metadata events, the first ones of the trace.
+    package func metadata(processName: String?) -> [String] {
+        [
             "{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"process_name\",\"args\":{\"name\":"
-                + MarkupText.json("activity: " + (timeline.roots.first.map { activities[$0].title } ?? "recording"))
-                + "}}",
+                + MarkupText.json("activity: " + (processName ?? "recording")) + "}}",
             "{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"activities\"}}",
         ]
-        for (index, activity) in activities.enumerated() {
-            let common = "\"pid\":1,\"tid\":1,\"cat\":\"activity\",\"name\":\(MarkupText.json(activity.title))"
-            if sync[index] {
-                let (difference, overflow) = microseconds(activity.end).subtractingReportingOverflow(
-                    microseconds(activity.start))
-                let duration = String(overflow ? Int64.max : difference)
-                events.append(
-                    "{\"ph\":\"X\",\(common),\"ts\":\(micros(activity.start)),\"dur\":\(duration),\"args\":\(args(activity))}"
-                )
-            } else {
-                let id = MarkupText.json(activity.id.rawValue)
-                events.append(
-                    "{\"ph\":\"b\",\(common),\"id\":\(id),\"ts\":\(micros(activity.start)),\"args\":\(args(activity))}")
-                events.append("{\"ph\":\"e\",\(common),\"id\":\(id),\"ts\":\(micros(activity.end)),\"args\":{}}")
-            }
-            for log in activity.logs {
-                events.append(instant(log, activity: activity.id.rawValue, scope: sync[index] ? "t" : "p", micros))
-            }
-        }
-        for log in timeline.looseLogs { events.append(instant(log, activity: nil, scope: "p", micros)) }
-        let counted = activities.indices.filter { activities[$0].samples.count >= 2 }
-            .sorted { (activities[$1].samples.count, $0) < (activities[$0].samples.count, $1) }
-            .prefix(maxCounterTracks).sorted()
-        for index in counted {
-            let activity = activities[index]
-            let name = MarkupText.json(activity.title + " progress")
-            for sample in activity.samples {
-                events.append(
-                    "{\"ph\":\"C\",\"pid\":1,\"tid\":1,\"name\":\(name),\"id\":\(MarkupText.json(activity.id.rawValue)),"
-                        + "\"ts\":\(micros(sample.time)),\"args\":{\"completed\":\(TimelineFormat.json(sample.completed))}}"
-                )
-            }
-        }
-        return "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"swift-activity\",\"recordingStart\":\""
-            + TimelineFormat.rfc3339(origin) + "\"},\"traceEvents\":[\n" + events.joined(separator: ",\n") + "\n]}\n"
     }
 
-    /// Which activities can be complete events on the one thread: those inside a synchronous
-    /// parent (or at the top) that start after the previous such sibling ended.
-    func synchronousActivities(_ timeline: Timeline) -> [Bool] {
-        let activities = timeline.activities
-        var sync = [Bool](repeating: false, count: activities.count)
-        func place(_ siblings: [Int], within bounds: (Double, Double)?) {
-            var lastEnd = -Double.infinity
-            for index in siblings.sorted(by: { (activities[$0].start, $0) < (activities[$1].start, $1) }) {
-                let activity = activities[index]
-                let inside = bounds.map { activity.start >= $0.0 && activity.end <= $0.1 } ?? true
-                guard inside, activity.start >= lastEnd else { continue }
-                sync[index] = true
-                lastEnd = activity.end
-            }
+    /// The activity's slice (complete when `synchronous`, else async) and its log lines.
+    package func events(for activity: TimelineActivity, synchronous: Bool, origin: Double) -> [String] {
+        let common = "\"pid\":1,\"tid\":1,\"cat\":\"activity\",\"name\":\(MarkupText.json(activity.title))"
+        let start = Self.micros(activity.start, origin: origin)
+        var events: [String] = []
+        if synchronous {
+            let (difference, overflow) = Self.microseconds(activity.end, origin: origin).subtractingReportingOverflow(
+                Self.microseconds(activity.start, origin: origin))
+            let duration = String(overflow ? Int64.max : difference)
+            events.append("{\"ph\":\"X\",\(common),\"ts\":\(start),\"dur\":\(duration),\"args\":\(args(activity))}")
+        } else {
+            let id = MarkupText.json(activity.id.rawValue)
+            let end = Self.micros(activity.end, origin: origin)
+            events.append("{\"ph\":\"b\",\(common),\"id\":\(id),\"ts\":\(start),\"args\":\(args(activity))}")
+            events.append("{\"ph\":\"e\",\(common),\"id\":\(id),\"ts\":\(end),\"args\":{}}")
         }
-        place(timeline.roots, within: nil)
-        // Begin order puts every parent before its children.
-        for index in activities.indices where sync[index] && !activities[index].children.isEmpty {
-            place(activities[index].children, within: (activities[index].start, activities[index].end))
+        for log in activity.logs {
+            events.append(instant(log, activity: activity.id.rawValue, scope: synchronous ? "t" : "p", origin: origin))
         }
-        return sync
+        return events
     }
 
-    private func instant(
-        _ log: TimelineLog, activity: String?, scope: String, _ micros: (Double) -> String
-    ) -> String {
+    /// A log line that belongs to no activity.
+    package func looseLog(_ log: TimelineLog, origin: Double) -> String {
+        instant(log, activity: nil, scope: "p", origin: origin)
+    }
+
+    /// The activity's progress as a counter track.
+    package func counterEvents(for activity: TimelineActivity, origin: Double) -> [String] {
+        let name = MarkupText.json(activity.title + " progress")
+        return activity.samples.map { sample in
+            "{\"ph\":\"C\",\"pid\":1,\"tid\":1,\"name\":\(name),\"id\":\(MarkupText.json(activity.id.rawValue)),"
+                + "\"ts\":\(Self.micros(sample.time, origin: origin)),"
+                + "\"args\":{\"completed\":\(TimelineFormat.json(sample.completed))}}"
+        }
+    }
+
+    private static func microseconds(_ time: Double, origin: Double) -> Int64 {
+        Int64(saturating: (time - origin) * 1_000_000, rounding: .toNearestOrAwayFromZero)
+    }
+
+    private static func micros(_ time: Double, origin: Double) -> String { String(microseconds(time, origin: origin)) }
+
+    private func instant(_ log: TimelineLog, activity: String?, scope: String, origin: Double) -> String {
         let name = log.message.count > 120 ? String(log.message.prefix(119)) + "…" : log.message
         var args = "\"level\":\"\(log.level.rawValue)\",\"message\":\(MarkupText.json(log.message))"
         if let activity { args += ",\"activity\":\(MarkupText.json(activity))" }
         return "{\"ph\":\"i\",\"pid\":1,\"tid\":1,\"s\":\"\(scope)\",\"name\":\(MarkupText.json(name)),"
-            + "\"ts\":\(micros(log.time)),\"args\":{\(args)}}"
+            + "\"ts\":\(Self.micros(log.time, origin: origin)),\"args\":{\(args)}}"
     }
 
     private func args(_ activity: TimelineActivity) -> String {

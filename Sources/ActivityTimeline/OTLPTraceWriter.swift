@@ -30,12 +30,21 @@ public struct OTLPTraceWriter: Sendable {
 
     /// A request holding spans made by ``OTLPSpanEncoder``.
     public func request(spans: [String]) -> String {
+        requestOpening + spans.joined(separator: ",") + requestClosing
+    }
+
+    /// What comes before the first span: a streaming exporter writes this, the spans separated
+    /// by commas, then ``requestClosing``.
+    package var requestOpening: String {
         var resource = [OTLPSpanEncoder.attribute("service.name", string: serviceName)]
         for key in resourceAttributes.keys.sorted() where key != "service.name" {
             resource.append(OTLPSpanEncoder.attribute(key, string: resourceAttributes[key]!))
         }
         return "{\"resourceSpans\":[{\"resource\":{\"attributes\":[" + resource.joined(separator: ",")
             + "]},\"scopeSpans\":[{\"scope\":{\"name\":\"swift-activity\",\"version\":\(MarkupText.json(version))},"
-            + "\"spans\":[" + spans.joined(separator: ",") + "]}]}]}"
+            + "\"spans\":["
     }
+
+    /// What comes after the last span.
+    package var requestClosing: String { "]}]}]}" }
 }

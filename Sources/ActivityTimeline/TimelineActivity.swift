@@ -4,6 +4,9 @@ public import ActivityWire
 /// it in between.
 public struct TimelineActivity: Hashable, Sendable {
     public var id: ActivityID
+    /// Its place in the order activities began (its index in ``Timeline/activities``, also when
+    /// a builder that forgets ended activities reuses its slot).
+    public var sequence = 0
     /// The latest title (a `progress` may rename an activity).
     public var title: String
     /// The enclosing activity's id; `nil` at top level (also when the parent named was not open).

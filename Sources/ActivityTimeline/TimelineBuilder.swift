@@ -33,6 +33,8 @@ public struct TimelineBuilder: Sendable {
     private var openChildren: [Int: Int] = [:]
     private var ended: Set<ActivityID> = []
     private let keepsEnded: Bool
+    private let remembersEndedIDs: Bool
+    private var begunCount = 0
     /// Log lines that belong to no open activity.
     public private(set) var looseLogs: [TimelineLog] = []
     /// The earliest and latest event times seen.
@@ -41,10 +43,15 @@ public struct TimelineBuilder: Sendable {
     /// How many events were applied.
     public private(set) var eventCount = 0
 
-    /// - Parameter keepsEnded: `false` to forget ended activities once ``release(_:)`` is called
-    ///   (and not to collect children lists), for a stream of unbounded length.
-    public init(keepsEnded: Bool = true) {
+    /// - Parameters:
+    ///   - keepsEnded: `false` to forget ended activities once ``release(_:)`` is called
+    ///     (and not to collect children lists), for a stream of unbounded length.
+    ///   - remembersEndedIDs: whether a `begin` of an id that already ended is refused, as the
+    ///     protocol says; it costs an id per activity. By default only when `keepsEnded`: an
+    ///     exporter of a finite recording passes `true` to fold exactly as a whole timeline does.
+    public init(keepsEnded: Bool = true, remembersEndedIDs: Bool? = nil) {
         self.keepsEnded = keepsEnded
+        self.remembersEndedIDs = remembersEndedIDs ?? keepsEnded
     }
 
     /// The activity in slot `index`.
@@ -121,6 +128,8 @@ public struct TimelineBuilder: Sendable {
             depth: parentActivity.map { $0.depth + 1 } ?? 0, rootID: parentActivity?.rootID ?? begin.id,
             start: time, completed: begin.completed, total: begin.total, unit: begin.unit, message: begin.message,
             attrs: begin.attrs)
+        activity.sequence = begunCount
+        begunCount += 1
         if begin.total != nil || begin.completed > 0 {
             activity.samples.append(ProgressSample(time: time, completed: begin.completed, total: begin.total))
         }
@@ -213,7 +222,7 @@ public struct TimelineBuilder: Sendable {
         let id = slots[index].id
         open[id] = nil
         openChildren[index] = nil
-        if keepsEnded { ended.insert(id) }
+        if remembersEndedIDs { ended.insert(id) }
         if let parent = slots[index].parent { openChildren[parent, default: 1] -= 1 }
         finished.append(index)
     }

@@ -33,8 +33,12 @@ enum ExportCommand {
                               an activity is a span, logs are span events, the outcome is the status.
                               The same recording always gives the same trace and span ids.
 
+            Memory holds a few words per activity, not the recording: each activity's part of the output
+            waits in a temporary file in TMPDIR (about the output's size) until all are made. The Chrome
+            trace reads RECORDING twice; standard input is first copied to a temporary file.
+
             Exits 0 when written, 65 when RECORDING holds no events, 66 when it is not found, 73 when
-            FILE cannot be created, 74 on a read error.
+            FILE cannot be created, 74 on a read error or when the temporary file fails.
             """)
     static let parser = OptionParser(spec)
 
@@ -48,24 +52,16 @@ enum ExportCommand {
         if parsed.value("service-name") != nil && format != .otlpJSON {
             throw parser.usageError("--service-name needs --format otlp-json")
         }
-        let loaded: RecordingInput.Loaded
-        switch RecordingInput.read(parsed.positionals[0], command: "export") {
-        case .success(let read): loaded = read
-        case .failure(let error):
-            Console.error(error.message, command: "export")
-            return error.exitStatus
-        }
-        let text: String
+        let output = parsed.value("output") ?? "-"
         switch format {
         case .chromeTrace:
-            text = ChromeTraceWriter().write(loaded.timeline)
+            return TraceExport.chromeTrace(parsed.positionals[0], writer: ChromeTraceWriter(), to: output)
         case .otlpJSON:
             let resource = OTLPSettings.resource(environment: POSIX.environment)
-            text = OTLPTraceWriter(
+            let writer = OTLPTraceWriter(
                 serviceName: parsed.value("service-name") ?? resource.serviceName,
-                resourceAttributes: resource.attributes, version: Commands.version
-            ).write(loaded.timeline)
+                resourceAttributes: resource.attributes, version: Commands.version)
+            return TraceExport.otlp(parsed.positionals[0], writer: writer, to: output)
         }
-        return RecordingInput.write(text, to: parsed.value("output") ?? "-", command: "export")
     }
 }

@@ -1,0 +1,116 @@
+import ActivityPOSIX
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The pieces of an export, one per activity, kept on disk until all are made.
+///
+/// Activities end children first, but the exports list them in the order they began; a piece
+/// is made when its activity ends (and the activity forgotten), appended to an unlinked file in
+/// `TMPDIR`, and read back in begin order at the end. Memory holds two words per activity; the
+/// disk holds about the size of the output, and the file vanishes when the command exits.
+final class ExportSpool {
+    private let fd: Int32
+    /// By sequence: where the piece starts in the file (-1: none yet), and its length.
+    private var offsets: [Int] = []
+    private var lengths: [Int] = []
+    private var pending: [UInt8] = []
+    private var flushed = 0
+    /// The first `errno` a write failed with; later pieces are not written.
+    private(set) var failure: Int32?
+
+    /// A spool in a new temporary file, or the `errno` of why there is none.
+    static func make() -> Result<ExportSpool, ExportFailure> {
+        switch TemporaryFile.make() {
+        case .success(let fd): return .success(ExportSpool(fd: fd))
+        case .failure(let error): return .failure(error)
+        }
+    }
+
+    private init(fd: Int32) {
+        self.fd = fd
+        pending.reserveCapacity(Self.chunk)
+    }
+
+    deinit { close(fd) }
+
+    private static let chunk = 1 << 20
+
+    /// Keeps `text` as the piece of the activity begun `sequence`-th.
+    func append(_ text: String, at sequence: Int) {
+        guard failure == nil else { return }
+        if sequence >= offsets.count {
+            offsets += repeatElement(-1, count: sequence + 1 - offsets.count)
+            lengths += repeatElement(0, count: sequence + 1 - lengths.count)
+        }
+        offsets[sequence] = flushed + pending.count
+        lengths[sequence] = text.utf8.count
+        pending.append(contentsOf: text.utf8)
+        if pending.count >= Self.chunk { flush() }
+    }
+
+    /// Hands every piece to `body` in begin order with `separator` between them (and before the
+    /// first when `beforeFirst`); pieces never made are skipped. Throws when the temporary file
+    /// could not be written or read.
+    func replay(
+        separator: String, beforeFirst: Bool = false, _ body: (ArraySlice<UInt8>) throws(ExportFailure) -> Void
+    )
+        throws(ExportFailure)
+    {
+        flush()
+        if let failure { throw .temporaryFile(failure) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var needsSeparator = beforeFirst
+        let separatorBytes = Array(separator.utf8)
+        for sequence in offsets.indices where offsets[sequence] >= 0 {
+            if needsSeparator { try body(separatorBytes[...]) }
+            needsSeparator = true
+            let length = lengths[sequence]
+            if length > buffer.count { buffer = [UInt8](repeating: 0, count: length) }
+            var done = 0
+            while done < length {
+                let count = buffer.withUnsafeMutableBytes { raw in
+                    pread(fd, raw.baseAddress! + done, length - done, off_t(offsets[sequence] + done))
+                }
+                if count < 0 && errno == EINTR { continue }
+                // A file we wrote ending early has been tampered with: say so rather than write less.
+                guard count > 0 else { throw .temporaryFile(count < 0 ? errno : EIO) }
+                done += count
+            }
+            try body(buffer[..<length])
+        }
+    }
+
+    private func flush() {
+        guard !pending.isEmpty, failure == nil else { return }
+        let error = pending.withUnsafeBytes { SystemCall.writeAll(fd, $0) { _, _ in true } }
+        if error != 0 { failure = error }
+        flushed += pending.count
+        pending.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Why an export stopped after reading began.
+enum ExportFailure: Error {
+    /// The temporary file could not be made, written or read (`errno`).
+    case temporaryFile(Int32)
+    /// Writing the output failed.
+    case output(FileOutput.Failure)
+}
+
+/// An unlinked temporary file in `TMPDIR` (or `/tmp`): nothing is left behind, whatever happens.
+enum TemporaryFile {
+    static func make() -> Result<Int32, ExportFailure> {
+        let base = POSIX.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/activity-export-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return .failure(.temporaryFile(errno)) }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return .success(fd)
+    }
+}

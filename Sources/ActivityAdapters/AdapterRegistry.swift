@@ -42,7 +42,13 @@ public enum AdapterRegistry {
                 "Length: as the total", "ERROR N: and failed: errors",
             ]
         ) { _ in WgetAdapter() },
-        AdapterInfo(name: "pv", aliases: [], formats: ["pv -n, pv -n -t (percent)"]) { command in
+        AdapterInfo(
+            name: "pv", aliases: [],
+            formats: [
+                "the display on a terminal or with -f (default, -s, -F of %b %t %r %a %p %e %N)",
+                "pv -n, pv -n -t (percent)",
+            ]
+        ) { command in
             let options = PvOptions(command)
             return PvAdapter(bytes: options.bytes, total: options.size)
         },

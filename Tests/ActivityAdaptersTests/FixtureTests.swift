@@ -264,6 +264,38 @@ struct FixtureTests {
         FixtureCase(
             file: "pv/pv-ntb-de.txt", adapter: "pv-bytes", activities: ["Transferring success 20000000.0/? "]),
         FixtureCase(
+            file: "pv/pv-default-pty-C.txt", adapter: "pv", activities: ["Transferring success 100.0/100.0 "],
+            consumes: ["ETA", "MiB"]),
+        FixtureCase(
+            file: "pv/pv-default-pipe-C.txt", adapter: "pv", activities: ["Transferring success 100.0/100.0 "],
+            consumes: ["ETA", "MiB"]),
+        FixtureCase(
+            file: "pv/pv-size-pty-C.txt", adapter: "pv", command: ["pv", "-s", "20000000"],
+            activities: ["Transferring success 100.0/100.0 "], consumes: ["ETA"]),
+        // Without a size pv shows no percentage: its rounded byte count is the progress.
+        FixtureCase(
+            file: "pv/pv-nosize-pty-C.txt", adapter: "pv", activities: ["Transferring success 20027802.0/? "],
+            consumes: ["<=>"]),
+        FixtureCase(
+            file: "pv/pv-nosize-pipe-C.txt", adapter: "pv", activities: ["Transferring success 20027802.0/? "],
+            consumes: ["<=>"]),
+        FixtureCase(
+            file: "pv/pv-format-C.txt", adapter: "pv", command: ["pv", "-F", "%b %t %r %p %e"],
+            activities: ["Transferring success 100.0/100.0 "], consumes: ["ETA"]),
+        FixtureCase(
+            file: "pv/pv-format-tba-C.txt", adapter: "pv", command: ["pv", "-F", "%t %b %a"],
+            activities: ["Transferring success 20027802.0/? "], consumes: ["MiB/s"]),
+        FixtureCase(
+            file: "pv/pv-format-named-C.txt", adapter: "pv", command: ["pv", "-N", "z.bin", "-F", "%N %b %p"],
+            activities: ["Transferring z.bin success 100.0/100.0 "], consumes: ["z.bin:"]),
+        FixtureCase(
+            file: "pv/pv-default-interrupted-C.txt", adapter: "pv",
+            activities: ["Transferring failure 41.0/100.0 pv exited with status 32"], exitStatus: 32),
+        FixtureCase(
+            file: "pv/pv-missing-C.txt", adapter: "pv",
+            activities: ["pv failure 0.0/? pv: /nonexistent: No such file or directory"],
+            failure: "pv: /nonexistent: No such file or directory", exitStatus: 1),
+        FixtureCase(
             file: "dd/dd-C.txt", adapter: "dd", activities: ["Copying success 20000000.0/? "],
             passes: ["267+43 records in\n", "20000000 bytes (20 MB, 19 MiB) copied, 2.35528 s, 8.5 MB/s\n"],
             consumes: ["copied, 1 s"]),

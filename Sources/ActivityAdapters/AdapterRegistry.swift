@@ -88,7 +88,11 @@ public enum AdapterRegistry {
             reportsOnStandardOutput: true
         ) { _ in FfmpegAdapter() },
         AdapterInfo(
-            name: "pip", aliases: ["pip3"], formats: ["--progress-bar raw (pip 24.1 or later)"],
+            name: "pip", aliases: ["pip3"],
+            formats: [
+                "the default bar on a terminal and its last frame in a pipe (rich: N/M MB)",
+                "--progress-bar raw (pip 24.1 or later)",
+            ],
             reportsOnStandardOutput: true
         ) { _ in PipAdapter() },
         AdapterInfo(

@@ -324,6 +324,22 @@ struct FixtureTests {
             activities: ["Downloading bigpkg-1.0-py3-none-any.whl success 3001097.0/3001097.0 "],
             passes: ["  Downloading bigpkg-1.0-py3-none-any.whl (3.0 MB)\n"], consumes: ["Progress "]),
         FixtureCase(
+            file: "pip/pip-bar-pty-C.txt", adapter: "pip",
+            activities: ["Downloading bigpkg-1.0-py3-none-any.whl success 3000000.0/3000000.0 "],
+            passes: [
+                "  Downloading http://127.0.0.1:39259/file/40/bigpkg-1.0-py3-none-any.whl (3.0 MB)\r\n",
+                "Successfully downloaded bigpkg\r\n",
+            ],
+            consumes: ["MB/s", "━"]),
+        FixtureCase(
+            file: "pip/pip-bar-pipe-C.txt", adapter: "pip",
+            activities: ["Downloading bigpkg-1.0-py3-none-any.whl success 3000000.0/3000000.0 "],
+            passes: ["Successfully downloaded bigpkg\n"], consumes: ["MB/s"]),
+        FixtureCase(
+            file: "pip/pip-install-pty-C.txt", adapter: "pip",
+            activities: ["Downloading bigpkg-1.0-py3-none-any.whl success 3000000.0/3000000.0 "],
+            passes: ["Successfully installed bigpkg-1.0\r\n"], consumes: ["MB/s"]),
+        FixtureCase(
             file: "pip/pip-error-C.txt", adapter: "pip",
             activities: [
                 "pip failure 0.0/? ERROR: HTTP error 404 while getting http://127.0.0.1:34915/nothere-1.0-py3-none-any.whl"

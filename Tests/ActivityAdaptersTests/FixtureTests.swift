@@ -355,6 +355,15 @@ struct FixtureTests {
             file: "apt/apt-install-statusfd-C.txt", adapter: "apt",
             activities: ["Downloading packages success 100.0/100.0 ", "Installing packages success 80.0/100.0 "],
             consumes: ["pmstatus:"]),
+        // apt exited 0: its installation is done, though its last pmstatus said 80 %.
+        FixtureCase(
+            file: "apt/apt-install-statusfd-C.txt", adapter: "apt",
+            activities: ["Downloading packages success 100.0/100.0 ", "Installing packages success 100.0/100.0 "],
+            exitStatus: 0),
+        FixtureCase(
+            file: "apt/apt-pmconffile-statusfd-C.txt", adapter: "apt",
+            activities: ["Downloading packages success 100.0/100.0 ", "Installing packages success 100.0/100.0 "],
+            exitStatus: 0),
         FixtureCase(
             file: "apt/apt-install-statusfd-de.txt", adapter: "apt",
             activities: ["Downloading packages success 100.0/100.0 ", "Installing packages success 80.0/100.0 "]),

@@ -80,8 +80,12 @@ public enum AdapterRegistry {
             reportsOnStandardOutput: true
         ) { _ in RsyncAdapter() },
         AdapterInfo(
-            name: "tar", aliases: [], formats: ["--checkpoint=N --checkpoint-action=echo (GNU tar)"]
-        ) { _ in TarAdapter() },
+            name: "tar", aliases: [],
+            formats: [
+                "--checkpoint=N --checkpoint-action=echo (GNU tar)",
+                "--checkpoint-action=dot: dots counted (N records each with --checkpoint=N), no total",
+            ]
+        ) { command in TarAdapter(command: command) },
         AdapterInfo(
             name: "ffmpeg", aliases: [],
             formats: ["-progress pipe:1 key=value blocks", "the frame= … time= stats line"],

@@ -314,6 +314,24 @@ struct FixtureTests {
         FixtureCase(
             file: "tar/tar-interrupted-C.txt", adapter: "tar",
             activities: ["Writing archive failure 300.0/? tar exited with status 130"], exitStatus: 130),
+        FixtureCase(
+            file: "tar/tar-dot-C.txt", adapter: "tar",
+            command: ["tar", "--checkpoint=200", "--checkpoint-action=dot", "-cf", "/dev/null", "src"],
+            activities: ["Writing archive success 1800.0/? "], consumes: ["."]),
+        FixtureCase(
+            file: "tar/tar-dot-pty-C.txt", adapter: "tar",
+            command: ["tar", "--checkpoint=200", "--checkpoint-action=dot", "-cf", "/dev/null", "src"],
+            activities: ["Writing archive success 1800.0/? "], consumes: ["."]),
+        // Without the command line the dots count checkpoints.
+        FixtureCase(file: "tar/tar-dot-C.txt", adapter: "tar", activities: ["Archiving success 9.0/? "]),
+        FixtureCase(
+            file: "tar/tar-dot-totals-C.txt", adapter: "tar",
+            command: ["tar", "--checkpoint=200", "--checkpoint-action=dot", "--totals", "-cf", "/dev/null", "src"],
+            activities: ["Writing archive success 1800.0/? "],
+            passes: [".........Total bytes written: 20080640 (20MiB, 30GiB/s)\n"]),
+        FixtureCase(
+            file: "tar/tar-echo-dot-C.txt", adapter: "tar", activities: ["Writing archive success 1800.0/? "],
+            consumes: ["checkpoint", "."]),
         FixtureCase(file: "tar/tar-read-C.txt", adapter: "tar", activities: ["Reading archive success 1800.0/? "]),
         FixtureCase(
             file: "tar/tar-error-C.txt", adapter: "tar",

@@ -107,6 +107,13 @@ public enum AdapterRegistry {
             ]
         ) { _ in AptStatusAdapter() },
         AdapterInfo(
+            name: "cargo", aliases: [],
+            formats: [
+                "the Building [=>  ] N/M: units status line (terminal)",
+                "Compiling NAME vX lines counted (pipe), Finished, error: could not compile",
+            ]
+        ) { _ in CargoAdapter() },
+        AdapterInfo(
             name: "ninja", aliases: ["swift-build", "meson", "cmake"],
             formats: ["[n/m] text status lines (ninja, swift build, meson, CMake with ninja)"],
             reportsOnStandardOutput: true

@@ -407,6 +407,20 @@ struct FixtureTests {
             activities: ["dpkg failure 0.0/? broken-adapt: dependency problems - leaving unconfigured"],
             failure: "broken-adapt: dependency problems - leaving unconfigured"),
         FixtureCase(
+            file: "cargo/cargo-build-pty-C.txt", adapter: "cargo", activities: ["Building success 22.0/22.0 "],
+            passes: ["   Compiling\u{1B}[0m indicatif v0.17.3\r\n"], consumes: ["Building\u{1B}[0m ["]),
+        FixtureCase(
+            file: "cargo/cargo-build-C.txt", adapter: "cargo", activities: ["Building success 14.0/? "],
+            passes: ["   Compiling indicatif v0.17.3\n", "    Finished `dev` profile"]),
+        FixtureCase(
+            file: "cargo/cargo-error-C.txt", adapter: "cargo",
+            activities: ["Building failure 1.0/? error[E0308]: mismatched types"],
+            failure: "error[E0308]: mismatched types", passes: ["error[E0308]: mismatched types\n"], exitStatus: 101),
+        FixtureCase(
+            file: "cargo/cargo-error-pty-C.txt", adapter: "cargo",
+            activities: ["Building failure 21.0/22.0 error[E0308]: mismatched types"],
+            failure: "error[E0308]: mismatched types", exitStatus: 101),
+        FixtureCase(
             file: "ninja/ninja-C.txt", adapter: "ninja", activities: ["Building success 4.0/4.0 "], consumes: ["[1/4]"]),
         FixtureCase(
             file: "ninja/ninja-fail-C.txt", adapter: "ninja", activities: ["Building failure 5.0/5.0 FAILED: broken.o"],

@@ -93,7 +93,7 @@ struct RobustnessTests {
         "other lines between a tool's status lines pass through, and the progress is read as without them",
         arguments: [
             ("pv/pv-default-pipe-C.txt", "pv"), ("pv/pv-default-pty-C.txt", "pv"), ("pv/pv-format-tba-C.txt", "pv"),
-            ("pip/pip-bar-pty-C.txt", "pip"),
+            ("pip/pip-bar-pty-C.txt", "pip"), ("cargo/cargo-build-pty-C.txt", "cargo"),
         ])
     func interleavedLines(_ file: String, _ adapter: String) throws {
         let input = try Fixture.bytes(file)

@@ -32,6 +32,7 @@ public struct AdaptedActivities {
         var sent: (completed: Double, total: Double?, message: String?)
         var completionSeen = false
         var probablyComplete = false
+        var reachesTotalOnSuccess = false
     }
 
     init(toolName: String, parent: ActivityID?, idPrefix: String) {
@@ -100,6 +101,14 @@ public struct AdaptedActivities {
     public mutating func markProbablyComplete(_ key: String) {
         guard let index = open.firstIndex(where: { $0.key == key }) else { return }
         open[index].probablyComplete = true
+    }
+
+    /// Notes that the tool's count of `key` may stop short of its total though the tool finished
+    /// (apt's last `pmstatus` is often 80 %): when the exit status says it succeeded, the
+    /// activity ends at its total rather than where the count stopped.
+    public mutating func markReachesTotalOnSuccess(_ key: String) {
+        guard let index = open.firstIndex(where: { $0.key == key }) else { return }
+        open[index].reachesTotalOnSuccess = true
     }
 
     /// Ends the activity `key` as a success now.
@@ -172,6 +181,9 @@ public struct AdaptedActivities {
     mutating func finish(exitStatus: Int32?, signal: String? = nil) {
         while let entry = open.first {
             if entry.completionSeen || exitStatus == 0 {
+                if exitStatus == 0, entry.reachesTotalOnSuccess, let total = entry.total {
+                    open[0].completed = max(entry.completed, total)
+                }
                 end(at: 0, status: .success, error: nil)
             } else if let signal {
                 end(at: 0, status: .failure, error: failureMessage ?? "\(toolName) killed by \(signal)")

@@ -42,7 +42,13 @@ public enum AdapterRegistry {
                 "Length: as the total", "ERROR N: and failed: errors",
             ]
         ) { _ in WgetAdapter() },
-        AdapterInfo(name: "pv", aliases: [], formats: ["pv -n, pv -n -t (percent)"]) { command in
+        AdapterInfo(
+            name: "pv", aliases: [],
+            formats: [
+                "the display on a terminal or with -f (default, -s, -F of %b %t %r %a %p %e %N)",
+                "pv -n, pv -n -t (percent)",
+            ]
+        ) { command in
             let options = PvOptions(command)
             return PvAdapter(bytes: options.bytes, total: options.size)
         },
@@ -80,15 +86,23 @@ public enum AdapterRegistry {
             reportsOnStandardOutput: true
         ) { _ in RsyncAdapter() },
         AdapterInfo(
-            name: "tar", aliases: [], formats: ["--checkpoint=N --checkpoint-action=echo (GNU tar)"]
-        ) { _ in TarAdapter() },
+            name: "tar", aliases: [],
+            formats: [
+                "--checkpoint=N --checkpoint-action=echo (GNU tar)",
+                "--checkpoint-action=dot: dots counted (N records each with --checkpoint=N), no total",
+            ]
+        ) { command in TarAdapter(command: command) },
         AdapterInfo(
             name: "ffmpeg", aliases: [],
             formats: ["-progress pipe:1 key=value blocks", "the frame= … time= stats line"],
             reportsOnStandardOutput: true
         ) { _ in FfmpegAdapter() },
         AdapterInfo(
-            name: "pip", aliases: ["pip3"], formats: ["--progress-bar raw (pip 24.1 or later)"],
+            name: "pip", aliases: ["pip3"],
+            formats: [
+                "the default bar on a terminal and its last frame in a pipe (rich: N/M MB)",
+                "--progress-bar raw (pip 24.1 or later)",
+            ],
             reportsOnStandardOutput: true
         ) { _ in PipAdapter() },
         AdapterInfo(
@@ -98,6 +112,13 @@ public enum AdapterRegistry {
                 "dpkg --status-fd N: processing:, status:",
             ]
         ) { _ in AptStatusAdapter() },
+        AdapterInfo(
+            name: "cargo", aliases: [],
+            formats: [
+                "the Building [=>  ] N/M: units status line (terminal)",
+                "Compiling NAME vX lines counted (pipe), Finished, error: could not compile",
+            ]
+        ) { _ in CargoAdapter() },
         AdapterInfo(
             name: "ninja", aliases: ["swift-build", "meson", "cmake"],
             formats: ["[n/m] text status lines (ninja, swift build, meson, CMake with ninja)"],
@@ -111,7 +132,7 @@ public enum AdapterRegistry {
     }
 
     /// The adapter for a command, chosen by its program's name: `git`, `curl`, `wget`, `pv`, `dd`,
-    /// `rsync`, `tar`, `ffmpeg`, `pip`/`pip3`/`python -m pip`, `ninja`, `swift build`, `apt-get`,
+    /// `rsync`, `tar`, `ffmpeg`, `pip`/`pip3`/`python -m pip`, `ninja`, `swift build`, `cargo`, `apt-get`,
     /// `apt`, `dpkg`, also after `sudo` or `env`. `pv` with `-b` counts bytes.
     public static func adapter(forCommand command: [String]) -> AdapterInfo? {
         var words = command[...]
@@ -122,7 +143,7 @@ public enum AdapterRegistry {
         let program = programName(first)
         let rest = Array(words.dropFirst())
         switch program {
-        case "git", "curl", "wget", "dd", "rsync", "tar", "ffmpeg", "ninja", "apt", "apt-get", "dpkg":
+        case "git", "curl", "wget", "dd", "rsync", "tar", "ffmpeg", "ninja", "cargo", "apt", "apt-get", "dpkg":
             return named(program)
         case "pv":
             return named(PvOptions(command).bytes ? "pv-bytes" : "pv")

@@ -88,3 +88,18 @@ extension Substring {
     /// The words between runs of spaces.
     var words: [Substring] { split(separator: " ") }
 }
+
+extension Substring {
+    /// The last occurrence of `needle`, compared character by character.
+    func lastRange(of needle: String) -> Range<Index>? {
+        let needle = Array(needle)
+        guard !needle.isEmpty, count >= needle.count else { return nil }
+        var start = index(endIndex, offsetBy: -needle.count)
+        while true {
+            let end = index(start, offsetBy: needle.count)
+            if self[start..<end].elementsEqual(needle) { return start..<end }
+            if start == startIndex { return nil }
+            start = index(before: start)
+        }
+    }
+}

@@ -99,10 +99,10 @@ struct AptStatusDescriptorTests {
         try Self.fakeAptGet(in: folder)
         let result = try Self.run(["apt-get", "install", "-y", "hello-adapt"], in: folder)
         #expect(result.status == 0)
-        // (apt's last pmstatus says 80 %; the adapter completes it at the end of its input.)
+        // apt's last pmstatus says 80 %; apt exited 0, so the installation ends at 100 %.
         #expect(
             result.activities.map(\.description) == [
-                "Downloading packages success 100.0/100.0 ", "Installing packages success 80.0/100.0 ",
+                "Downloading packages success 100.0/100.0 ", "Installing packages success 100.0/100.0 ",
             ])
         // The status lines are the adapter's; apt's output passes as it came.
         #expect(!result.display.contains("pmstatus"))

@@ -264,6 +264,38 @@ struct FixtureTests {
         FixtureCase(
             file: "pv/pv-ntb-de.txt", adapter: "pv-bytes", activities: ["Transferring success 20000000.0/? "]),
         FixtureCase(
+            file: "pv/pv-default-pty-C.txt", adapter: "pv", activities: ["Transferring success 100.0/100.0 "],
+            consumes: ["ETA", "MiB"]),
+        FixtureCase(
+            file: "pv/pv-default-pipe-C.txt", adapter: "pv", activities: ["Transferring success 100.0/100.0 "],
+            consumes: ["ETA", "MiB"]),
+        FixtureCase(
+            file: "pv/pv-size-pty-C.txt", adapter: "pv", command: ["pv", "-s", "20000000"],
+            activities: ["Transferring success 100.0/100.0 "], consumes: ["ETA"]),
+        // Without a size pv shows no percentage: its rounded byte count is the progress.
+        FixtureCase(
+            file: "pv/pv-nosize-pty-C.txt", adapter: "pv", activities: ["Transferring success 20027802.0/? "],
+            consumes: ["<=>"]),
+        FixtureCase(
+            file: "pv/pv-nosize-pipe-C.txt", adapter: "pv", activities: ["Transferring success 20027802.0/? "],
+            consumes: ["<=>"]),
+        FixtureCase(
+            file: "pv/pv-format-C.txt", adapter: "pv", command: ["pv", "-F", "%b %t %r %p %e"],
+            activities: ["Transferring success 100.0/100.0 "], consumes: ["ETA"]),
+        FixtureCase(
+            file: "pv/pv-format-tba-C.txt", adapter: "pv", command: ["pv", "-F", "%t %b %a"],
+            activities: ["Transferring success 20027802.0/? "], consumes: ["MiB/s"]),
+        FixtureCase(
+            file: "pv/pv-format-named-C.txt", adapter: "pv", command: ["pv", "-N", "z.bin", "-F", "%N %b %p"],
+            activities: ["Transferring z.bin success 100.0/100.0 "], consumes: ["z.bin:"]),
+        FixtureCase(
+            file: "pv/pv-default-interrupted-C.txt", adapter: "pv",
+            activities: ["Transferring failure 41.0/100.0 pv exited with status 32"], exitStatus: 32),
+        FixtureCase(
+            file: "pv/pv-missing-C.txt", adapter: "pv",
+            activities: ["pv failure 0.0/? pv: /nonexistent: No such file or directory"],
+            failure: "pv: /nonexistent: No such file or directory", exitStatus: 1),
+        FixtureCase(
             file: "dd/dd-C.txt", adapter: "dd", activities: ["Copying success 20000000.0/? "],
             passes: ["267+43 records in\n", "20000000 bytes (20 MB, 19 MiB) copied, 2.35528 s, 8.5 MB/s\n"],
             consumes: ["copied, 1 s"]),
@@ -282,6 +314,24 @@ struct FixtureTests {
         FixtureCase(
             file: "tar/tar-interrupted-C.txt", adapter: "tar",
             activities: ["Writing archive failure 300.0/? tar exited with status 130"], exitStatus: 130),
+        FixtureCase(
+            file: "tar/tar-dot-C.txt", adapter: "tar",
+            command: ["tar", "--checkpoint=200", "--checkpoint-action=dot", "-cf", "/dev/null", "src"],
+            activities: ["Writing archive success 1800.0/? "], consumes: ["."]),
+        FixtureCase(
+            file: "tar/tar-dot-pty-C.txt", adapter: "tar",
+            command: ["tar", "--checkpoint=200", "--checkpoint-action=dot", "-cf", "/dev/null", "src"],
+            activities: ["Writing archive success 1800.0/? "], consumes: ["."]),
+        // Without the command line the dots count checkpoints.
+        FixtureCase(file: "tar/tar-dot-C.txt", adapter: "tar", activities: ["Archiving success 9.0/? "]),
+        FixtureCase(
+            file: "tar/tar-dot-totals-C.txt", adapter: "tar",
+            command: ["tar", "--checkpoint=200", "--checkpoint-action=dot", "--totals", "-cf", "/dev/null", "src"],
+            activities: ["Writing archive success 1800.0/? "],
+            passes: [".........Total bytes written: 20080640 (20MiB, 30GiB/s)\n"]),
+        FixtureCase(
+            file: "tar/tar-echo-dot-C.txt", adapter: "tar", activities: ["Writing archive success 1800.0/? "],
+            consumes: ["checkpoint", "."]),
         FixtureCase(file: "tar/tar-read-C.txt", adapter: "tar", activities: ["Reading archive success 1800.0/? "]),
         FixtureCase(
             file: "tar/tar-error-C.txt", adapter: "tar",
@@ -291,6 +341,22 @@ struct FixtureTests {
             file: "pip/pip-raw-C.txt", adapter: "pip",
             activities: ["Downloading bigpkg-1.0-py3-none-any.whl success 3001097.0/3001097.0 "],
             passes: ["  Downloading bigpkg-1.0-py3-none-any.whl (3.0 MB)\n"], consumes: ["Progress "]),
+        FixtureCase(
+            file: "pip/pip-bar-pty-C.txt", adapter: "pip",
+            activities: ["Downloading bigpkg-1.0-py3-none-any.whl success 3000000.0/3000000.0 "],
+            passes: [
+                "  Downloading http://127.0.0.1:39259/file/40/bigpkg-1.0-py3-none-any.whl (3.0 MB)\r\n",
+                "Successfully downloaded bigpkg\r\n",
+            ],
+            consumes: ["MB/s", "━"]),
+        FixtureCase(
+            file: "pip/pip-bar-pipe-C.txt", adapter: "pip",
+            activities: ["Downloading bigpkg-1.0-py3-none-any.whl success 3000000.0/3000000.0 "],
+            passes: ["Successfully downloaded bigpkg\n"], consumes: ["MB/s"]),
+        FixtureCase(
+            file: "pip/pip-install-pty-C.txt", adapter: "pip",
+            activities: ["Downloading bigpkg-1.0-py3-none-any.whl success 3000000.0/3000000.0 "],
+            passes: ["Successfully installed bigpkg-1.0\r\n"], consumes: ["MB/s"]),
         FixtureCase(
             file: "pip/pip-error-C.txt", adapter: "pip",
             activities: [
@@ -307,6 +373,15 @@ struct FixtureTests {
             file: "apt/apt-install-statusfd-C.txt", adapter: "apt",
             activities: ["Downloading packages success 100.0/100.0 ", "Installing packages success 80.0/100.0 "],
             consumes: ["pmstatus:"]),
+        // apt exited 0: its installation is done, though its last pmstatus said 80 %.
+        FixtureCase(
+            file: "apt/apt-install-statusfd-C.txt", adapter: "apt",
+            activities: ["Downloading packages success 100.0/100.0 ", "Installing packages success 100.0/100.0 "],
+            exitStatus: 0),
+        FixtureCase(
+            file: "apt/apt-pmconffile-statusfd-C.txt", adapter: "apt",
+            activities: ["Downloading packages success 100.0/100.0 ", "Installing packages success 100.0/100.0 "],
+            exitStatus: 0),
         FixtureCase(
             file: "apt/apt-install-statusfd-de.txt", adapter: "apt",
             activities: ["Downloading packages success 100.0/100.0 ", "Installing packages success 80.0/100.0 "]),
@@ -331,6 +406,20 @@ struct FixtureTests {
             file: "apt/dpkg-depends-statusfd-C.txt", adapter: "dpkg",
             activities: ["dpkg failure 0.0/? broken-adapt: dependency problems - leaving unconfigured"],
             failure: "broken-adapt: dependency problems - leaving unconfigured"),
+        FixtureCase(
+            file: "cargo/cargo-build-pty-C.txt", adapter: "cargo", activities: ["Building success 22.0/22.0 "],
+            passes: ["   Compiling\u{1B}[0m indicatif v0.17.3\r\n"], consumes: ["Building\u{1B}[0m ["]),
+        FixtureCase(
+            file: "cargo/cargo-build-C.txt", adapter: "cargo", activities: ["Building success 14.0/? "],
+            passes: ["   Compiling indicatif v0.17.3\n", "    Finished `dev` profile"]),
+        FixtureCase(
+            file: "cargo/cargo-error-C.txt", adapter: "cargo",
+            activities: ["Building failure 1.0/? error[E0308]: mismatched types"],
+            failure: "error[E0308]: mismatched types", passes: ["error[E0308]: mismatched types\n"], exitStatus: 101),
+        FixtureCase(
+            file: "cargo/cargo-error-pty-C.txt", adapter: "cargo",
+            activities: ["Building failure 21.0/22.0 error[E0308]: mismatched types"],
+            failure: "error[E0308]: mismatched types", exitStatus: 101),
         FixtureCase(
             file: "ninja/ninja-C.txt", adapter: "ninja", activities: ["Building success 4.0/4.0 "], consumes: ["[1/4]"]),
         FixtureCase(

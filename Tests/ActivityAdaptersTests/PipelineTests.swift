@@ -119,7 +119,7 @@ struct PipelineTests {
             (["pip3", "install", "x"], "pip"), (["python3", "-m", "pip", "install"], "pip"), (["ninja"], "ninja"),
             (["swift", "build"], "ninja"), (["apt-get", "install"], "apt"), (["apt", "install"], "apt"),
             (["dpkg", "-i", "x"], "apt"), (["sudo", "-E", "apt-get", "install"], "apt"), (["make"], "-"),
-            (["swift", "test"], "-"), (["python3", "x.py"], "-"),
+            (["swift", "test"], "-"), (["python3", "x.py"], "-"), (["cargo", "build"], "cargo"),
         ])
     func programNames(command: [String], expected: String) {
         #expect((AdapterRegistry.adapter(forCommand: command)?.name ?? "-") == expected)

@@ -89,6 +89,35 @@ struct RobustnessTests {
         for line in noise { #expect(adapted.passthroughText.contains(line), "\(line) passes through") }
     }
 
+    @Test(
+        "other lines between a tool's status lines pass through, and the progress is read as without them",
+        arguments: [
+            ("pv/pv-default-pipe-C.txt", "pv"), ("pv/pv-default-pty-C.txt", "pv"), ("pv/pv-format-tba-C.txt", "pv"),
+            ("pip/pip-bar-pty-C.txt", "pip"), ("cargo/cargo-build-pty-C.txt", "cargo"),
+        ])
+    func interleavedLines(_ file: String, _ adapter: String) throws {
+        let input = try Fixture.bytes(file)
+        var mixed: [UInt8] = []
+        var noise: [String] = []
+        for (index, byte) in input.enumerated() {
+            mixed.append(byte)
+            // After a frame's `\r` (not the first half of a `\r\n`), as another program would write.
+            guard byte == 0x0D, index + 1 < input.count, input[index + 1] != 0x0A, input[index + 1] != 0x0D else {
+                continue
+            }
+            let line = "unrelated line \(noise.count)\n"
+            mixed += Array(line.utf8)
+            noise.append(line)
+        }
+        try #require(noise.count >= 2)
+        let clean = Fixture.adapt(input, with: adapter, exitStatus: 0)
+        try #require(!clean.activities.isEmpty)
+        let adapted = Fixture.adapt(mixed, with: adapter, chunkSize: 64, exitStatus: 0)
+        #expect(adapted.activities.map(\.description) == clean.activities.map(\.description))
+        #expect(adapted.isWellFormed)
+        for line in noise { #expect(adapted.passthroughText.contains(line), "\(line) passes through") }
+    }
+
     @Test("a line over the limit passes through unread, in bounded memory")
     func overlong() {
         let long = [UInt8](repeating: UInt8(ascii: "5"), count: 200_000) + Array("% (1/2)\n[1/2] x\n".utf8)

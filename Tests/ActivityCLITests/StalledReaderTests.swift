@@ -44,20 +44,6 @@ struct StalledReaderTests {
         return Outcome(result: result, output: output, display: display, log: EventLog(text))
     }
 
-    /// The titles and statuses of the log file's ends, in order.
-    func ends(_ log: EventLog) -> [String] {
-        var titles: [ActivityID: String] = [:]
-        var ends: [String] = []
-        for event in log.events {
-            switch event {
-            case .begin(let begin): titles[begin.id] = begin.title
-            case .end(let end): ends.append("\(titles[end.id] ?? "?") \(end.status.rawValue)")
-            default: break
-            }
-        }
-        return ends
-    }
-
     /// Lines of 400 bytes and more: 150 begin/end pairs give the display far more than a pipe
     /// holds, and make more connections than the listening socket's backlog (128) holds
     /// unanswered.
@@ -79,9 +65,9 @@ struct StalledReaderTests {
         let pad = String(repeating: "0", count: 400)
         let expected = (0..<150).map { "Step \($0) \(pad) success" }
         // Then the script's own activity, titled with its path.
-        #expect(ends(stalled.log).dropLast() == ArraySlice(expected))
-        #expect(ends(read.log).dropLast() == ArraySlice(expected))
-        #expect(ends(stalled.log).last?.hasSuffix("steps.sh success") == true)
+        #expect(stalled.log.endedTitles.dropLast() == ArraySlice(expected))
+        #expect(read.log.endedTitles.dropLast() == ArraySlice(expected))
+        #expect(stalled.log.endedTitles.last?.hasSuffix("steps.sh success") == true)
         for outcome in [stalled, read] {
             #expect(!outcome.output.contains("cannot connect"), "\(outcome.output.suffix(2000))")
             #expect(!outcome.output.contains("event not sent"))
@@ -111,7 +97,7 @@ struct StalledReaderTests {
         let expected = (1...300_000).map { "\($0)\n" }.joined()
         let whole = stalled.output == expected
         #expect(whole, "\(stalled.output.count) bytes, \(expected.count) expected")
-        #expect(ends(stalled.log).prefix(150) == ArraySlice((0..<150).map { "Step \($0) success" }))
+        #expect(stalled.log.endedTitles.prefix(150) == ArraySlice((0..<150).map { "Step \($0) success" }))
         #expect(!stalled.display.contains("cannot connect"))
         #expect(!stalled.display.contains("event not sent"))
     }
@@ -140,7 +126,7 @@ struct StalledReaderTests {
             """
         let stalled = try run(body, stalls: true)
         #expect(stalled.result.status == 0)
-        #expect(ends(stalled.log).filter { $0.hasPrefix("T ") && $0.hasSuffix(" success") }.count == 6000)
+        #expect(stalled.log.endedTitles.filter { $0.hasPrefix("T ") && $0.hasSuffix(" success") }.count == 6000)
         let lines = stalled.output.split(separator: "\n")
         let shown = lines.filter { $0.contains("steps.sh › T ") }.count
         let notices = lines.compactMap { line -> Int? in

@@ -34,20 +34,6 @@ struct StalledTerminalTests {
         return Outcome(result: result, screen: screen, log: EventLog(text))
     }
 
-    /// The titles and statuses of the log file's ends, in order.
-    func ends(_ log: EventLog) -> [String] {
-        var titles: [ActivityID: String] = [:]
-        var ends: [String] = []
-        for event in log.events {
-            switch event {
-            case .begin(let begin): titles[begin.id] = begin.title
-            case .end(let end): ends.append("\(titles[end.id] ?? "?") \(end.status.rawValue)")
-            default: break
-            }
-        }
-        return ends
-    }
-
     @Test("every emit is answered while the terminal takes nothing, and every end is shown after")
     func reportersAreAnswered() throws {
         // 150 ends of lines of 400 bytes and their frames: far more than a pty holds. The display
@@ -66,7 +52,7 @@ struct StalledTerminalTests {
         #expect(outcome.result.status == 0, "\(outcome.result.standardOutput.suffix(2000))")
         #expect(outcome.result.standardOutput.hasSuffix("status 0\n"))
         let pad = String(repeating: "0", count: 400)
-        #expect(ends(outcome.log).dropLast() == ArraySlice((0..<150).map { "Step \($0) \(pad) success" }))
+        #expect(outcome.log.endedTitles.dropLast() == ArraySlice((0..<150).map { "Step \($0) \(pad) success" }))
         #expect(!outcome.screen.contains("cannot connect"), "\(outcome.screen.suffix(2000))")
         #expect(!outcome.screen.contains("event not sent"))
         #expect(!outcome.screen.contains("not shown"))
@@ -94,7 +80,7 @@ struct StalledTerminalTests {
 
             """)
         #expect(outcome.result.status == 0, "\(outcome.result.standardOutput.suffix(2000))")
-        #expect(ends(outcome.log).filter { $0.hasPrefix("T ") && $0.hasSuffix(" success") }.count == 20000)
+        #expect(outcome.log.endedTitles.filter { $0.hasPrefix("T ") && $0.hasSuffix(" success") }.count == 20000)
         let lines = outcome.screen.split(whereSeparator: \.isNewline)
         // The ends' lines (the summary's slowest steps are indented).
         let shown = lines.filter { $0.hasPrefix("✔ T ") }.count

@@ -7,7 +7,8 @@ import ActivityWire
 /// `PACKAGE: MESSAGE`; `pmconffile:` (dpkg asks about a changed configuration file) becomes a
 /// warning. dpkg's own `processing: ACTION: PACKAGE` and `status: PACKAGE: STATE` lines make one
 /// activity without a total; `status: PACKAGE : error : MESSAGE` fails it. The texts are
-/// translated and the numbers are not, so every locale reads the same.
+/// translated and the numbers are not, so every locale reads the same. apt's last `pmstatus` is
+/// often short of 100 % (80 % for one package): when apt exits 0 the installation ends at 100 %.
 struct AptStatusAdapter: ToolAdapter {
     private static let download = "download"
     private static let install = "install"
@@ -31,6 +32,8 @@ struct AptStatusAdapter: ToolAdapter {
                 activities.update(
                     Self.install, title: "Installing packages", unit: "%", completed: percent, total: 100,
                     message: String(fields[3]))
+                // apt's last pmstatus is where dpkg's triggers begin, not 100 %.
+                activities.markReachesTotalOnSuccess(Self.install)
                 return true
             case "pmerror":
                 failed = true

@@ -37,7 +37,7 @@ enum AdaptCommand {
             Events begun at the top level nest under ACTIVITY_PARENT when it is set.
 
             Some tools report progress only when asked: git --progress, wget --progress=bar:force,
-            pv -n, dd status=progress, rsync --info=progress2, tar --checkpoint=N
+            pv -f (or -n), dd status=progress, rsync --info=progress2, tar --checkpoint=N
             --checkpoint-action=echo, pip --progress-bar raw, ffmpeg -progress pipe:1,
             apt-get -o APT::Status-Fd=N, dpkg --status-fd N. See Docs/adapters.md.
             """)

@@ -6,6 +6,7 @@ standard input closes:
   /bytes/N        N bytes of zeros, with Content-Length, as fast as possible
   /slow/N/MS      N bytes in 64 KiB pieces, one every MS milliseconds (so tools print progress)
   /chunked/N/MS   the same without Content-Length (total unknown)
+  /file/MS/NAME   the file NAME of the current directory, in the same pieces (a wheel for pip)
   anything else   404
 """
 import http.server
@@ -20,6 +21,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         parts = self.path.strip("/").split("/")
+        if parts[0] == "file" and len(parts) == 3 and parts[1].isdigit() and "/" not in parts[2]:
+            self.send_file(parts[2], int(parts[1]) / 1000)
+            return
         try:
             size = int(parts[1])
             delay = int(parts[2]) / 1000 if len(parts) > 2 else 0
@@ -44,6 +48,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.flush()
                 sent += count
                 if delay and sent < size:
+                    time.sleep(delay)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+    def send_file(self, name, delay):
+        try:
+            with open(name, "rb") as file:
+                data = file.read()
+        except OSError:
+            self.send_error(404, "Not Found")
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        try:
+            for start in range(0, len(data), 65536):
+                self.wfile.write(data[start : start + 65536])
+                self.wfile.flush()
+                if start + 65536 < len(data):
                     time.sleep(delay)
         except (BrokenPipeError, ConnectionResetError):
             pass

@@ -13,7 +13,6 @@ Prints "ok RUNS runs" when every run exited.
 import fcntl
 import os
 import pty
-import select
 import shutil
 import signal
 import struct
@@ -21,6 +20,8 @@ import subprocess
 import sys
 import termios
 import time
+
+from pty_reading import read_until_exit
 
 activity, runs, lines, bound = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
 command = [activity, "run", "--mode", "tty", "--", "sh", "-c", f"seq 1 {lines}"]
@@ -53,33 +54,14 @@ def run_once(index):
         finally:
             os._exit(127)
     fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
-    started = time.monotonic()
-    output = bytearray()
-    status = None
-    reading = True
-    while status is None or reading:
-        if time.monotonic() - started > bound:
-            print(f"run {index} had not exited after {bound} s ({len(output)} bytes read, "
-                  f"{'reading' if reading else 'output ended'}):")
-            print(describe(pid))
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            return False
-        if reading:
-            ready, _, _ = select.select([master], [], [], 0.1)
-            if ready:
-                try:
-                    data = os.read(master, 1 << 16)
-                except OSError:  # EIO: every holder of the slave has closed it
-                    data = b""
-                output += data
-                reading = bool(data)
-        else:
-            time.sleep(0.01)
-        if status is None:
-            done, code = os.waitpid(pid, os.WNOHANG)
-            if done:
-                status = code
+    output, status, reading = read_until_exit(pid, master, time.monotonic() + bound)
+    if status is None:
+        print(f"run {index} had not exited after {bound} s ({len(output)} bytes read, "
+              f"{'reading' if reading else 'output ended'}):")
+        print(describe(pid))
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        return False
     os.close(master)
     if os.waitstatus_to_exitcode(status) != 0 or f"\x1b[K{lines}\x1b[".encode() not in output:
         print(f"run {index}: status {os.waitstatus_to_exitcode(status)}, last output {bytes(output[-300:])!r}")

@@ -17,6 +17,8 @@ import sys
 import termios
 import time
 
+from pty_reading import read_until_exit
+
 bound, gate, log, script, activity = float(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 
 # Opened before the fork, so the script's open of the other end never waits for this one.
@@ -46,23 +48,8 @@ while True:
         time.sleep(0.01)  # end of file: no writer yet
     if time.monotonic() > deadline:
         give_up(f"the script did not reach its end within {bound} s while the terminal took nothing")
-output, status, reading = bytearray(), None, True
-deadline = time.monotonic() + bound
-while status is None or reading:
-    if time.monotonic() > deadline:
-        give_up(f"activity had not exited {bound} s after the terminal was read again")
-    if reading and select.select([master], [], [], 0.05)[0]:
-        try:
-            data = os.read(master, 1 << 16)
-        except OSError:  # EIO: every holder of the slave has closed it
-            data = b""
-        output += data
-        reading = bool(data)
-    elif not reading:
-        time.sleep(0.01)
-    if status is None:
-        done, code = os.waitpid(pid, os.WNOHANG)
-        if done:
-            status = code
+output, status, _ = read_until_exit(pid, master, time.monotonic() + bound)
+if status is None:
+    give_up(f"activity had not exited {bound} s after the terminal was read again")
 print(output.decode(errors="replace"))
 print("status", os.waitstatus_to_exitcode(status))

@@ -65,3 +65,19 @@ struct EventLog {
         return nil
     }
 }
+
+extension EventLog {
+    /// Each end, in order, as its activity's title and its status: `Step 3 success`.
+    var endedTitles: [String] {
+        var titles: [ActivityID: String] = [:]
+        var ends: [String] = []
+        for event in events {
+            switch event {
+            case .begin(let begin): titles[begin.id] = begin.title
+            case .end(let end): ends.append("\(titles[end.id] ?? "?") \(end.status.rawValue)")
+            default: break
+            }
+        }
+        return ends
+    }
+}

@@ -39,16 +39,7 @@ struct StalledTerminalTests {
         // 150 ends of lines of 400 bytes and their frames: far more than a pty holds. The display
         // used to write on the thread that answers reporters: after 22 steps every `emit` waited
         // for an answer, gave up after a second, and the script never reached its end.
-        let outcome = try run(
-            """
-            pad=$(printf '%0400d' 0)
-            i=0
-            while [ $i -lt 150 ]; do
-                id=$(activity emit begin "Step $i $pad") && activity emit end "$id"
-                i=$((i + 1))
-            done
-
-            """)
+        let outcome = try run(StalledReaderTests.steps)
         #expect(outcome.result.status == 0, "\(outcome.result.standardOutput.suffix(2000))")
         #expect(outcome.result.standardOutput.hasSuffix("status 0\n"))
         let pad = String(repeating: "0", count: 400)

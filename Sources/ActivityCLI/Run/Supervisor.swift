@@ -552,12 +552,12 @@ struct IOLoop {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             if let adapter = adapter(for: stream) {
                 show(
-                    adapter.feed(bytes, from: stream == .stdout ? .standardOutput : .standardError), to: stream)
+                    adapter.feed(bytes, from: Self.adapterStream(stream)), to: stream)
             } else {
                 pass(Array(bytes), to: stream)
             }
             if display.isClosed(stream) { return finishPipe(fd, stream) }
-            let holds = adapter(for: stream)?.holdsUnfinishedLine(stream == .stdout ? .standardOutput : .standardError)
+            let holds = adapter(for: stream)?.holdsUnfinishedLine(Self.adapterStream(stream))
             releasesLine[stream] = holds == true ? POSIX.monotonicSeconds() + Self.promptPause : nil
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
             // EIO on a pseudo-terminal's master: every holder of the slave has closed it.
@@ -580,7 +580,7 @@ struct IOLoop {
         for (stream, until) in releasesLine where until <= now {
             releasesLine[stream] = nil
             guard let adapter = adapter(for: stream) else { continue }
-            show(adapter.releaseUnfinishedLine(stream == .stdout ? .standardOutput : .standardError), to: stream)
+            show(adapter.releaseUnfinishedLine(Self.adapterStream(stream)), to: stream)
         }
     }
 
@@ -624,6 +624,11 @@ struct IOLoop {
         show((outputs ?? []).filter { if case .event = $0 { true } else { false } }, to: .stderr)
     }
 
+    /// How an adapter names `stream`.
+    private static func adapterStream(_ stream: StandardStream) -> AdapterStream {
+        stream == .stdout ? .standardOutput : .standardError
+    }
+
     /// The adapter that reads `stream`, if any.
     private func adapter(for stream: StandardStream) -> (any OutputAdapter)? {
         stream == .stdout && !adaptsStandardOutput ? nil : adapter
@@ -633,7 +638,7 @@ struct IOLoop {
     private mutating func finishPipe(_ fd: Int32, _ stream: StandardStream) -> Int32 {
         guard fd >= 0 else { return -1 }
         if let adapter = adapter(for: stream) {
-            show(adapter.finish(stream == .stdout ? .standardOutput : .standardError), to: stream)
+            show(adapter.finish(Self.adapterStream(stream)), to: stream)
         }
         let display = self.display
         if stream == .stdout { terminal?.finish(on: display) }

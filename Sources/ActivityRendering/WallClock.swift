@@ -1,3 +1,5 @@
+import ActivityPOSIX
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -11,8 +13,6 @@ public enum WallClock {
     /// The current time, Unix seconds with sub-microsecond resolution.
     @Sendable
     public static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        SystemClock.unixSeconds()
     }
 }

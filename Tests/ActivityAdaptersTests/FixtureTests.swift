@@ -421,6 +421,78 @@ struct FixtureTests {
             activities: ["Building failure 21.0/22.0 error[E0308]: mismatched types"],
             failure: "error[E0308]: mismatched types", exitStatus: 101),
         FixtureCase(
+            file: "ansible/ansible-site-C.txt", adapter: "ansible",
+            activities: [
+                "Prepare the workspace success 3.0/? ",
+                "Create the directory success 1.0/? ",
+                "Write the greeting success 1.0/? ",
+                "Say it success 1.0/? ",
+                "Check the result success 1.0/? ",
+                "Count the files success 1.0/? ",
+            ]),
+        FixtureCase(
+            file: "ansible/ansible-fail-C.txt", adapter: "ansible",
+            activities: [
+                "Deploy failure 2.0/? localhost: non-zero return code",
+                "Check the disk success 1.0/? ",
+                "Run the broken step failure 1.0/? localhost: non-zero return code",
+            ],
+            failure: "localhost: non-zero return code", exitStatus: 2),
+        FixtureCase(
+            file: "ansible/ansible-site-pty-C.txt", adapter: "ansible",
+            activities: [
+                "Prepare the workspace success 3.0/? ",
+                "Create the directory success 1.0/? ",
+                "Write the greeting success 1.0/? ",
+                "Say it success 1.0/? ",
+                "Check the result success 1.0/? ",
+                "Count the files success 1.0/? ",
+            ]),
+        FixtureCase(
+            file: "ansible/ansible-fail-pty-C.txt", adapter: "ansible",
+            activities: [
+                "Deploy failure 2.0/? localhost: non-zero return code",
+                "Check the disk success 1.0/? ",
+                "Run the broken step failure 1.0/? localhost: non-zero return code",
+            ],
+            failure: "localhost: non-zero return code", exitStatus: 2),
+        FixtureCase(
+            file: "ansible/ansible-site-jsonl-C.txt", adapter: "ansible",
+            activities: [
+                "Prepare the workspace success 3.0/? ",
+                "Create the directory success 1.0/? ",
+                "Write the greeting success 1.0/? ",
+                "Say it success 1.0/? ",
+                "Check the result success 1.0/? ",
+                "Count the files success 1.0/? ",
+            ]),
+        FixtureCase(
+            file: "ansible/ansible-fail-jsonl-C.txt", adapter: "ansible",
+            activities: [
+                "Deploy failure 2.0/? localhost: non-zero return code",
+                "Check the disk success 1.0/? ",
+                "Run the broken step failure 1.0/? localhost: non-zero return code",
+            ],
+            failure: "localhost: non-zero return code", exitStatus: 2),
+        FixtureCase(
+            file: "ansible/ansible-site-jsonl-pty-C.txt", adapter: "ansible",
+            activities: [
+                "Prepare the workspace success 3.0/? ",
+                "Create the directory success 1.0/? ",
+                "Write the greeting success 1.0/? ",
+                "Say it success 1.0/? ",
+                "Check the result success 1.0/? ",
+                "Count the files success 1.0/? ",
+            ]),
+        FixtureCase(
+            file: "ansible/ansible-fail-jsonl-pty-C.txt", adapter: "ansible",
+            activities: [
+                "Deploy failure 2.0/? localhost: non-zero return code",
+                "Check the disk success 1.0/? ",
+                "Run the broken step failure 1.0/? localhost: non-zero return code",
+            ],
+            failure: "localhost: non-zero return code", exitStatus: 2),
+        FixtureCase(
             file: "ninja/ninja-C.txt", adapter: "ninja", activities: ["Building success 4.0/4.0 "], consumes: ["[1/4]"]),
         FixtureCase(
             file: "ninja/ninja-fail-C.txt", adapter: "ninja", activities: ["Building failure 5.0/5.0 FAILED: broken.o"],

@@ -21,14 +21,18 @@ package enum SystemClock {
     /// Unix seconds to the microsecond: the protocol's `ts` as the producers write it, so that a
     /// stamp prints in the digits it holds.
     package static func unixTimestamp() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
+        let now = read(CLOCK_REALTIME)
         return Double(now.tv_sec) + Double(now.tv_nsec / 1000) / 1_000_000
     }
 
     private static func seconds(of clock: clockid_t) -> Double {
+        let now = read(clock)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
+    }
+
+    private static func read(_ clock: clockid_t) -> timespec {
         var now = timespec()
         clock_gettime(clock, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
+        return now
     }
 }

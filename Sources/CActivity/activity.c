@@ -46,8 +46,6 @@ static double clamp_count(double value)
     return value > MAX_COUNT ? MAX_COUNT : value;
 }
 
-/** The library's set-up, once, before its first event: the environment, the writer the flusher
-    calls, and the fork handlers, which reach every unit from here so that none calls upward. */
 static pthread_once_t ready_once = PTHREAD_ONCE_INIT;
 
 static void after_fork_in_child(void)
@@ -58,6 +56,8 @@ static void after_fork_in_child(void)
     control_after_fork_in_child();
 }
 
+/** The library's set-up, once, before its first event: the environment, the writer the flusher
+    calls, and the fork handlers, which reach every unit from here so that none calls upward. */
 static void get_ready(void)
 {
     sink_read_environment();

@@ -100,4 +100,49 @@ struct EmitTests {
         #expect(closed.status == 0)
         #expect(closed.standardError.contains("fd:3 is not an open file descriptor"))
     }
+
+    @Test("on a socket, emit stays until its reader has taken the line and closed: the reader finds it there")
+    func waitsForTheReader() throws {
+        let folder = try TemporaryFolder()
+        // The listener reads the line to its end, then holds the connection open: emit must still
+        // exist then (before, it had exited, and `run` named a pid that could be another's).
+        // Half a second is long enough for an emit that does not wait to be seen gone, and
+        // decides nothing for one that waits, which cannot exit while the connection is open.
+        let listener = try folder.file(
+            "listener.py",
+            contents: """
+                import os, socket, sys, time
+                path, activity = sys.argv[1], sys.argv[2]
+                server = socket.socket(socket.AF_UNIX)
+                server.bind(path)
+                server.listen(1)
+                environment = dict(os.environ, ACTIVITY_SINK="unix:" + path, ACTIVITY_TIMEOUT_MS="60000")
+                pid = os.spawnve(os.P_NOWAIT, activity, [activity, "emit", "log", "hello"], environment)
+                connection, _ = server.accept()
+                data = b""
+                while True:
+                    chunk = connection.recv(4096)
+                    if not chunk:
+                        break
+                    data += chunk
+                deadline = time.monotonic() + 0.5
+                while time.monotonic() < deadline:
+                    if os.waitpid(pid, os.WNOHANG)[0]:
+                        print("emit exited before its reader closed")
+                        sys.exit(1)
+                    time.sleep(0.01)
+                closed = time.monotonic()
+                connection.close()
+                _, status = os.waitpid(pid, 0)
+                print(os.waitstatus_to_exitcode(status), time.monotonic() - closed < 30)
+                print(data.decode(), end="")
+                """)
+        let socket = folder.url.appendingPathComponent("sink").path
+        let result = try CommandRunner.run(
+            "/usr/bin/env", ["python3", listener.path, socket, CommandRunner.activity], timeout: 90)
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.first == "0 True", "emit exits 0 as soon as the reader closes")
+        #expect(lines.count == 2 && lines[1].contains(#""message":"hello""#))
+    }
 }

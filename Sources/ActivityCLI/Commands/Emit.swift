@@ -231,7 +231,10 @@ enum EmitCommand {
 
     /// Writes the event to `ACTIVITY_SINK` with the producer SDK's sink rules (the same parsing,
     /// the same `fd:N` check), without starting a thread: one connection, one write. Waits for a
-    /// stalled reader or a listener that does not accept at most `ACTIVITY_TIMEOUT_MS`.
+    /// stalled reader or a listener that does not accept at most `ACTIVITY_TIMEOUT_MS`. On a
+    /// socket it then waits, within the same time, for the reader to take the line and close the
+    /// connection: `activity run` names the reporter and checks the owner it claims from the
+    /// process at the other end, which must still be there.
     ///
     /// A sink that is not there, a reader that went away or stalled, costs a warning, never the
     /// script's exit status: reporting never breaks the script. A destination that fails the
@@ -268,6 +271,7 @@ enum EmitCommand {
         }
         switch outcome {
         case .written:
+            LineConnection.awaitReaderClose(target, deadline: deadline)
             return true
         case .gaveUp:
             Console.error("event not sent: ACTIVITY_SINK=\(shown) did not take it within \(timeout) s", command: "emit")

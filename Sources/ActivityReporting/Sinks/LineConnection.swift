@@ -301,6 +301,28 @@ package final class LineConnection: Sendable {
         }
     }
 
+    /// Waits, until `deadline` (monotonic seconds), for the reader of an owned socket to read
+    /// everything written and close its end: the write side is shut so the reader sees the end,
+    /// and whatever the reader sends meanwhile is read and dropped. A reporter that writes one
+    /// line and exits (`activity emit`) calls it before it exits, so the reader meets a process
+    /// that still exists at the other end: `SO_PEERCRED` names it, and `/proc` still describes
+    /// it, rather than a pid the kernel may already have given to another process.
+    package static func awaitReaderClose(_ target: Target, deadline: Double) {
+        guard target.owned, target.isSocket, shutdown(target.fd, Int32(SHUT_WR)) == 0 else { return }
+        var discarded = [UInt8](repeating: 0, count: 512)
+        while true {
+            let remaining = deadline - monotonicSeconds()
+            guard remaining > 0 else { return }
+            var request = pollfd(fd: target.fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&request, 1, Int32(saturating: (remaining * 1000).rounded(.up)))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return }
+            let count = SystemCall.read(target.fd, &discarded, discarded.count)
+            if count > 0 || (count < 0 && (errno == EINTR || errno == EAGAIN)) { continue }
+            return
+        }
+    }
+
     /// The `errno` that a poll without `POLLOUT` stands for: a socket's pending error, a closed
     /// descriptor (`EBADF`), else the reader gone (`EPIPE`).
     private static func pollFailure(_ revents: Int16, _ target: Target) -> Int32 {

@@ -27,7 +27,7 @@ package final class BackgroundWriter: Sendable {
     package static let defaultCapacity = 1 << 20
 
     private struct State {
-        var queue: WriteQueue<Int>
+        var queue: WriteQueue
         /// Whether the thread has found the queue empty since it was last woken.
         var idle = true
     }
@@ -41,7 +41,7 @@ package final class BackgroundWriter: Sendable {
         let claim: TerminalClaim?
         let displayLane: Int
 
-        init(_ queue: WriteQueue<Int>, outputs: [FileDescriptorOutput], claim: TerminalClaim?, displayLane: Int) {
+        init(_ queue: WriteQueue, outputs: [FileDescriptorOutput], claim: TerminalClaim?, displayLane: Int) {
             state = Mutex(State(queue: queue))
             self.outputs = outputs
             self.claim = claim

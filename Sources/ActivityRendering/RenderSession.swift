@@ -172,8 +172,10 @@ public final class RenderSession: Sendable {
             display.batch = batch
             for output in standardOutputs.values { output.batch = batch }
         }
-        // Lines of the JSON-lines display are a recording: none may be left out.
-        let writesInBackground = options.writesInBackground && batch == nil && [.plain, .log, .tty].contains(mode)
+        // Lines of the JSON-lines display are a recording: none is left out (they are written
+        // as kept, and wait on disk beyond the queue's bound, see WriteQueue).
+        let writesInBackground =
+            options.writesInBackground && batch == nil && [.plain, .log, .tty, .jsonl].contains(mode)
         writer =
             writesInBackground
             ? BackgroundWriter(

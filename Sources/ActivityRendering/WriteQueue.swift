@@ -1,21 +1,26 @@
-/// The bytes a ``BackgroundWriter`` has yet to write, in the order given, bounded for the
-/// display's own lines.
+/// The bytes a ``BackgroundWriter`` has yet to write, in the order given, bounded in memory.
 ///
-/// The producer's output (``append(_:to:droppable:)`` with `droppable: false`) is always kept,
-/// whatever the queue holds: its writer stops reading the producer instead (``isBehind``). A line
+/// What is not `droppable` (``append(_:to:droppable:)``: the producer's output, the lines of a
+/// JSON-lines display, which are a recording) is always kept, whatever the queue holds; the
+/// producer's writer stops reading the producer meanwhile (``isBehind``). Beyond ``capacity``
+/// bytes in memory, what is kept waits in a ``SpillFile`` and is read back in turn, so a reader
+/// that stalls for as long as it likes costs disk, not memory, and loses nothing. A line
 /// of the display's own that comes while the queue is past ``capacity`` is dropped and counted;
 /// lines are dropped until the queue has drained to half, so that a reader catching up sees one
 /// gap, not one every few lines. The gap is then told in one line (``notice(_:)``) where the
 /// dropped lines would have been, before the next line, or once the queue is empty.
 ///
 /// ```swift
-/// var queue = WriteQueue<Int>(capacity: 1 << 20)
+/// var queue = WriteQueue(capacity: 1 << 20, noticeDestination: 2)
 /// queue.append(Array("line\n".utf8), to: 2, droppable: true)
 /// queue.take()   // (bytes: "line\n", destination: 2)
 /// ```
 ///
 /// Not thread-safe: its writer keeps it behind a lock.
-package struct WriteQueue<Destination> {
+package struct WriteQueue {
+    /// An output, by its lane in the writer.
+    package typealias Destination = Int
+
     /// One write to make: `bytes` for `destination`.
     package struct Chunk {
         package var bytes: [UInt8]
@@ -29,8 +34,18 @@ package struct WriteQueue<Destination> {
     private var chunks: [Chunk] = []
     /// The index of the oldest chunk in `chunks` (taken ones before it are cleared in batches).
     private var head = 0
-    /// The bytes of the chunks not taken yet.
+    /// The bytes of the chunks not taken yet, in memory and in the spill.
     package private(set) var byteCount = 0
+    /// The part of ``byteCount`` in memory.
+    package var bytesInMemory: Int { memoryCount }
+    private var memoryCount = 0
+    /// Where kept chunks wait beyond ``capacity``: made when first needed; while it holds
+    /// anything, every chunk goes after it, so the order stays.
+    private var spill: SpillFile?
+    /// Whether the spill could not be made or written: everything then stays in memory.
+    private var spillFailed = false
+    /// Chunks that come after what the spill holds, when it could take no more (a full disk).
+    private var afterSpill: [Chunk] = []
     /// Lines dropped since the last notice.
     package private(set) var droppedLines = 0
     /// Set from the first dropped line until the queue has drained to half.
@@ -42,7 +57,10 @@ package struct WriteQueue<Destination> {
     }
 
     /// Whether nothing is waiting (the notice of dropped lines included).
-    package var isEmpty: Bool { head == chunks.count && droppedLines == 0 }
+    package var isEmpty: Bool { head == chunks.count && spill?.isEmpty != false && droppedLines == 0 }
+
+    /// Whether some of what is queued waits on disk.
+    package var isSpilling: Bool { spill?.isEmpty == false }
 
     /// Whether more than half of ``capacity`` is queued: the producer's output should wait.
     package var isBehind: Bool { byteCount > capacity / 2 }
@@ -60,18 +78,34 @@ package struct WriteQueue<Destination> {
             }
             queueNotice()
         }
-        push(Chunk(bytes: bytes, destination: destination))
+        push(Chunk(bytes: bytes, destination: destination), kept: !droppable)
         return true
     }
 
     /// The oldest chunk, removed from the queue; the notice of dropped lines once nothing else
     /// is left; `nil` when the queue is empty.
     package mutating func take() -> Chunk? {
+        if head == chunks.count, let spill, !spill.isEmpty {
+            let before = spill.byteCount
+            chunks.removeAll(keepingCapacity: true)
+            head = 0
+            for record in spill.takeFront(budget: capacity / 2) {
+                chunks.append(Chunk(bytes: record.bytes, destination: record.lane))
+                memoryCount += record.bytes.count
+            }
+            // What an I/O error left unreadable is counted out, not waited for.
+            byteCount -= before - spill.byteCount - chunks.reduce(0) { $0 + $1.bytes.count }
+            if spill.isEmpty {
+                chunks += afterSpill
+                afterSpill.removeAll()
+            }
+        }
         if head == chunks.count { queueNotice() }
         guard head < chunks.count else { return nil }
         let chunk = chunks[head]
         head += 1
         byteCount -= chunk.bytes.count
+        memoryCount -= chunk.bytes.count
         if head == chunks.count {
             chunks.removeAll(keepingCapacity: true)
             head = 0
@@ -97,11 +131,33 @@ package struct WriteQueue<Destination> {
         guard droppedLines > 0 else { return }
         let notice = Self.notice(droppedLines)
         droppedLines = 0
-        push(Chunk(bytes: notice, destination: noticeDestination))
+        push(Chunk(bytes: notice, destination: noticeDestination), kept: true)
     }
 
-    private mutating func push(_ chunk: Chunk) {
+    /// Queues a chunk in memory, or after what the spill holds; a `kept` one goes to the spill
+    /// when memory is full.
+    private mutating func push(_ chunk: Chunk, kept: Bool) {
         byteCount += chunk.bytes.count
+        // Memory takes at least one chunk, however large: what it holds is written first.
+        let fits = memoryCount == 0 || memoryCount + chunk.bytes.count <= capacity
+        memoryCount += chunk.bytes.count
+        if isSpilling {
+            if afterSpill.isEmpty, spill!.append(chunk.bytes, lane: chunk.destination) {
+                memoryCount -= chunk.bytes.count
+                return
+            }
+            // The disk is full: memory keeps it, after what the spill holds.
+            afterSpill.append(chunk)
+            return
+        }
+        if kept && !fits && !spillFailed {
+            if spill == nil { spill = SpillFile.make() }
+            if let spill, spill.append(chunk.bytes, lane: chunk.destination) {
+                memoryCount -= chunk.bytes.count
+                return
+            }
+            spillFailed = true
+        }
         chunks.append(chunk)
     }
 
@@ -113,5 +169,5 @@ package struct WriteQueue<Destination> {
     }
 }
 
-extension WriteQueue.Chunk: Sendable where Destination: Sendable {}
-extension WriteQueue: Sendable where Destination: Sendable {}
+extension WriteQueue.Chunk: Sendable {}
+extension WriteQueue: Sendable {}

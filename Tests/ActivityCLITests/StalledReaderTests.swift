@@ -21,7 +21,7 @@ struct StalledReaderTests {
     /// the script writes the fifo `$GATE` when `stalls`, else reads at once. It reads the display
     /// and the command's output (`2>&1`), or with `displayApart` the command's output alone (the
     /// display goes to a file, so no display line comes between two pieces of a line of output).
-    func run(_ body: String, stalls: Bool, displayApart: Bool = false) throws -> Outcome {
+    func run(_ body: String, stalls: Bool, displayApart: Bool = false, mode: String = "plain") throws -> Outcome {
         let folder = try TemporaryFolder()
         let script = try folder.file("steps.sh", contents: "#!/bin/sh\n" + body, executable: true)
         let gate = folder.url.appendingPathComponent("gate").path
@@ -30,11 +30,12 @@ struct StalledReaderTests {
         guard mkfifo(gate, 0o600) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         let reader = stalls ? #"{ read -r _ < "$GATE"; cat > "$OUT"; }"# : #"{ cat > "$OUT"; }"#
         let pipeline =
-            #"activity run --mode plain -v --log-file "$LOG" --log-format jsonl -- "$SCRIPT" "#
+            #"activity run --mode "$MODE" -v --log-file "$LOG" --log-format jsonl -- "$SCRIPT" "#
             + (displayApart ? #"2>"$OUT.display" | "# : "2>&1 | ") + reader
         let result = try CommandRunner.run(
             "/bin/sh", ["-c", pipeline],
-            environment: ["GATE": stalls ? gate : "", "OUT": out, "LOG": log, "SCRIPT": script.path], timeout: 120)
+            environment: ["GATE": stalls ? gate : "", "OUT": out, "LOG": log, "SCRIPT": script.path, "MODE": mode],
+            timeout: 120)
         // A run that timed out leaves its reader waiting at the gate: let it go, so nothing stays.
         let release = open(gate, O_WRONLY | O_NONBLOCK)
         if release >= 0 { close(release) }
@@ -106,29 +107,26 @@ struct StalledReaderTests {
         #expect(!stalled.display.contains("event not sent"))
     }
 
+    /// 12,000 display lines of 330 bytes (4 MB) on one connection, far more than the queue.
+    static let manyLines = """
+        python3 - <<'END'
+        import json, os, socket
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(os.environ["ACTIVITY_SINK"][len("unix:"):])
+        pad = "x" * 300
+        for i in range(6000):
+            # Each 1.5 s long: plain mode writes its begin line and its end line.
+            begin = {"v": 1, "type": "begin", "ts": 1764417600 + 2 * i, "id": "p.%d" % i, "title": "T %d %s" % (i, pad)}
+            end = {"v": 1, "type": "end", "ts": 1764417601.5 + 2 * i, "id": "p.%d" % i}
+            s.sendall((json.dumps(begin) + "\\n" + json.dumps(end) + "\\n").encode())
+        s.close()
+        END
+
+        """
+
     @Test("display lines beyond the queue are told in one line; the log file keeps every event")
     func displayLinesLeftOut() throws {
-        // 12,000 display lines of 330 bytes (4 MB) on one connection, far more than the queue.
-        let reporter = """
-            import json, os, socket
-            s = socket.socket(socket.AF_UNIX)
-            s.connect(os.environ["ACTIVITY_SINK"][len("unix:"):])
-            pad = "x" * 300
-            for i in range(6000):
-                # Each 1.5 s long: plain mode writes its begin line and its end line.
-                begin = {"v": 1, "type": "begin", "ts": 1764417600 + 2 * i, "id": "p.%d" % i, "title": "T %d %s" % (i, pad)}
-                end = {"v": 1, "type": "end", "ts": 1764417601.5 + 2 * i, "id": "p.%d" % i}
-                s.sendall((json.dumps(begin) + "\\n" + json.dumps(end) + "\\n").encode())
-            s.close()
-            """
-        let body = """
-            python3 - <<'END'
-            \(reporter)
-            END
-            echo done > "$GATE"
-
-            """
-        let stalled = try run(body, stalls: true)
+        let stalled = try run(Self.manyLines + "echo done > \"$GATE\"\n", stalls: true)
         #expect(stalled.result.status == 0)
         #expect(stalled.log.endedTitles.filter { $0.hasPrefix("T ") && $0.hasSuffix(" success") }.count == 6000)
         let lines = stalled.output.split(separator: "\n")
@@ -141,5 +139,34 @@ struct StalledReaderTests {
         #expect(shown + notices.reduce(0, +) == 12000, "every line shown or counted")
         #expect(shown < 12000)
         #expect(stalled.output.contains("6001 activities"), "the summary is never left out")
+    }
+
+    @Test("--mode jsonl: a stalled reader gets every event, in order, and reporters are answered meanwhile")
+    func recordingWaits() throws {
+        // 4 MB from one reporter and 50 emits while nothing is read: before, the display's
+        // writes blocked the loop, so the reporter's writes and every emit waited on it.
+        let body =
+            Self.manyLines
+                + """
+                i=0
+                while [ $i -lt 50 ]; do
+                    id=$(activity emit begin "Step $i") && activity emit end "$id"
+                    i=$((i + 1))
+                done
+                echo done > "$GATE"
+
+                """
+        let stalled = try run(body, stalls: true, mode: "jsonl")
+        #expect(stalled.result.status == 0)
+        #expect(!stalled.output.contains("cannot connect"))
+        #expect(!stalled.output.contains("event not sent"))
+        let recorded = EventLog(stalled.output)
+        let expected = (0..<6000).map { "T \($0) \(String(repeating: "x", count: 300)) success" }
+        let reported = recorded.endedTitles.filter { $0.hasPrefix("T ") }
+        let inOrder = reported == expected
+        #expect(inOrder, "\(reported.count) of 6000 in the display")
+        #expect(recorded.endedTitles.filter { $0.hasPrefix("Step ") } == (0..<50).map { "Step \($0) success" })
+        let same = recorded.endedTitles == stalled.log.endedTitles
+        #expect(same, "the display is the same recording as the log file")
     }
 }

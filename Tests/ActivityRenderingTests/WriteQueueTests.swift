@@ -4,7 +4,7 @@ import Testing
 @Suite("WriteQueue: what a stalled reader of the display has yet to get")
 struct WriteQueueTests {
     /// Takes everything, as (text, destination) pairs.
-    func takeAll(_ queue: inout WriteQueue<Int>) -> [(String, Int)] {
+    func takeAll(_ queue: inout WriteQueue) -> [(String, Int)] {
         var taken: [(String, Int)] = []
         while let chunk = queue.take() {
             taken.append((String(decoding: chunk.bytes, as: UTF8.self), chunk.destination))
@@ -12,7 +12,7 @@ struct WriteQueueTests {
         return taken
     }
 
-    func text(_ chunk: WriteQueue<Int>.Chunk?) -> String? {
+    func text(_ chunk: WriteQueue.Chunk?) -> String? {
         chunk.map { String(decoding: $0.bytes, as: UTF8.self) }
     }
 
@@ -94,5 +94,46 @@ struct WriteQueueTests {
             expected.removeFirst(2000)
         }
         #expect(takeAll(&queue).map(\.0) == expected)
+    }
+
+    @Test("what is kept beyond the bound waits on disk, comes back in order, and memory stays bounded")
+    func spill() {
+        var queue = WriteQueue(capacity: 64, noticeDestination: 2)
+        var expected: [(String, Int)] = []
+        for index in 0..<2000 {
+            let text = "event \(index)\n"
+            queue.append(Array(text.utf8), to: index % 3 == 0 ? 1 : 2, droppable: false)
+            expected.append((text, index % 3 == 0 ? 1 : 2))
+        }
+        #expect(queue.isSpilling)
+        #expect(queue.byteCount == expected.reduce(0) { $0 + $1.0.utf8.count })
+        // Read back in pieces of about half the bound: memory never holds much more than it.
+        var taken: [(String, Int)] = []
+        var largestInMemory = 0
+        while let chunk = queue.take() {
+            taken.append((String(decoding: chunk.bytes, as: UTF8.self), chunk.destination))
+            largestInMemory = max(largestInMemory, queue.bytesInMemory)
+            if taken.count == 1000 {
+                // Arriving while the spill is read back, they go after it.
+                queue.append(Array("late\n".utf8), to: 1, droppable: false)
+                expected.append(("late\n", 1))
+            }
+        }
+        #expect(taken.map(\.0) == expected.map(\.0))
+        #expect(taken.map(\.1) == expected.map(\.1))
+        #expect(largestInMemory <= 64 + 16)
+        #expect(queue.isEmpty && !queue.isSpilling && queue.byteCount == 0)
+    }
+
+    @Test("a display line while the spill holds output waits its turn, or is dropped as the bound says")
+    func displayLinesAfterSpill() {
+        var queue = WriteQueue(capacity: 16, noticeDestination: 2)
+        queue.append(Array("0123456789\n".utf8), to: 1, droppable: false)
+        queue.append(Array("abcdefghij\n".utf8), to: 1, droppable: false)
+        #expect(queue.isSpilling)
+        let dropped = !queue.append(Array("shown?\n".utf8), to: 2, droppable: true)
+        #expect(dropped, "22 bytes are queued, past the bound of 16")
+        let taken = takeAll(&queue)
+        #expect(taken.map(\.0) == ["0123456789\n", "abcdefghij\n", "1 line of the display not shown\n"])
     }
 }

@@ -26,9 +26,9 @@ final class ExportSpool {
 
     /// A spool in a new temporary file, or the `errno` of why there is none.
     static func make() -> Result<ExportSpool, ExportFailure> {
-        switch TemporaryFile.make() {
+        switch TemporaryFile.make(prefix: "activity-export") {
         case .success(let fd): return .success(ExportSpool(fd: fd))
-        case .failure(let error): return .failure(error)
+        case .failure(let error): return .failure(.temporaryFile(error.code))
         }
     }
 
@@ -101,16 +101,4 @@ enum ExportFailure: Error {
     case temporaryFile(Int32)
     /// Writing the output failed.
     case output(FileOutput.Failure)
-}
-
-/// An unlinked temporary file in `TMPDIR` (or `/tmp`): nothing is left behind, whatever happens.
-enum TemporaryFile {
-    static func make() -> Result<Int32, ExportFailure> {
-        let base = POSIX.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base + "/activity-export-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { return .failure(.temporaryFile(errno)) }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        return .success(fd)
-    }
 }

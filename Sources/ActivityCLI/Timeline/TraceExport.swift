@@ -153,14 +153,12 @@ enum TraceExport {
     /// Standard input (or a pipe) read to its end into an unlinked temporary file, for two passes.
     private static func copyToTemporaryFile(_ fd: Int32, name: String) -> Result<Int32, RecordingError> {
         let copy: Int32
-        switch TemporaryFile.make() {
+        switch TemporaryFile.make(prefix: "activity-export") {
         case .success(let made): copy = made
-        case .failure(.temporaryFile(let code)), .failure(.output(.failed(let code))):
+        case .failure(let error):
             return .failure(
                 RecordingError(
-                    message: "temporary file in TMPDIR: \(POSIX.describe(code))", exitStatus: ExitCode.ioError))
-        case .failure(.output(.closed)):
-            return .failure(RecordingError(message: "temporary file in TMPDIR", exitStatus: ExitCode.ioError))
+                    message: "temporary file in TMPDIR: \(POSIX.describe(error.code))", exitStatus: ExitCode.ioError))
         }
         var source = FileDescriptorSource(fileDescriptor: fd)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)

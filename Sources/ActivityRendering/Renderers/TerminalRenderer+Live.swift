@@ -87,7 +87,7 @@ extension TerminalRenderer {
         guard droppedAbove > 0, evenIfBehind || !output.isBehind else { return }
         let count = droppedAbove
         droppedAbove = 0
-        appendAbove(StyledLine(WriteQueue<Int>.noticeText(count), .warning))
+        appendAbove(StyledLine(WriteQueue.noticeText(count), .warning))
     }
 
     /// Queues raw (already sanitized) bytes as a permanent line for the top of the next frame.

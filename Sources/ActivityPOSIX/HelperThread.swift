@@ -6,18 +6,31 @@
     import Darwin
 #endif
 
-/// Starts a helper thread (a display's redraw timer and plugin relay, the read-ahead of `render`):
-/// joinable, with the signals the process handles blocked in it, so that those signals reach the
-/// thread that handles them and never interrupt a helper's read or poll.
+/// Starts every thread of the package (a display's redraw timer and writer, a plugin relay, the
+/// read-ahead of `render`, the SDK's writer and flusher, `run`'s wait for its command, the
+/// overlay's drivers): with the signals a process handles blocked in it, so that those signals
+/// reach the thread that handles them, and never interrupt a helper's read or poll or run a
+/// handler in the middle of a helper's write. Job-control signals (SIGTSTP, SIGTTIN, SIGTTOU)
+/// are left as they are: they stop the process from any thread, as they should.
 package enum HelperThread {
     private final class Body: Sendable {
+        let name: String?
         let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        init(_ name: String?, _ run: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.run = run
+        }
     }
 
-    /// The new thread, or `nil` when the system would not make one.
-    package static func start(_ run: @escaping @Sendable () -> Void) -> pthread_t? {
-        let body = Unmanaged.passRetained(Body(run))
+    /// The signals blocked in every helper thread.
+    package static let blockedSignals = [
+        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM,
+    ]
+
+    /// A new joinable thread (`pthread_join` it), or `nil` when the system would not make one.
+    /// `name` is shown by `ps -L` and debuggers (its first 15 bytes).
+    package static func start(named name: String? = nil, _ run: @escaping @Sendable () -> Void) -> pthread_t? {
+        let body = Unmanaged.passRetained(Body(name, run))
         var thread = pthread_t()
         let status = pthread_create(
             &thread, nil,
@@ -25,8 +38,9 @@ package enum HelperThread {
                 let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
                 var block = sigset_t()
                 sigemptyset(&block)
-                for signal in [SIGINT, SIGTERM, SIGWINCH, SIGPIPE] { sigaddset(&block, signal) }
+                for signal in HelperThread.blockedSignals { sigaddset(&block, signal) }
                 pthread_sigmask(SIG_BLOCK, &block, nil)
+                if let name = body.name { HelperThread.setName(name) }
                 body.run()
                 return nil
             }, body.toOpaque())
@@ -36,4 +50,27 @@ package enum HelperThread {
         }
         return thread
     }
+
+    /// A new thread that nobody joins: it ends on its own. `false` when the system would not
+    /// make one.
+    package static func detach(named name: String? = nil, _ run: @escaping @Sendable () -> Void) -> Bool {
+        guard let thread = start(named: name, run) else { return false }
+        pthread_detach(thread)
+        return true
+    }
+
+    private static func setName(_ name: String) {
+        let short = String(decoding: name.utf8.prefix(15), as: UTF8.self)
+        #if canImport(Darwin)
+            _ = pthread_setname_np(short)
+        #else
+            _ = setThreadName(pthread_self(), short)
+        #endif
+    }
 }
+
+#if canImport(Glibc) || canImport(Musl)
+    /// `pthread_setname_np(3)`, which the Glibc module does not import.
+    @_silgen_name("pthread_setname_np")
+    func setThreadName(_ thread: pthread_t, _ name: UnsafePointer<CChar>) -> Int32
+#endif

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityWire
 import Dispatch
 import Foundation
@@ -147,7 +148,8 @@ final class Flusher: Sendable {
     }
 
     private func startThread(wake: DispatchSemaphore) {
-        let thread = Thread { [self] in
+        // Without a thread, progress is written when the activity ends, or flushed by hand.
+        _ = HelperThread.detach(named: "activity-flusher") { [self] in
             while true {
                 let idle = state.withLock { $0.flushable == 0 }
                 if idle {
@@ -158,7 +160,5 @@ final class Flusher: Sendable {
                 }
             }
         }
-        thread.name = "activity-flusher"
-        thread.start()
     }
 }

@@ -37,7 +37,7 @@ final class ControlChannel: Sendable {
 
     private let fd: Int32
     private let isSocket: Bool
-    private let stopPipe: (read: Int32, write: Int32)
+    private let stopPipe: WakeUpPipe
     private let done = DispatchSemaphore(value: 0)
     /// Whether the thread is running, and whether ``stop()`` has been called.
     private let state = Mutex((started: false, stopped: false))
@@ -69,14 +69,14 @@ final class ControlChannel: Sendable {
             guard fd >= 0 else { throw Failure(message: "fd:\(given): \(POSIX.describe(errno))") }
             close(given)
         }
-        var ends: [Int32] = [-1, -1]
-        guard POSIX.makePipe(&ends, nonBlocking: true) else {
+        do throws(SystemError) {
+            stopPipe = try WakeUpPipe()
+        } catch {
             close(fd)
-            throw Failure(message: "cannot create a pipe: \(POSIX.describe(errno))")
+            throw Failure(message: "cannot create a pipe: \(error.reason)")
         }
         self.fd = fd
         isSocket = channel.isSocket
-        stopPipe = (ends[0], ends[1])
     }
 
     /// Starts reading on a thread of its own; `handler` is called there, once per line. Once only.
@@ -86,9 +86,10 @@ final class ControlChannel: Sendable {
             return !state.started && !state.stopped
         }
         guard starts else { return }
-        let thread = Thread { [self] in read(handler) }
-        thread.name = "activity.control"
-        thread.start()
+        if !HelperThread.detach(named: "activity.control", { [self] in read(handler) }) {
+            // No thread: the channel is not read, and stopping it waits for nothing.
+            done.signal()
+        }
     }
 
     /// Stops reading, waits for the reading thread and closes the channel. Idempotent.
@@ -98,12 +99,10 @@ final class ControlChannel: Sendable {
             return (!state.stopped, state.started)
         }
         guard first else { return }
-        var byte: UInt8 = 1
-        _ = SystemCall.write(stopPipe.write, &byte, 1)
+        stopPipe.wake()
         if started { done.wait() }
         close(fd)
-        close(stopPipe.read)
-        close(stopPipe.write)
+        stopPipe.close()
     }
 
     /// The most a request line may hold; a longer one is reported, not read.
@@ -131,7 +130,7 @@ final class ControlChannel: Sendable {
         while true {
             var fds = [
                 pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stopPipe.readEnd, events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&fds, 2, -1)
             if ready < 0 && errno != EINTR { return }

@@ -75,7 +75,10 @@ final class OverlayJSONLinesPresenter: Sendable {
         let first = core.encoder.encode(core.model.state, time: 0) ?? []
         self.core = Mutex(core)
         write(first)
-        Thread.detachNewThread { [self] in drive() }
+        if !HelperThread.detach(named: "activity.overlay", { [self] in drive() }) {
+            // No thread: no timed states, but nothing waits for a driver that never ran.
+            driverDone.signal()
+        }
         control?.start { [self] line, request in self.handleControl(line: line, request) }
     }
 

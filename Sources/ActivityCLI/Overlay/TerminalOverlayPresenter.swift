@@ -111,9 +111,9 @@ final class TerminalOverlayPresenter: Sendable {
         (core.columns, core.rows) = TerminalDevice.size(of: outputFD, environment: environment)
         self.core = Mutex(core)
         registeredSignals = TerminalRestore.register(outputFD: outputFD, inputFD: self.inputFD)
-        let thread = Thread { [self] in drive() }
-        thread.name = "activity.overlay"
-        thread.start()
+        if !HelperThread.detach(named: "activity.overlay", { [self] in drive() }) {
+            driverDone.signal()
+        }
     }
 
     /// Applies one event. Thread-safe.

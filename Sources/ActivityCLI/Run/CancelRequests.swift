@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityWire
 import Synchronization
 
@@ -16,20 +17,10 @@ import Synchronization
 final class CancelRequests: Sendable {
     private let pending = Mutex<[ActivityID]>([])
     private let group = Atomic<Int32>(0)
-    /// Wakes the poll loop: read end, write end (both non-blocking).
-    let wake: (read: Int32, write: Int32)
+    /// Wakes the poll loop (`nil` when no pipe could be made: no cancel reaches it then).
+    let wakeUp = try? WakeUpPipe()
 
-    init() {
-        var ends: [Int32] = [-1, -1]
-        wake = POSIX.makePipe(&ends, nonBlocking: true) ? (ends[0], ends[1]) : (-1, -1)
-    }
-
-    deinit {
-        if wake.read >= 0 {
-            close(wake.read)
-            close(wake.write)
-        }
-    }
+    deinit { wakeUp?.close() }
 
     /// The command's process group, once it runs.
     func set(_ pid: Int32) { group.store(pid, ordering: .sequentiallyConsistent) }
@@ -37,15 +28,13 @@ final class CancelRequests: Sendable {
     /// Called from the display's thread.
     func request(_ ids: [ActivityID]) {
         pending.withLock { $0 += ids }
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        wakeUp?.wake()
     }
 
-    /// The cancels asked for since the last call. Called by the poll loop when `wake.read` is
+    /// The cancels asked for since the last call. Called by the poll loop when ``wakeUp`` is
     /// readable.
     func take() -> [ActivityID] {
-        var drain = [UInt8](repeating: 0, count: 64)
-        while read(wake.read, &drain, drain.count) > 0 {}
+        wakeUp?.drain()
         return pending.withLock { pending in
             defer { pending.removeAll() }
             return pending

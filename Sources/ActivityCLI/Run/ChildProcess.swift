@@ -1,6 +1,6 @@
+import ActivityPOSIX
 import ActivityRendering
 import ActivityTerminal
-import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -21,8 +21,9 @@ final class ChildProcess: Sendable {
     /// On a pseudo-terminal: what `activity` does around its own stop when the command stops.
     let suspension: Suspension?
     private let outcome = Mutex<Int32?>(nil)
-    /// Written once when the child has exited; poll its other end.
-    let exitNotice: (read: Int32, write: Int32)
+    /// Woken once when the child has exited (poll ``exitNotice``'s read end); `nil` when no
+    /// pipe could be made.
+    let exitNotice = try? WakeUpPipe()
 
     /// Called on the waiting thread when the command on a pseudo-terminal stops (Ctrl-Z typed
     /// into it): `before` gives the real terminal back, `activity` stops itself as a shell's job
@@ -36,15 +37,13 @@ final class ChildProcess: Sendable {
         self.pid = pid
         self.terminal = terminal
         self.suspension = suspension
-        var ends: [Int32] = [-1, -1]
-        if !POSIX.makePipe(&ends, nonBlocking: true) { ends = [-1, -1] }
-        exitNotice = (ends[0], ends[1])
         if let terminal { Self.setForeground(terminal, group: pid) }
     }
 
-    /// Starts the waiting thread.
-    func startWaiting() {
-        DispatchQueue(label: "activity.run.wait").async { [self] in waitLoop() }
+    /// Starts the waiting thread; `false` when none could be started (nothing would notice
+    /// the child's exit).
+    func startWaiting() -> Bool {
+        exitNotice != nil && HelperThread.detach(named: "activity.wait") { [self] in waitLoop() }
     }
 
     /// The raw `waitpid` status once the child has exited.
@@ -58,8 +57,7 @@ final class ChildProcess: Sendable {
     /// Gives the terminal back to `activity`'s own process group and closes the notice pipe.
     func release() {
         if let terminal { Self.setForeground(terminal, group: getpgrp()) }
-        close(exitNotice.read)
-        close(exitNotice.write)
+        exitNotice?.close()
     }
 
     private func waitLoop() {
@@ -74,8 +72,7 @@ final class ChildProcess: Sendable {
                 continue
             }
             outcome.withLock { $0 = status }
-            var byte: UInt8 = 1
-            _ = write(exitNotice.write, &byte, 1)
+            exitNotice?.wake()
             return
         }
     }

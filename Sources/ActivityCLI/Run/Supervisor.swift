@@ -126,8 +126,12 @@ final class Supervisor {
         aptStatus?.closeWriteEnd()
         cancels.set(started.pid)
         let child = started.child
-        child.startWaiting()
         defer { child.release() }
+        guard child.startWaiting() else {
+            child.forward(SIGKILL)
+            return fail(
+                "cannot start a thread to wait for the command: \(POSIX.describe(errno))", status: ExitCode.osError)
+        }
 
         let tracker = ConnectionTracker(root: root, tree: .system(command: started.pid))
         var loop = IOLoop(
@@ -356,7 +360,7 @@ struct IOLoop {
             let behind = display.outputIsBehind
             var fds = [
                 pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: deadline == nil ? child.exitNotice.read : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: deadline == nil ? child.exitNotice?.readEnd ?? -1 : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: acceptPausedUntil == nil ? server.fileDescriptor : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: behind ? -1 : output, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: behind ? -1 : errors, events: Int16(POLLIN), revents: 0),
@@ -364,7 +368,7 @@ struct IOLoop {
                 pollfd(
                     fd: output >= 0 && terminal?.hasPendingKeys == true ? output : -1, events: Int16(POLLOUT),
                     revents: 0),
-                pollfd(fd: cancels?.wake.read ?? -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: cancels?.wakeUp?.readEnd ?? -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: status, events: Int16(POLLIN), revents: 0),
             ]
             fds += tracker.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }

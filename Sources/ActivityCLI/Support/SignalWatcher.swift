@@ -1,4 +1,4 @@
-import Dispatch
+import ActivityPOSIX
 import Synchronization
 
 #if canImport(Glibc)
@@ -29,7 +29,7 @@ final class SignalWatcher: Sendable {
         let watcher = SignalWatcher(display: display)
         guard SignalPipe.install() else { return watcher }
         let fd = SignalPipe.readEnd
-        DispatchQueue(label: "activity.signals").async {
+        let started = HelperThread.detach(named: "activity.signals") {
             while true {
                 var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 guard poll(&poller, 1, -1) >= 0 || errno == EINTR else { return }
@@ -39,6 +39,8 @@ final class SignalWatcher: Sendable {
                 }
             }
         }
+        // Nothing would read the pipe: the signals act as they did before, without the summary.
+        if !started { SignalPipe.restore() }
         return watcher
     }
 

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityTimeline
 import ActivityWire
 import Foundation
@@ -52,8 +53,9 @@ final class OTLPLiveExporter: Sendable {
     private let delivery = Mutex(Delivery())
     private let workerDone = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// Wakes the sender early (a full batch, the end); `nil` when no pipe could be made, and
+    /// the sender then only wakes on its schedule.
+    private let wakeUp = try? WakeUpPipe()
     private let warn: @Sendable (String) -> Void
     private let writer: OTLPTraceWriter
 
@@ -64,14 +66,7 @@ final class OTLPLiveExporter: Sendable {
         writer = OTLPTraceWriter(
             serviceName: settings.serviceName, resourceAttributes: settings.resourceAttributes,
             version: Commands.version)
-        var ends: [Int32] = [-1, -1]
-        if POSIX.makePipe(&ends, nonBlocking: true) {
-            wakeRead = ends[0]
-            wakeWrite = ends[1]
-        } else {
-            (wakeRead, wakeWrite) = (-1, -1)
-        }
-        Thread.detachNewThread { [self] in run() }
+        _ = HelperThread.detach(named: "activity.otlp") { [self] in run() }
     }
 
     /// Folds one event; activities that end become spans in the queue. Never blocks on the network.
@@ -134,21 +129,16 @@ final class OTLPLiveExporter: Sendable {
         }
     }
 
-    private func wake() {
-        guard wakeWrite >= 0 else { return }
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
-    }
+    private func wake() { wakeUp?.wake() }
 
     /// The sender thread: waits for a full batch, the schedule delay or the end; sends.
     private func run() {
         defer { workerDone.store(true, ordering: .releasing) }
         while true {
-            if wakeRead >= 0 {
-                var poller = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
+            if let wakeUp {
+                var poller = pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0)
                 _ = poll(&poller, 1, Int32(saturating: settings.scheduleDelay * 1000))
-                var drain = [UInt8](repeating: 0, count: 64)
-                while read(wakeRead, &drain, drain.count) > 0 {}
+                wakeUp.drain()
             } else {
                 POSIX.sleep(seconds: settings.scheduleDelay)
             }
@@ -204,8 +194,5 @@ final class OTLPLiveExporter: Sendable {
         if let warning { warn(warning) }
     }
 
-    deinit {
-        if wakeRead >= 0 { close(wakeRead) }
-        if wakeWrite >= 0 { close(wakeWrite) }
-    }
+    deinit { wakeUp?.close() }
 }

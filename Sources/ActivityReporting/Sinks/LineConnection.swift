@@ -77,9 +77,13 @@ package final class LineConnection: Sendable {
                 $0.finished = true
             }
         } else {
-            let thread = Thread { [self] in run(reader) }
-            thread.name = "activity-writer"
-            thread.start()
+            let started = HelperThread.detach(named: "activity-writer") { [self] in run(reader) }
+            if !started {
+                queue.withLock {
+                    $0.broken = true
+                    $0.finished = true
+                }
+            }
         }
     }
 

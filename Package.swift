@@ -92,7 +92,7 @@ package.targets += [
         dependencies: ["ActivityRendering", "ActivityWire", "ActivityTerminal", "ActivityOverlay", "TestSupport"],
         exclude: ["Golden", "Fixtures"]
     ),
-    .target(name: "ActivityOverlay", dependencies: ["ActivityWire", "ActivityTerminal"]),
+    .target(name: "ActivityOverlay", dependencies: ["ActivityWire"]),
     .testTarget(
         name: "ActivityOverlayTests",
         dependencies: ["ActivityOverlay", "ActivityWire", "ActivityReporting", "ActivityTerminal", "ActivityRendering"]

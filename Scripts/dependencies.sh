@@ -30,7 +30,7 @@ debian_packages=(
     "python3-pip glob:/usr/lib/python3/dist-packages/pip/__init__.py" # Debian's python3, for Scripts/install's test
 )
 # PyPI packages, each with the module that shows it is there. wcwidth is pinned: it is the
-# reference of the width table (Sources/ActivityTerminal/UnicodeTables.swift names the version).
+# reference of the width table (Sources/ActivityWire/Text/UnicodeTables.swift names the version).
 pypi_packages=(
     "check-jsonschema check_jsonschema"
     "pyte pyte"

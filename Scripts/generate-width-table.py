@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/ActivityTerminal/UnicodeTables.swift from the tables of the `wcwidth` package.
+"""Writes Sources/ActivityWire/Text/UnicodeTables.swift from the tables of the `wcwidth` package.
 
 The display width of every character comes from one place: the tables that the `wcwidth` PyPI
 package (https://github.com/jquast/wcwidth) derives from the Unicode Character Database. This
@@ -23,7 +23,7 @@ import sys
 import wcwidth
 from wcwidth import table_grapheme, table_mc, table_vs16
 
-OUTPUT = os.path.join(os.path.dirname(__file__), "..", "Sources", "ActivityTerminal", "UnicodeTables.swift")
+OUTPUT = os.path.join(os.path.dirname(__file__), "..", "Sources", "ActivityWire", "Text", "UnicodeTables.swift")
 
 
 def merged(ranges):

@@ -1,4 +1,3 @@
-import ActivityTerminal
 import ActivityWire
 
 extension OverlayModel {

@@ -1,4 +1,3 @@
-import ActivityTerminal
 import ActivityWire
 
 /// The overlay's brain: a pure reducer from (state, input, time) to (state, effects).

@@ -1,4 +1,5 @@
 import ActivityTerminal
+import ActivityWire
 
 /// Why a ``RenderSession`` (or one of its renderers) could not be set up, by kind, so that a
 /// caller maps it to an exit status or a message without probing in advance.

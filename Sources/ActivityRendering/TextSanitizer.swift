@@ -1,4 +1,5 @@
 import ActivityTerminal
+import ActivityWire
 
 /// Makes text from the wire safe to show in a terminal or write to a log, for renderers of your own.
 ///

@@ -1,3 +1,4 @@
+import ActivityWire
 /// Cuts what a command writes to its (pseudo-)terminal into ``CommandOutput`` pieces, keeping
 /// state between reads: an escape sequence, a line or a UTF-8 character may be cut anywhere.
 ///

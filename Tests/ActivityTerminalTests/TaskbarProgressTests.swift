@@ -1,3 +1,4 @@
+import ActivityWire
 import Testing
 
 @testable import ActivityTerminal

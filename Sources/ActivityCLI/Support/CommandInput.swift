@@ -1,4 +1,5 @@
 import ActivityTerminal
+import ActivityWire
 
 #if canImport(Glibc)
     import Glibc

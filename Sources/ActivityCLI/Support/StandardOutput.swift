@@ -1,5 +1,6 @@
 import ActivityPOSIX
 import ActivityTerminal
+import ActivityWire
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import ActivityTerminal
+import ActivityWire
 
 /// Reading a theme from text: `ACTIVITY_COLORS`, in the format of `GCC_COLORS` and `LS_COLORS`.
 extension ColorTheme {

@@ -1,4 +1,5 @@
 import ActivityTerminal
+import ActivityWire
 
 /// One running activity's parts for a frame, measured, before the frame's columns are laid out.
 struct LiveRow {

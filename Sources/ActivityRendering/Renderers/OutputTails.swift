@@ -1,4 +1,5 @@
 import ActivityTerminal
+import ActivityWire
 
 /// The last lines of output of each running activity, in bounded memory: shown under the
 /// activity in the live region, and with its failure.

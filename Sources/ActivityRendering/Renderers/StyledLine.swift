@@ -1,4 +1,5 @@
 import ActivityTerminal
+import ActivityWire
 
 /// Where a line's spans go: a ``StyledLine``, or straight into a frame's bytes.
 protocol LineSink {

@@ -1,5 +1,6 @@
 import ActivityRendering
 import ActivityTerminal
+import ActivityWire
 
 /// A small VT100 subset, enough to replay the terminal renderer's output into a grid of cells
 /// and check what a person would see: text, `\r`, `\n`, `CSI n A`, `CSI K`, `CSI J`, SGR

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ActivityTerminal
+@testable import ActivityWire
 
 @Suite("Display width")
 struct DisplayWidthTests {

@@ -1,5 +1,3 @@
-import ActivityWire
-
 /// One rounding rule for every percentage shown (the terminal display's bars and texts, the
 /// overlay, the taskbar): down, so 99.6 % never claims to be done, and 1.4 % is 1 % everywhere.
 package enum DisplayPercent {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ActivityTerminal
+@testable import ActivityWire
 
 @Suite("Sanitizing")
 struct TerminalSanitizerTests {

@@ -53,7 +53,7 @@ package enum DisplayWidth {
     /// Exact, not an estimate: none of these characters joins a cluster with what precedes it,
     /// and what could join one with them is not among them, so their clusters are single scalars.
     @inline(__always)
-    static func simpleWidth(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    package static func simpleWidth(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var width = 0
         var i = 0
         let count = bytes.count
@@ -90,7 +90,7 @@ package enum DisplayWidth {
     /// Braille, CJK ideographs, Hangul syllables. The combining marks for symbols (U+20D0–U+20FF)
     /// and those in CJK punctuation (U+302A–U+302F) are left out.
     @inline(__always)
-    static func standsAlone(_ value: UInt32) -> Bool {
+    package static func standsAlone(_ value: UInt32) -> Bool {
         switch value {
         case 0xA0...0x2FF, 0x370...0x482, 0x2010...0x2027, 0x2030...0x205E, 0x2070...0x20CF, 0x2100...0x2BFF,
             0x4E00...0x9FFF, 0xAC00...0xD7A3:
@@ -140,7 +140,7 @@ package enum DisplayWidth {
     /// Hangul choseong, U+1100–U+115F and U+A960–U+A97C: each wide, each drawn in its own two
     /// columns even where several make one grapheme cluster.
     @inline(__always)
-    static func isLeadingJamo(_ value: UInt32) -> Bool {
+    package static func isLeadingJamo(_ value: UInt32) -> Bool {
         (0x1100...0x115F).contains(value) || (0xA960...0xA97C).contains(value)
     }
 

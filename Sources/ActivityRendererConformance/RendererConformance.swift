@@ -2,16 +2,16 @@ import ActivityRendering
 import ActivityWire
 
 /// A check for the authors of renderers: it drives a renderer through the protocol's event
-/// sequences, as a ``ActivityRendering/RenderSession`` does, and returns what it found wrong.
+/// sequences, as a `RenderSession` does, and returns what it found wrong.
 ///
 /// Each ``Scenario`` gets a renderer of its own from `makeSubject`. An event is applied to an
-/// ``ActivityRendering/ActivityStore`` and every update it makes is handed to
+/// `ActivityStore` and every update it makes is handed to
 /// `render(_:in:)`, the problems it raises to `report(_:in:)`; passed-through output, input
 /// problems and notices are handed over too, `tick(_:now:)` is called every
 /// `preferredTickInterval` of the stream's time, and the stream ends as a session ends one: the
 /// store ends what is still open (`abandoned`) and `finish(_:now:)` is called once.
 ///
-/// What it checks, of the guarantees ``ActivityRendering/ActivityRenderer`` lists:
+/// What it checks, of the guarantees `ActivityRenderer` lists:
 /// - no call blocks for long, and `render(_:in:)` keeps up (``Limits``);
 /// - no control sequence of the producer's text reaches the output as it came: titles, messages,
 ///   units, errors, attributes, log lines, input problems and notices always, passed-through

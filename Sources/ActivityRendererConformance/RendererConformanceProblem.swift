@@ -1,5 +1,5 @@
-/// One way a renderer broke the guarantees of ``ActivityRendering/ActivityRenderer``, found by
-/// ``RendererConformance/check(limits:_:)``.
+/// One way a renderer broke the guarantees of `ActivityRenderer`, found by
+/// ``RendererConformance/check(scenarios:limits:_:)``.
 public struct RendererConformanceProblem: Sendable, Hashable, CustomStringConvertible {
     /// Which guarantee was broken.
     public enum Kind: Sendable, Hashable {

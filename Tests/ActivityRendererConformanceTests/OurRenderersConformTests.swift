@@ -62,9 +62,13 @@ struct OurRenderersConformTests {
         }
     }
 
+    /// Tests run in a debug build beside other suites on two cores: limits five times the
+    /// defaults still catch a renderer that blocks, and leave room for a loaded machine.
+    static let limits = RendererConformance.Limits(longestCall: .seconds(10), meanRender: .milliseconds(50))
+
     @Test("conforms", arguments: renderers)
     func conforms(_ name: String) {
-        let problems = RendererConformance.check { Self.subject(name) }
+        let problems = RendererConformance.check(limits: Self.limits) { Self.subject(name) }
         #expect(problems.isEmpty, "\(name): \(problems.map(\.description).joined(separator: "\n"))")
     }
 }

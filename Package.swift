@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "ActivityReporting", targets: ["ActivityReporting"]),
         .library(name: "InMemoryActivity", targets: ["InMemoryActivity"]),
         .library(name: "ActivityRendering", targets: ["ActivityRendering"]),
+        .library(name: "ActivityRendererConformance", targets: ["ActivityRendererConformance"]),
         .library(name: "ActivityOverlay", targets: ["ActivityOverlay"]),
         .library(name: "ActivityTimeline", targets: ["ActivityTimeline"]),
         .library(name: "ActivityAdapters", targets: ["ActivityAdapters"]),
@@ -91,6 +92,12 @@ package.targets += [
         name: "ActivityRenderingTests",
         dependencies: ["ActivityRendering", "ActivityWire", "ActivityTerminal", "ActivityOverlay", "TestSupport"],
         exclude: ["Golden", "Fixtures"]
+    ),
+    // For the authors of renderers: drives one through the protocol's sequences, returns its problems.
+    .target(name: "ActivityRendererConformance", dependencies: ["ActivityRendering", "ActivityWire"]),
+    .testTarget(
+        name: "ActivityRendererConformanceTests",
+        dependencies: ["ActivityRendererConformance", "ActivityRendering", "ActivityWire"]
     ),
     .target(name: "ActivityOverlay", dependencies: ["ActivityWire"]),
     .testTarget(

@@ -13,7 +13,7 @@ struct Figure: Sendable, Codable {
     var name: String
     var unit: String
     var runs: [Double]
-    /// The DESIGN target, when there is one.
+    /// The target the figure is held to (Benchmarks/README.md, "Targets"), when there is one.
     var target: Double?
     var better: Better
     /// A reference figure from another library on this kind of machine, for the table.

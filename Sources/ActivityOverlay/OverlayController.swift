@@ -5,7 +5,7 @@ import Synchronization
 /// The overlay for an app: an observable state fed by activity events, with its timers driven.
 ///
 /// The controller owns an ``OverlayModel``. It receives events from any thread as an
-/// ``ActivityEventSink`` (bootstrap the SDK with it, or feed it events decoded from the wire),
+/// `ActivityEventSink` (bootstrap the SDK with it, or feed it events decoded from the wire),
 /// stamps them with the scheduler's time, and applies them on the main actor. It keeps one timer,
 /// at the model's ``OverlayModel/nextDeadline``, and publishes ``state`` through Observation, so a
 /// SwiftUI view or a UIKit observer redraws when it changes. Cancel taps reach the producers through

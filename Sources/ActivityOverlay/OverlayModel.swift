@@ -9,7 +9,7 @@ import ActivityWire
 /// Deadlines that a late input skips over are applied first, each at its own time, so the model
 /// stays exact even when ticks come late.
 ///
-/// The rules (DESIGN §7): grace counts from the first `begin` and does not move; work that ends
+/// The rules (`Docs/overlay.md`, "The timing rules"): grace counts from the first `begin` and does not move; work that ends
 /// during the grace shows nothing, but input is blocked meanwhile when an activity asked for it;
 /// once shown, the overlay stays at least the minimum show time; success and failure marks linger;
 /// a `begin` during a hold or a flash reuses the presentation; the label is the highest-priority,

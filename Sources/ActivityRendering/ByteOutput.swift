@@ -18,11 +18,11 @@ public protocol ByteOutput: AnyObject {
 
     /// Writes a line of the display's own (not the producer's output), as ``write(_:)`` does; an
     /// output whose reader stalls may leave it out and say how many it left out
-    /// (``BackgroundWriter``). Returns `false` once the destination has gone away.
+    /// (`BackgroundWriter`). Returns `false` once the destination has gone away.
     @discardableResult
     func writeDisplayLine(_ bytes: [UInt8]) -> Bool
 
-    /// Whether the reader has fallen behind (``BackgroundWriter/isBehind``): a display draws
+    /// Whether the reader has fallen behind (`BackgroundWriter/isBehind`): a display draws
     /// nothing it can leave out until it has caught up.
     var isBehind: Bool { get }
 }
@@ -73,9 +73,9 @@ public final class BufferOutput: ByteOutput {
 /// writing thread and a pending one consumed. After the first `EPIPE` (or another hard error)
 /// the output is ``isBroken`` and later writes are dropped.
 ///
-/// With a ``batch`` the bytes are gathered and written later, in larger writes (see
-/// ``OutputBatch``); with a ``background`` writer they are written on its thread (see
-/// ``BackgroundWriter``). A failure then shows in ``isBroken`` once the bytes are written.
+/// With a `batch` the bytes are gathered and written later, in larger writes (see
+/// `OutputBatch`); with a `background` writer they are written on its thread (see
+/// `BackgroundWriter`). A failure then shows in ``isBroken`` once the bytes are written.
 public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
     public let fileDescriptor: Int32
     /// The `errno` of the write that broke it; atomic, as a background writer's thread sets it.

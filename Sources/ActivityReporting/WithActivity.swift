@@ -37,6 +37,7 @@ import ActivityWire
 ///   - cancellable: Whether a consumer may cancel it.
 ///   - blocking: A hint for overlays: whether to block input or dim the screen meanwhile.
 ///   - attrs: Extensions, keys prefixed `x-` or in reverse-DNS form.
+///   - isolation: The actor `body` runs on: the caller's, left as it is.
 ///   - body: The work. It receives the activity to advance, update and log to.
 /// - Returns: What `body` returns.
 /// - Throws: What `body` throws, after the activity has ended.

@@ -9,8 +9,8 @@
 /// Splits a byte stream into lines with bounded memory.
 ///
 /// Lines end in `\n`; a final line without one is still delivered. A line longer than
-/// `maxLineBytes` is never held whole: it is delivered in pieces (``Part/first``, ``Part/middle``,
-/// ``Part/last``) as the buffer fills, so a consumer can skip it, or pass it through, in constant
+/// `maxLineBytes` is never held whole: it is delivered in pieces (``LinePart/first``, ``LinePart/middle``,
+/// ``LinePart/last``) as the buffer fills, so a consumer can skip it, or pass it through, in constant
 /// memory.
 ///
 /// ```swift
@@ -36,12 +36,12 @@ public struct LineReader<Source: ByteSource> {
     /// How much is read at once: large blocks, so that a fast producer costs few `read(2)` calls.
     public static var blockBytes: Int { 1 << 18 }
 
-    /// How many bytes a buffer of ``forEachLine(into:pendingBytes:line:next:_:)`` holds at least:
+    /// How many bytes a buffer of `forEachLine(into:pendingBytes:line:next:_:)` holds at least:
     /// the longest whole line and its newline.
     public var minimumBufferBytes: Int { maxLineBytes + 1 }
 
     /// Where reading stands after a read whose lines are delivered: what
-    /// ``forEachLine(into:pendingBytes:line:next:_:)`` hands `next`.
+    /// `forEachLine(into:pendingBytes:line:next:_:)` hands `next`.
     package struct Pause {
         /// The buffer read into.
         package var buffer: UnsafeMutableBufferPointer<UInt8>

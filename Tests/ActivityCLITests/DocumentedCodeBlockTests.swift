@@ -7,12 +7,27 @@ import Testing
 /// (`Support/MarkdownCodeBlocks.swift` says how; CONTRIBUTING.md too).
 @Suite("The documents' code blocks: run as written, or marked as illustrations")
 struct DocumentedCodeBlockTests {
-    static let documents: [String] = {
-        let docs =
-            (try? FileManager.default.contentsOfDirectory(atPath: Repository.path("Docs")))?
-            .filter { $0.hasSuffix(".md") }.sorted().map { "Docs/" + $0 } ?? []
-        return ["README.md", "Python/README.md"] + docs
+    static let documents: [String] = ["README.md", "Python/README.md", "Benchmarks/README.md"] + guides + articles
+
+    /// `Docs/*.md`.
+    static let guides: [String] = markdown(in: "Docs")
+
+    /// The articles of every DocC catalog, `Sources/MODULE/MODULE.docc/*.md`.
+    static let articles: [String] = {
+        let modules = (try? FileManager.default.contentsOfDirectory(atPath: Repository.path("Sources"))) ?? []
+        return modules.sorted().flatMap { module in
+            let catalogs =
+                (try? FileManager.default.contentsOfDirectory(atPath: Repository.path("Sources/" + module))) ?? []
+            return catalogs.filter { $0.hasSuffix(".docc") }.sorted().flatMap {
+                markdown(in: "Sources/\(module)/\($0)")
+            }
+        }
     }()
+
+    static func markdown(in folder: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: Repository.path(folder))) ?? []
+        return names.filter { $0.hasSuffix(".md") }.sorted().map { folder + "/" + $0 }
+    }
 
     static let blocks: [MarkdownCodeBlock] = documents.flatMap {
         (try? MarkdownCodeBlock.blocks(in: $0, root: Repository.root)) ?? []
@@ -34,6 +49,8 @@ struct DocumentedCodeBlockTests {
     @Test("every block a reader would run is run or says why not")
     func everyBlockMarked() {
         #expect(Self.documents.count > 5)
+        // The catalogs of the wire, reporting, rendering, conformance and overlay modules.
+        #expect(Self.articles.count >= 9, "\(Self.articles)")
         #expect(Self.runnable.count > 40)
         for block in Self.runnable {
             switch block.marker {

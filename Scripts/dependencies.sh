@@ -24,6 +24,7 @@ debian_packages=(
     "rsync rsync"
     "tar tar"
     "ffmpeg ffmpeg"
+    "ansible ansible-playbook"                # the ansible adapter's fixtures (Fixtures/ansible)
     "libcurl4 glob:/usr/lib/*/libcurl.so.4"   # OTLP export over https (loaded at run time)
     "openssl openssl"                         # its test makes a certificate
     "python3-pip glob:/usr/lib/python3/dist-packages/pip/__init__.py" # Debian's python3, for Scripts/install's test

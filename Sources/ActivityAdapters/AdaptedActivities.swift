@@ -26,6 +26,8 @@ public struct AdaptedActivities {
     private struct Entry {
         var key: String
         var id: ActivityID
+        /// The adapted activity this one nests under, when it is one.
+        var parent: ActivityID?
         var completed: Double
         var total: Double?
         var message: String?
@@ -62,9 +64,11 @@ public struct AdaptedActivities {
     ///   - completed: the absolute amount done, when known.
     ///   - total: the amount of work, when known (never made indeterminate again).
     ///   - message: a line of detail.
+    ///   - parentKey: the open activity it nests under when it begins (an ansible task under its
+    ///     play); otherwise it nests under ``parent``.
     public mutating func update(
         _ key: String, title: String, unit: String? = nil, completed: Double? = nil, total: Double? = nil,
-        message: String? = nil
+        message: String? = nil, under parentKey: String? = nil
     ) {
         let completed = completed.map(Self.clamped)
         let total = total.map(Self.clamped)
@@ -72,13 +76,14 @@ public struct AdaptedActivities {
             guard open.count < Self.maxOpen else { return }
             counter += 1
             let id = ActivityID(unchecked: "\(idPrefix).\(counter)")
+            let nestedUnder = parentKey.flatMap { parentKey in open.first { $0.key == parentKey }?.id }
             let begin = ActivityEvent.Begin(
-                id: id, title: title, parent: parent, total: total, completed: completed ?? 0, unit: unit,
-                message: message)
+                id: id, title: title, parent: nestedUnder ?? parent, total: total, completed: completed ?? 0,
+                unit: unit, message: message)
             outputs.append(.event(.begin(begin)))
             open.append(
                 Entry(
-                    key: key, id: id, completed: completed ?? 0, total: total, message: message,
+                    key: key, id: id, parent: nestedUnder, completed: completed ?? 0, total: total, message: message,
                     sent: (completed ?? 0, total, message)))
             return
         }
@@ -179,7 +184,12 @@ public struct AdaptedActivities {
     /// (``markProbablyComplete(_:)``) or the known total was reached. `signal` names the signal that killed the
     /// tool (`SIGINT`), when it was killed: its failure says so rather than the status 128 + N.
     mutating func finish(exitStatus: Int32?, signal: String? = nil) {
-        while let entry = open.first {
+        while !open.isEmpty {
+            // Oldest first, but children before their parent.
+            var index = 0
+            while let child = open.firstIndex(where: { $0.parent == open[index].id }) { index = child }
+            if index != 0 { open.insert(open.remove(at: index), at: 0) }
+            let entry = open[0]
             if entry.completionSeen || exitStatus == 0 {
                 if exitStatus == 0, entry.reachesTotalOnSuccess, let total = entry.total {
                     open[0].completed = max(entry.completed, total)
@@ -207,7 +217,12 @@ public struct AdaptedActivities {
     }
 
     private mutating func end(at index: Int, status: ActivityEvent.Status, error: String?) {
-        let entry = open.remove(at: index)
+        let id = open[index].id
+        // Children end before their parent, as the protocol asks, with the parent's outcome.
+        while let child = open.lastIndex(where: { $0.parent == id }) {
+            end(at: child, status: status, error: status == .success ? nil : error)
+        }
+        let entry = open.remove(at: open.firstIndex { $0.id == id }!)
         var end = ActivityEvent.End(id: entry.id, status: status, error: error)
         if entry.completed != entry.sent.completed { end.completed = entry.completed }
         if entry.total != entry.sent.total, let total = entry.total { end.total = .value(total) }

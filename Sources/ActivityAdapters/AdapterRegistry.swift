@@ -120,6 +120,14 @@ public enum AdapterRegistry {
             ]
         ) { _ in CargoAdapter() },
         AdapterInfo(
+            name: "ansible", aliases: ["ansible-playbook"],
+            formats: [
+                "the default output: PLAY [..], TASK [..], ok:/changed:/fatal: [host], ...ignoring, PLAY RECAP",
+                "ANSIBLE_STDOUT_CALLBACK=ansible.posix.jsonl events; plays with their tasks nested, no totals",
+            ],
+            reportsOnStandardOutput: true
+        ) { _ in AnsibleAdapter() },
+        AdapterInfo(
             name: "ninja", aliases: ["swift-build", "meson", "cmake"],
             formats: ["[n/m] text status lines (ninja, swift build, meson, CMake with ninja)"],
             reportsOnStandardOutput: true
@@ -133,7 +141,7 @@ public enum AdapterRegistry {
 
     /// The adapter for a command, chosen by its program's name: `git`, `curl`, `wget`, `pv`, `dd`,
     /// `rsync`, `tar`, `ffmpeg`, `pip`/`pip3`/`python -m pip`, `ninja`, `swift build`, `cargo`, `apt-get`,
-    /// `apt`, `dpkg`, also after `sudo` or `env`. `pv` with `-b` counts bytes.
+    /// `apt`, `dpkg`, `ansible-playbook`, also after `sudo` or `env`. `pv` with `-b` counts bytes.
     public static func adapter(forCommand command: [String]) -> AdapterInfo? {
         var words = command[...]
         while let first = words.first, ["sudo", "env"].contains(programName(first)) {
@@ -143,7 +151,8 @@ public enum AdapterRegistry {
         let program = programName(first)
         let rest = Array(words.dropFirst())
         switch program {
-        case "git", "curl", "wget", "dd", "rsync", "tar", "ffmpeg", "ninja", "cargo", "apt", "apt-get", "dpkg":
+        case "git", "curl", "wget", "dd", "rsync", "tar", "ffmpeg", "ninja", "cargo", "apt", "apt-get", "dpkg",
+            "ansible", "ansible-playbook":
             return named(program)
         case "pv":
             return named(PvOptions(command).bytes ? "pv-bytes" : "pv")

@@ -136,5 +136,5 @@ package enum SystemCall {
 #if canImport(Glibc) || canImport(Musl)
     /// `pipe2(2)`, which the Glibc module does not import.
     @_silgen_name("pipe2")
-    private func pipeWithFlags(_ ends: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+    func pipeWithFlags(_ ends: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
 #endif

@@ -46,18 +46,31 @@ static double clamp_count(double value)
     return value > MAX_COUNT ? MAX_COUNT : value;
 }
 
-static void destroy(activity *a)
+static pthread_once_t ready_once = PTHREAD_ONCE_INIT;
+
+static void after_fork_in_child(void)
 {
-    pthread_mutex_destroy(&a->lock);
-    pthread_mutex_destroy(&a->message_lock);
-    free(a->message);
-    free(a->title);
-    free(a);
+    sink_after_fork_in_child();
+    ids_after_fork_in_child();
+    registry_after_fork_in_child();
+    control_after_fork_in_child();
 }
 
-void activity_release(activity *a)
+/** The library's set-up, once, before its first event: the environment, the writer the flusher
+    calls, and the fork handlers, which reach every unit from here so that none calls upward. */
+static void get_ready(void)
 {
-    if (atomic_fetch_sub_explicit(&a->refs, 1, memory_order_acq_rel) == 1) destroy(a);
+    sink_read_environment();
+    control_configure_from_environment();
+    registry_set_writer(activity_emit_progress_locked);
+    pthread_atfork(registry_before_fork, registry_after_fork_in_parent, after_fork_in_child);
+}
+
+/** Whether events are reported, with the library set up. */
+static bool reporting(void)
+{
+    pthread_once(&ready_once, get_ready);
+    return sink_enabled();
 }
 
 double activity_completed_value(activity *a)
@@ -83,7 +96,7 @@ static sink_result write_event(const event_fields *fields, uint64_t epoch, int w
 
 static activity *begin(const char *parent_id, const char *title, double total, const char *unit, bool cancellable)
 {
-    if (!sink_enabled()) return &disabled_handle;
+    if (!reporting()) return &disabled_handle;
     activity *a = calloc(1, sizeof *a);
     if (!a) return NULL;
     pthread_mutex_init(&a->lock, NULL);
@@ -262,7 +275,7 @@ int activity_log(activity *a, activity_level level, const char *message)
 {
     if (!message) return 0;
     if ((unsigned)level > ACTIVITY_LEVEL_ERROR) return -EINVAL;
-    if (!sink_enabled()) return 0;
+    if (!reporting()) return 0;
     uint64_t epoch = sink_epoch();
     event_fields f = event_fields_empty("log");
     /* A log of an activity the stream does not know is still worth showing, without its id. */
@@ -281,13 +294,13 @@ int activity_end(activity *a, activity_status status, const char *message)
     if (a->pid != getpid()) {
         /* Inherited from the parent process (whose registry and locks this process does not
            share): only the memory is left to free. */
-        destroy(a);
+        registry_free(a);
         return 0;
     }
     if (!a->enabled) {
         /* Never in the stream. It was in the registry while its begin was being written, so the
            flusher may still hold it for a moment: the last reference frees it. */
-        activity_release(a);
+        registry_release(a);
         return 0;
     }
     /* From here on no cancel handler runs for a: its context may go once this returns. */
@@ -328,7 +341,7 @@ int activity_end(activity *a, activity_status status, const char *message)
     }
     pthread_mutex_unlock(&a->lock);
     registry_remove(a);
-    activity_release(a);
+    registry_release(a);
     return 0;
 }
 
@@ -340,16 +353,30 @@ const char *activity_id(const activity *a)
 int activity_set_sink(const char *spec)
 {
     if (!spec) return 0;
+    pthread_once(&ready_once, get_ready);
     return sink_set(spec);
 }
 
 int activity_flush(int timeout_ms)
 {
-    if (!sink_enabled()) return 0;
+    if (!reporting()) return 0;
     if (timeout_ms < 0) timeout_ms = sink_timeout_ms();
     int64_t deadline = monotonic_ms() + timeout_ms;
     bool all = registry_flush(timeout_ms, true);
     int64_t remaining = deadline - monotonic_ms();
     all = sink_drain(remaining > 0 ? (int)remaining : 0, true) && all;
     return all ? 0 : -ETIMEDOUT;
+}
+
+int activity_cancel_requested(const activity *a)
+{
+    return a && a->cancellable && atomic_load_explicit(&a->cancel_requested, memory_order_relaxed) ? 1 : 0;
+}
+
+int activity_set_cancel_handler(activity *a, activity_cancel_handler handler, void *context)
+{
+    if (!a) return 0;
+    if (!a->cancellable) return a->enabled ? -EINVAL : 0;
+    control_set_handler(a, handler, context);
+    return 0;
 }

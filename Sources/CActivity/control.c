@@ -7,7 +7,7 @@
  * descriptor of our own opened on /proc/self/fd/N with O_NONBLOCK, a socket with MSG_DONTWAIT.
  *
  * The channel's state is touched by the flusher thread alone, inside its busy window
- * (registry_set_busy), so fork() never catches it half-changed; the cancel handlers are called
+ * (control_hooks.set_busy), so fork() never catches it half-changed; the cancel handlers are called
  * outside that window, one at a time, and activity_end() waits for a running one (control_close).
  */
 #include <errno.h>
@@ -54,7 +54,7 @@ static pthread_cond_t dispatch_done = PTHREAD_COND_INITIALIZER;
 static activity *dispatching; /* whose handler runs now */
 static _Thread_local bool in_handler;
 
-int control_configure(const char *text)
+static int configure(const char *text)
 {
     if (!text || !*text) return 0;
     if (strncmp(text, "fd:", 3) == 0 && text[3] >= '0' && text[3] <= '9') {
@@ -78,6 +78,22 @@ int control_configure(const char *text)
     }
     control.source = SOURCE_NONE;
     return -EINVAL;
+}
+
+void control_configure_from_environment(void)
+{
+    const char *text = getenv("ACTIVITY_CONTROL");
+    int configured = configure(text);
+    char shown[VISIBLE_SIZE];
+    if (configured == -ENAMETOOLONG) {
+        complain("libactivity: ACTIVITY_CONTROL=\"%s\": the socket path is %zu bytes; the system allows %zu; "
+                 "cancels are not received\n",
+                 visible(text, shown, sizeof shown), strlen(text + 5), SOCKET_PATH_MAX);
+    } else if (configured != 0) {
+        complain("libactivity: ACTIVITY_CONTROL=\"%s\" is not a control channel (expected fd:N, unix:PATH or "
+                 "none); cancels are not received\n",
+                 visible(text, shown, sizeof shown));
+    }
 }
 
 static void forget(void)
@@ -155,7 +171,8 @@ static void refresh(void)
 }
 
 /** Acts on one complete line; a cancel whose handler must run is added to pending. */
-static void take_line(const char *text, size_t length, activity **pending, size_t *count)
+static void take_line(const char *text, size_t length, activity **pending, size_t *count,
+                      const control_hooks *hooks)
 {
     struct json_tokener *tokener = json_tokener_new();
     if (!tokener) return;
@@ -170,24 +187,24 @@ static void take_line(const char *text, size_t length, activity **pending, size_
         json_object_object_get_ex(o, "type", &type) && json_object_is_type(type, json_type_string) &&
         strcmp(json_object_get_string(type), "cancel") == 0 && json_object_object_get_ex(o, "id", &id) &&
         json_object_is_type(id, json_type_string) && ids_is_valid(json_object_get_string(id))) {
-        a = registry_find(json_object_get_string(id));
+        a = hooks->find(json_object_get_string(id));
     }
     json_object_put(o);
     /* Exactly once: the first cancel of a cancellable open activity wins, every other is ignored. */
     if (!a || !a->cancellable || *count == PENDING || atomic_exchange(&a->cancel_requested, true)) {
         atomic_fetch_add(&ignored, 1);
-        if (a) activity_release(a);
+        if (a) hooks->release(a);
         return;
     }
-    pending[(*count)++] = a; /* with the reference registry_find took */
+    pending[(*count)++] = a; /* with the reference find took */
 }
 
-static void feed(const char *bytes, size_t length, activity **pending, size_t *count)
+static void feed(const char *bytes, size_t length, activity **pending, size_t *count, const control_hooks *hooks)
 {
     for (size_t k = 0; k < length; k++) {
         char c = bytes[k];
         if (c == '\n') {
-            if (!control.skipping) take_line(control.line, control.used, pending, count);
+            if (!control.skipping) take_line(control.line, control.used, pending, count, hooks);
             else atomic_fetch_add(&ignored, 1);
             control.used = 0;
             control.skipping = false;
@@ -200,7 +217,7 @@ static void feed(const char *bytes, size_t length, activity **pending, size_t *c
 }
 
 /** Reads one chunk of what is there. */
-static void read_chunk(activity **pending, size_t *count)
+static void read_chunk(activity **pending, size_t *count, const control_hooks *hooks)
 {
     char chunk[CHUNK];
     ssize_t n;
@@ -209,7 +226,7 @@ static void read_chunk(activity **pending, size_t *count)
                               : read(control.fd, chunk, sizeof chunk);
     } while (n < 0 && errno == EINTR);
     if (n > 0) {
-        feed(chunk, (size_t)n, pending, count);
+        feed(chunk, (size_t)n, pending, count, hooks);
         return;
     }
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
@@ -236,13 +253,13 @@ static void dispatch(activity *a)
     pthread_mutex_unlock(&dispatch_lock);
 }
 
-void control_wait(int timeout_ms)
+void control_wait(int timeout_ms, const control_hooks *hooks)
 {
     int64_t deadline = monotonic_ms() + timeout_ms;
-    registry_set_busy(true);
+    hooks->set_busy(true);
     refresh();
     int fd = control.finished ? -1 : control.fd;
-    registry_set_busy(false);
+    hooks->set_busy(false);
     for (;;) {
         int64_t remaining = deadline - monotonic_ms();
         if (remaining <= 0) return;
@@ -252,15 +269,15 @@ void control_wait(int timeout_ms)
         if (ready <= 0) return;
         activity *pending[PENDING];
         size_t count = 0;
-        registry_set_busy(true);
-        read_chunk(pending, &count);
+        hooks->set_busy(true);
+        read_chunk(pending, &count, hooks);
         fd = control.finished ? -1 : control.fd;
-        registry_set_busy(false);
+        hooks->set_busy(false);
         for (size_t k = 0; k < count; k++) dispatch(pending[k]);
         if (count > 0) {
-            registry_set_busy(true); /* a release may free: never while fork() is under way */
-            for (size_t k = 0; k < count; k++) activity_release(pending[k]);
-            registry_set_busy(false);
+            hooks->set_busy(true); /* a release may free: never while fork() is under way */
+            for (size_t k = 0; k < count; k++) hooks->release(pending[k]);
+            hooks->set_busy(false);
         }
     }
 }
@@ -291,20 +308,12 @@ void control_after_fork_in_child(void)
     if (control.source == SOURCE_FD) control.source = SOURCE_NONE;
 }
 
-int activity_cancel_requested(const activity *a)
+void control_set_handler(activity *a, activity_cancel_handler handler, void *context)
 {
-    return a && a->cancellable && atomic_load_explicit(&a->cancel_requested, memory_order_relaxed) ? 1 : 0;
-}
-
-int activity_set_cancel_handler(activity *a, activity_cancel_handler handler, void *context)
-{
-    if (!a) return 0;
-    if (!a->cancellable) return a->enabled ? -EINVAL : 0;
     pthread_mutex_lock(&dispatch_lock);
     if (!a->cancel_closed) {
         a->cancel_handler = handler;
         a->cancel_context = context;
     }
     pthread_mutex_unlock(&dispatch_lock);
-    return 0;
 }

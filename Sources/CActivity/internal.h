@@ -1,5 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libactivity internals, shared between its source files. Nothing here is exported. */
+/*
+ * libactivity internals, shared between its source files. Nothing here is exported.
+ *
+ * The units are layers; each calls only those below it, and where a lower one needs something of
+ * a higher one, the higher registers a callback:
+ *
+ *   activity.c     the public API, and the set-up and fork handlers that reach every unit
+ *   registry.c     live activities, their references, the flusher thread
+ *   control.c      cancel lines from the consumer (read on the flusher's thread)
+ *   sink.c         where lines go
+ *   event.c, ids.c, diagnostics.c   lines, ids and messages: no calls into the library
+ */
 #ifndef ACTIVITY_INTERNAL_H
 #define ACTIVITY_INTERNAL_H
 
@@ -64,11 +75,21 @@ struct activity {
 
 HIDDEN double activity_completed_value(activity *a);
 HIDDEN double activity_total_value(activity *a);
-HIDDEN void activity_release(activity *a);
 /** Writes the progress not written yet; a->lock held. Returns false when it could not be written. */
 HIDDEN bool activity_emit_progress_locked(activity *a, int wait_ms, bool may_block_on_sink);
 
-/* ---- registry.c: live activities and the flusher thread ----------------------------------- */
+/* ---- registry.c: live activities, their references, and the flusher thread ---------------- */
+
+/** Writes an activity's pending progress for the flusher; a->lock held (activity.c's). */
+typedef bool (*registry_writer)(activity *a, int wait_ms, bool may_block_on_sink);
+/** Set once, before the first activity. */
+HIDDEN void registry_set_writer(registry_writer writer);
+/** Drops one reference; the last frees the handle. */
+HIDDEN void registry_release(activity *a);
+/** Frees a handle whatever its references: one inherited from the parent process. */
+HIDDEN void registry_free(activity *a);
+/** The live activity with this id, with a reference the caller releases, or NULL. */
+HIDDEN activity *registry_find(const char *id);
 
 HIDDEN void registry_add(activity *a);
 HIDDEN void registry_remove(activity *a);
@@ -103,6 +124,11 @@ HIDDEN sink_result sink_write(const char *line, size_t length, int wait_ms, bool
 HIDDEN bool sink_drain(int wait_ms, bool may_block);
 /** The configured wait for a stalled reader, in milliseconds. */
 HIDDEN int sink_timeout_ms(void);
+/** Reads ACTIVITY_TIMEOUT_MS and ACTIVITY_PARENT (once; ACTIVITY_SINK is read at first use). */
+HIDDEN void sink_read_environment(void);
+/** The flusher thread blocks SIGPIPE for good: writes from it need not. */
+HIDDEN void sink_thread_blocks_sigpipe(void);
+HIDDEN void sink_after_fork_in_child(void);
 /** Parses a sink spec; 0 or -EINVAL. Exposed for activity_set_sink(). */
 HIDDEN int sink_set(const char *spec);
 /** The valid ACTIVITY_PARENT of this process, or NULL. */
@@ -115,21 +141,25 @@ HIDDEN int sink_control_dup(uint64_t *epoch);
 
 /* ---- control.c: the control direction ------------------------------------------------------ */
 
+/** What the control direction needs of the registry above it. */
+typedef struct control_hooks {
+    activity *(*find)(const char *id); /* the live activity with this id, with a reference */
+    void (*release)(activity *a);
+    void (*set_busy)(bool busy);       /* fork waits while busy */
+} control_hooks;
+
 /**
  * Waits up to timeout_ms for control lines and acts on them. Called by the flusher between its
- * flushes, with registry_lock released; takes it to mark itself busy while it reads (fork waits).
+ * flushes, with the registry unlocked; marks itself busy while it reads (fork waits).
  */
-HIDDEN void control_wait(int timeout_ms);
-/** Reads ACTIVITY_CONTROL's value (NULL: unset): 0, -ENAMETOOLONG for a unix: path the system
- * cannot take, -EINVAL when it is malformed (no channel then). */
-HIDDEN int control_configure(const char *spec);
+HIDDEN void control_wait(int timeout_ms, const control_hooks *hooks);
+/** Reads ACTIVITY_CONTROL (fd:N, unix:PATH or none) and says what is wrong with it. */
+HIDDEN void control_configure_from_environment(void);
+/** activity_set_cancel_handler(): a no-op once the activity is ending. */
+HIDDEN void control_set_handler(activity *a, activity_cancel_handler handler, void *context);
 /** activity_end(): the handler is never called again once this returns (nor running elsewhere). */
 HIDDEN void control_close(activity *a);
 HIDDEN void control_after_fork_in_child(void);
-/** registry.c: marks the flusher busy (fork waits for it) or idle again. */
-HIDDEN void registry_set_busy(bool busy);
-/** registry.c: the live activity with this id, with a reference the caller releases, or NULL. */
-HIDDEN activity *registry_find(const char *id);
 
 /* ---- ids.c -------------------------------------------------------------------------------- */
 
@@ -169,6 +199,23 @@ HIDDEN size_t event_build(const event_fields *fields, char *out);
 HIDDEN void event_format_double(double value, char out[32]);
 /** A copy of s with invalid UTF-8 replaced by U+FFFD and cut to at most max_bytes (on a boundary). */
 HIDDEN char *event_sanitize_utf8(const char *s, size_t max_bytes);
+
+/* ---- diagnostics.c: the library's own messages ------------------------------------------- */
+
+/** Writes a message to stderr with one write(2), without stdio. */
+HIDDEN __attribute__((format(printf, 1, 2))) void complain(const char *format, ...);
+/**
+ * The one escaping function for what libactivity's messages quote from outside (a variable's
+ * value, a path): `text` into `out` with controls, bidirectional controls and invisible
+ * characters written as visible escapes (`\n`, `\x1b`, `\u{202e}`), as `activity` writes them,
+ * so that the person sees what the value is and the terminal obeys none of it. Bytes that are not
+ * UTF-8 are written `\xff`. At most 200 bytes of `text` are quoted, then `…`. Returns `out`.
+ */
+HIDDEN const char *visible(const char *text, char *out, size_t size);
+/** Room for visible() of 200 bytes: each byte may take 6, and each 3-byte character 9. */
+enum { VISIBLE_SIZE = 1300 };
+/** The longest socket path a sockaddr_un holds, without its terminating NUL (107 on Linux). */
+#define SOCKET_PATH_MAX (sizeof(((struct sockaddr_un *)0)->sun_path) - 1)
 
 /* ---- small shared helpers ----------------------------------------------------------------- */
 

@@ -21,12 +21,11 @@
 
 #include "internal.h"
 
-HIDDEN void sink_thread_blocks_sigpipe(void);
-
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake;
 static bool wake_ready;
 static activity *head;
+static registry_writer write_pending; /* activity.c's, set before the first activity */
 static size_t live;
 static bool flusher_running;  /* created (it may still be starting) */
 static bool flusher_started;  /* running its own code: past the thread set-up of libc and sanitizers */
@@ -69,16 +68,21 @@ static bool emit_all(activity **list, activity **batch, size_t count, int wait_m
             pthread_mutex_lock(&a->lock);
         } else if (pthread_mutex_trylock(&a->lock) != 0) {
             all = false;
-            activity_release(a);
+            registry_release(a);
             continue;
         }
-        if (!a->ended && !activity_emit_progress_locked(a, remaining, may_block)) all = false;
+        if (!a->ended && !write_pending(a, remaining, may_block)) all = false;
         pthread_mutex_unlock(&a->lock);
-        activity_release(a);
+        registry_release(a);
     }
     if (list != batch) free(list);
     return all;
 }
+
+static void set_busy(bool busy);
+
+/** What control.c needs of the registry while it reads cancels. */
+static const control_hooks hooks = {registry_find, registry_release, set_busy};
 
 static void *flusher_main(void *unused)
 {
@@ -92,7 +96,7 @@ static void *flusher_main(void *unused)
         /* The pause between flushes is spent waiting for control lines (control.c), with the
            registry unlocked: nothing else needs to wake the flusher early. */
         pthread_mutex_unlock(&registry_lock);
-        control_wait(FLUSH_INTERVAL_MS);
+        control_wait(FLUSH_INTERVAL_MS, &hooks);
         pthread_mutex_lock(&registry_lock);
         activity *batch[BATCH];
         size_t count = 0;
@@ -134,6 +138,25 @@ static void start_flusher_locked(void)
     while (flusher_running && !flusher_started) pthread_cond_wait(&flusher_changed, &registry_lock);
 }
 
+void registry_set_writer(registry_writer writer)
+{
+    write_pending = writer;
+}
+
+void registry_free(activity *a)
+{
+    pthread_mutex_destroy(&a->lock);
+    pthread_mutex_destroy(&a->message_lock);
+    free(a->message);
+    free(a->title);
+    free(a);
+}
+
+void registry_release(activity *a)
+{
+    if (atomic_fetch_sub_explicit(&a->refs, 1, memory_order_acq_rel) == 1) registry_free(a);
+}
+
 void registry_add(activity *a)
 {
     atomic_fetch_add(&a->refs, 1);
@@ -157,7 +180,7 @@ void registry_remove(activity *a)
     a->prev = a->next = NULL;
     live--;
     pthread_mutex_unlock(&registry_lock);
-    activity_release(a);
+    registry_release(a);
 }
 
 bool registry_flush(int wait_ms, bool may_block)
@@ -170,7 +193,8 @@ bool registry_flush(int wait_ms, bool may_block)
     return emit_all(list, batch, count, wait_ms, may_block);
 }
 
-void registry_set_busy(bool busy)
+/** Marks the flusher busy (fork waits for it) or idle again. */
+static void set_busy(bool busy)
 {
     pthread_mutex_lock(&registry_lock);
     flushing = busy;

@@ -11,7 +11,6 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,99 +70,6 @@ int64_t monotonic_ms(void)
     return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
-/** Writes a message to stderr with one write(2), without stdio. */
-__attribute__((format(printf, 1, 2))) static void complain(const char *format, ...)
-{
-    char text[2048];
-    va_list arguments;
-    va_start(arguments, format);
-    int length = vsnprintf(text, sizeof text, format, arguments);
-    va_end(arguments);
-    if (length <= 0) return;
-    if ((size_t)length >= sizeof text) {
-        length = sizeof text - 1;
-        text[length - 1] = '\n';
-    }
-    ssize_t ignored = write(STDERR_FILENO, text, (size_t)length);
-    (void)ignored;
-}
-
-/** Whether a code point would act on the terminal or hide text instead of showing: the controls,
-    bidirectional controls and invisible characters the Swift side's TerminalSanitizer escapes. */
-static bool is_hidden(uint32_t c)
-{
-    return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0xAD || c == 0x061C || c == 0x115F || c == 0x1160 ||
-           c == 0x180E || (c >= 0x200B && c <= 0x200F) || (c >= 0x2028 && c <= 0x202E) ||
-           (c >= 0x2060 && c <= 0x206F) || c == 0x3164 || c == 0xFEFF || c == 0xFFA0 || (c >= 0xFFF9 && c <= 0xFFFB) ||
-           (c >= 0x1BCA0 && c <= 0x1BCA3) || (c >= 0x1D173 && c <= 0x1D17A) || (c >= 0xE0000 && c <= 0xE007F);
-}
-
-/**
- * The one escaping function for what libactivity's messages quote from outside (a variable's
- * value, a path): `text` into `out` with controls, bidirectional controls and invisible
- * characters written as visible escapes (`\n`, `\x1b`, `\u{202e}`), as `activity` writes them,
- * so that the person sees what the value is and the terminal obeys none of it. Bytes that are not
- * UTF-8 are written `\xff`. At most 200 bytes of `text` are quoted, then `…`. Returns `out`.
- */
-static const char *visible(const char *text, char *out, size_t size)
-{
-    size_t n = 0;
-    const unsigned char *p = (const unsigned char *)(text ? text : "");
-    const unsigned char *start = p;
-    while (*p && n + 16 < size) {
-        if (p - start >= 200) {
-            n += (size_t)snprintf(out + n, size - n, "…");
-            break;
-        }
-        uint32_t c = *p;
-        int length = 1;
-        if (c >= 0x80) {
-            int extra = c >= 0xF0 && c <= 0xF4 ? 3 : c >= 0xE0 && c <= 0xEF ? 2 : c >= 0xC2 && c < 0xE0 ? 1 : -1;
-            bool valid = extra > 0;
-            uint32_t value = extra == 3 ? c & 0x07 : extra == 2 ? c & 0x0F : c & 0x1F;
-            for (int i = 1; valid && i <= extra; i++) {
-                if ((p[i] & 0xC0) != 0x80) valid = false;
-                else value = value << 6 | (p[i] & 0x3F);
-            }
-            if (valid && ((extra == 2 && (value < 0x800 || (value >= 0xD800 && value <= 0xDFFF))) ||
-                          (extra == 3 && (value < 0x10000 || value > 0x10FFFF))))
-                valid = false;
-            if (!valid) {
-                n += (size_t)snprintf(out + n, size - n, "\\x%02x", (unsigned)c);
-                p++;
-                continue;
-            }
-            c = value;
-            length = extra + 1;
-        }
-        if (!is_hidden(c)) {
-            memcpy(out + n, p, (size_t)length);
-            n += (size_t)length;
-        } else if (c == '\n') {
-            n += (size_t)snprintf(out + n, size - n, "\\n");
-        } else if (c == '\r') {
-            n += (size_t)snprintf(out + n, size - n, "\\r");
-        } else if (c == '\t') {
-            n += (size_t)snprintf(out + n, size - n, "\\t");
-        } else if (c < 0x100) {
-            n += (size_t)snprintf(out + n, size - n, "\\x%02x", (unsigned)c);
-        } else {
-            n += (size_t)snprintf(out + n, size - n, "\\u{%x}", (unsigned)c);
-        }
-        p += length;
-    }
-    out[n < size ? n : size - 1] = '\0';
-    return out;
-}
-
-/** Room for visible() of 200 bytes: each byte may take 6, and each 3-byte character 9. */
-enum { VISIBLE_SIZE = 1300 };
-
-static void after_fork_in_child(void);
-
-/** The longest socket path a sockaddr_un holds, without its terminating NUL (107 on Linux). */
-#define SOCKET_PATH_MAX (sizeof(((struct sockaddr_un *)0)->sun_path) - 1)
-
 static void initialize(void)
 {
     const char *timeout = getenv("ACTIVITY_TIMEOUT_MS");
@@ -191,19 +97,6 @@ static void initialize(void)
                      visible(parent, shown, sizeof shown));
         }
     }
-    const char *control = getenv("ACTIVITY_CONTROL");
-    int configured = control_configure(control);
-    char shown[VISIBLE_SIZE];
-    if (configured == -ENAMETOOLONG) {
-        complain("libactivity: ACTIVITY_CONTROL=\"%s\": the socket path is %zu bytes; the system allows %zu; "
-                 "cancels are not received\n",
-                 visible(control, shown, sizeof shown), strlen(control + 5), SOCKET_PATH_MAX);
-    } else if (configured != 0) {
-        complain("libactivity: ACTIVITY_CONTROL=\"%s\" is not a control channel (expected fd:N, unix:PATH or "
-                 "none); cancels are not received\n",
-                 visible(control, shown, sizeof shown));
-    }
-    pthread_atfork(registry_before_fork, registry_after_fork_in_parent, after_fork_in_child);
 }
 
 static void free_spec(sink_spec *s)
@@ -318,6 +211,11 @@ bool sink_enabled(void)
 uint64_t sink_epoch(void)
 {
     return atomic_load_explicit(&epoch, memory_order_acquire);
+}
+
+void sink_read_environment(void)
+{
+    pthread_once(&once, initialize);
 }
 
 int sink_timeout_ms(void)
@@ -682,13 +580,12 @@ int sink_control_dup(uint64_t *current)
 }
 
 /** For the flusher thread: SIGPIPE stays blocked there, so its writes skip the dance. */
-HIDDEN void sink_thread_blocks_sigpipe(void);
 void sink_thread_blocks_sigpipe(void)
 {
     thread_blocks_sigpipe = true;
 }
 
-static void after_fork_in_child(void)
+void sink_after_fork_in_child(void)
 {
     /* Locks may have been held by threads that do not exist here: make them anew. */
     pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
@@ -701,7 +598,4 @@ static void after_fork_in_child(void)
     tail_length = tail_offset = 0;
     stalled = false;
     atomic_fetch_add(&epoch, 1);
-    ids_after_fork_in_child();
-    registry_after_fork_in_child();
-    control_after_fork_in_child();
 }

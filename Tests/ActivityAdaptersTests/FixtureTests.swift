@@ -21,7 +21,9 @@ struct FixtureCase: CustomTestStringConvertible, Sendable {
 
 @Suite("Adapters read the real tools' output")
 struct FixtureTests {
-    static let cases: [FixtureCase] = [
+    static let cases = toolCases + ansibleCases
+
+    static let toolCases: [FixtureCase] = [
         FixtureCase(
             file: "git/git-clone-C.txt", adapter: "git",
             activities: [
@@ -429,6 +431,31 @@ struct FixtureTests {
             file: "ninja/swift-build-C.txt", adapter: "ninja", activities: ["Building success 7.0/8.0 "],
             passes: ["Build complete! (5.30s)\n"]),
     ]
+
+    /// ansible's two playbooks, each in its default output and in jsonl, in a pipe and on a pty:
+    /// the four captures of one playbook make the same activities.
+    static let ansibleCases: [FixtureCase] = ["", "-pty", "-jsonl", "-jsonl-pty"].flatMap { variant in
+        [
+            FixtureCase(
+                file: "ansible/ansible-site\(variant)-C.txt", adapter: "ansible",
+                activities: [
+                    "Prepare the workspace success 3.0/? ",
+                    "Create the directory success 1.0/? ",
+                    "Write the greeting success 1.0/? ",
+                    "Say it success 1.0/? ",
+                    "Check the result success 1.0/? ",
+                    "Count the files success 1.0/? ",
+                ]),
+            FixtureCase(
+                file: "ansible/ansible-fail\(variant)-C.txt", adapter: "ansible",
+                activities: [
+                    "Deploy failure 2.0/? localhost: non-zero return code",
+                    "Check the disk success 1.0/? ",
+                    "Run the broken step failure 1.0/? localhost: non-zero return code",
+                ],
+                failure: "localhost: non-zero return code", exitStatus: 2),
+        ]
+    }
 
     @Test("activities, failure and passthrough", arguments: cases)
     func fixture(_ fixture: FixtureCase) throws {

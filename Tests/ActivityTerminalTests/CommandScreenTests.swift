@@ -180,4 +180,13 @@ struct CommandScreenTests {
         #expect(screen.rows.map(\.text) == ["c", "d", "日", ""])
         #expect(screen.cursor == (2, 2) && screen.scrollRegion == (0, 3))
     }
+
+    @Test("statusRow: a row rewritten from its start after \\r, until a line feed; not a prompt's redraw")
+    func statusRow() {
+        #expect(Self.screen("10%\r20%").statusRow == 0)
+        #expect(Self.screen("10%\r20%\r\n").statusRow == nil)
+        #expect(Self.screen("\rIN> ").statusRow == nil, "a \\r on an empty row rewrites nothing")
+        #expect(Self.screen("IN> echo ab\r\u{1B}[4C\u{1B}[Kx").statusRow == nil, "readline's redraw")
+        #expect(Self.screen("one\r\ntwo\r2").statusRow == 1)
+    }
 }

@@ -89,4 +89,14 @@ struct VTParserTests {
         #expect(Self.actions(Array("\u{1B}]2;t\u{07}\u{1B}]0;u\u{1B}\\x".utf8)) == ["OSC:2;t", "OSC:0;u", "x"])
         #expect(Self.actions(Array("\u{1B}Pq#0\u{1B}\\\u{1B}7y".utf8)) == ["ESC7", "y"])
     }
+
+    @Test("keyboardAndMouse keeps the input modes and the keypad, not the screen's modes")
+    func keyboardAndMouse() {
+        var modes = TerminalModes()
+        modes.feed(Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000;2004h\u{1B}=\u{1B}[3;9r".utf8))
+        let input = modes.keyboardAndMouse
+        #expect(!input.isAlternateScreen && input.scrollRegion == nil && input.applicationKeypad)
+        #expect(
+            String(decoding: input.resetSequence, as: UTF8.self) == "\u{1B}>\u{1B}[?1000l\u{1B}[?2004l")
+    }
 }

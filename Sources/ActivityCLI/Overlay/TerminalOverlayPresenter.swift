@@ -62,8 +62,7 @@ final class TerminalOverlayPresenter: Sendable {
     private let color: Bool
     private let onCancel: @Sendable ([ActivityID]) -> Void
     private let origin = ContinuousClock.now
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private let wakeUp: WakeUpPipe
     private let driverDone = DispatchSemaphore(value: 0)
     private let driverThread = Atomic<UInt>(0)
     private let registeredSignals: Bool
@@ -103,16 +102,11 @@ final class TerminalOverlayPresenter: Sendable {
         self.onCancel = onCancel
         unicode = capabilities.unicode
         color = capabilities.color
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            throw TerminalOverlayError(description: "cannot create a pipe: \(String(cString: strerror(errno)))")
+        do {
+            wakeUp = try WakeUpPipe()
+        } catch {
+            throw TerminalOverlayError(description: "cannot create a pipe: \(error.reason)")
         }
-        for fd in ends {  // our own pipe: the caller's descriptors are never touched
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        wakeRead = ends[0]
-        wakeWrite = ends[1]
         var core = Core(model: OverlayModel(configuration: configuration))
         (core.columns, core.rows) = TerminalDevice.size(of: outputFD, environment: environment)
         self.core = Mutex(core)
@@ -170,8 +164,7 @@ final class TerminalOverlayPresenter: Sendable {
     private func closePipe() {
         core.withLock { core in
             guard !core.closed else { return }
-            close(wakeRead)
-            close(wakeWrite)
+            wakeUp.close()
             core.closed = true
         }
     }
@@ -235,11 +228,11 @@ final class TerminalOverlayPresenter: Sendable {
                     return (Int32(clamping: wait), core.rawInput)
                 } ?? (-2, false)
             guard timeout != -2 else { return }
-            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0)]
             if reading, let inputFD { fds.append(pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0, errno != EINTR { return }
-            if fds[0].revents != 0 { while read(wakeRead, &buffer, buffer.count) > 0 {} }
+            if fds[0].revents != 0 { wakeUp.drain() }
             var escape = false
             if fds.count > 1, fds[1].revents & Int16(POLLIN) != 0, let inputFD {
                 let count = read(inputFD, &buffer, buffer.count)
@@ -252,8 +245,7 @@ final class TerminalOverlayPresenter: Sendable {
     /// Makes the thread recompute its timeout. Called with the lock held, so the pipe is open.
     private func wake(_ core: inout Core) {
         guard !core.closed else { return }
-        var byte: UInt8 = 1
-        _ = SystemCall.write(wakeWrite, &byte, 1)
+        wakeUp.wake()
     }
 
     /// Whether a read from the keyboard holds a lone Esc (not the start of an arrow key's sequence).

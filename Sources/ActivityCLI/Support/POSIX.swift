@@ -53,16 +53,12 @@ enum POSIX {
 
     /// Monotonic time in seconds.
     static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        SystemClock.monotonicSeconds()
     }
 
     /// Wall-clock time as Unix seconds, to the microsecond (the protocol's `ts`).
     static func unixSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec / 1000) / 1e6
+        SystemClock.unixTimestamp()
     }
 
     /// Sleeps for `seconds`, resuming after signal interruptions.

@@ -14,23 +14,20 @@ import Synchronization
 final class RedrawTimer: Sendable {
     private final class Context: Sendable {
         let interval: Double
-        let wakeRead: Int32
+        let wakeUp: WakeUpPipe
         let stopped = Atomic<Bool>(false)
         let tick: @Sendable () -> Void
 
-        init(interval: Double, wakeRead: Int32, tick: @escaping @Sendable () -> Void) {
+        init(interval: Double, wakeUp: WakeUpPipe, tick: @escaping @Sendable () -> Void) {
             self.interval = interval
-            self.wakeRead = wakeRead
+            self.wakeUp = wakeUp
             self.tick = tick
         }
 
         func run() {
-            var drain = [UInt8](repeating: 0, count: 64)
             while !stopped.load(ordering: .acquiring) {
-                var poller = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-                if poll(&poller, 1, Int32(saturating: interval * 1000)) > 0 {
-                    _ = read(wakeRead, &drain, drain.count)
-                }
+                var poller = pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0)
+                if poll(&poller, 1, Int32(saturating: interval * 1000)) > 0 { wakeUp.drain() }
                 if stopped.load(ordering: .acquiring) { break }
                 tick()
             }
@@ -39,39 +36,31 @@ final class RedrawTimer: Sendable {
 
     private let context: Context
     private let thread: pthread_t
-    /// The write end of the wake-up pipe.
-    let wakeDescriptor: Int32
 
     init?(interval: Double, tick: @escaping @Sendable () -> Void) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-        }
-        let context = Context(interval: interval, wakeRead: ends[0], tick: tick)
+        guard let wakeUp = try? WakeUpPipe() else { return nil }
+        let context = Context(interval: interval, wakeUp: wakeUp, tick: tick)
         guard let thread = HelperThread.start({ context.run() }) else {
-            close(ends[0])
-            close(ends[1])
+            wakeUp.close()
             return nil
         }
         self.context = context
         self.thread = thread
-        self.wakeDescriptor = ends[1]
     }
 
     /// Wakes the thread for an immediate tick.
     func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeDescriptor, &byte, 1)
+        context.wakeUp.wake()
     }
+
+    /// The descriptor `wake()` writes, for the terminal claim's signal handlers.
+    var wakeDescriptor: Int32 { context.wakeUp.writeEnd }
 
     /// Stops the thread and waits for it; idempotent. Never call from inside `tick`.
     func stop() {
         guard !context.stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         wake()
         pthread_join(thread, nil)
-        close(wakeDescriptor)
-        close(context.wakeRead)
+        context.wakeUp.close()
     }
 }

@@ -38,7 +38,7 @@ package final class LineConnection: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let queue = Lock(Queue())
     /// The pipe that wakes a writer which also reads a control channel: read end, write end.
-    private let wakePipe: (read: Int32, write: Int32)?
+    private let wakePipe: WakeUpPipe?
     /// A control channel of its own (`ACTIVITY_CONTROL`), for closing this process's copy after
     /// `fork()`; `nil` when there is none or it is the connection's own socket.
     private let ownedControlFD: Int32?
@@ -61,14 +61,9 @@ package final class LineConnection: Sendable {
         self.target = target
         self.name = name
         self.queueLimit = queueLimit
-        var ends: [Int32] = [-1, -1]
         let control = target == nil ? nil : control
-        if let control, pipe(&ends) == 0 {
-            for fd in ends {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            }
-            wakePipe = (ends[0], ends[1])
+        if let control, let pipe = try? WakeUpPipe() {
+            wakePipe = pipe
             ownedControlFD = control.owned ? control.fd : nil
         } else {
             if let control, control.owned { SystemCall.close(control.fd) }
@@ -158,10 +153,7 @@ package final class LineConnection: Sendable {
     /// an owned descriptor, so the parent's connection is the parent's alone.
     func abandonAfterFork() {
         if let target, target.owned { SystemCall.close(target.fd) }
-        if let wakePipe {
-            SystemCall.close(wakePipe.read)
-            SystemCall.close(wakePipe.write)
-        }
+        wakePipe?.close()
         // The parent's control channel stays the parent's: this process never reads it.
         if let ownedControlFD { SystemCall.close(ownedControlFD) }
     }
@@ -175,8 +167,7 @@ package final class LineConnection: Sendable {
         }
         queue.withLock { queue in
             guard !queue.finished else { return }
-            var byte: UInt8 = 1
-            _ = SystemCall.write(wakePipe.write, &byte, 1)
+            wakePipe.wake()
         }
     }
 
@@ -191,10 +182,7 @@ package final class LineConnection: Sendable {
         defer {
             queue.withLock { queue in
                 queue.finished = true
-                if let wakePipe {
-                    SystemCall.close(wakePipe.read)
-                    SystemCall.close(wakePipe.write)
-                }
+                wakePipe?.close()
             }
             reader.close()
         }
@@ -241,16 +229,15 @@ package final class LineConnection: Sendable {
     /// Sleeps until a line is queued; meanwhile, reads and performs the control lines that arrive.
     private func waitForWork(_ reader: inout ControlReader) {
         guard let wakePipe else { return wake.wait() }
-        var drain = [UInt8](repeating: 0, count: 64)
         while true {
             var fds = [
-                pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: reader.fd, events: Int16(POLLIN), revents: 0),
             ]
             guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }
             if fds[1].revents != 0 { reader.readAvailable() }
             if fds[0].revents != 0 {
-                while SystemCall.read(wakePipe.read, &drain, drain.count) > 0 {}
+                wakePipe.drain()
                 return
             }
         }

@@ -21,8 +21,13 @@ extension CommandScreen {
                 cursor = (cursor.row - 1, columns - 1)
             }
         case 0x09: tab(forward: 1)
-        case 0x0A, 0x0B, 0x0C: lineFeed()
-        case 0x0D: cursor.column = 0
+        case 0x0A, 0x0B, 0x0C:
+            lineFeed()
+            statusRow = nil
+            returnedRow = nil
+        case 0x0D:
+            if !buffer.rows[cursor.row].isBlank { returnedRow = cursor.row }
+            cursor.column = 0
         case 0x0E: charsets.shifted = true
         case 0x0F: charsets.shifted = false
         default: break  // BEL and the rest show nothing

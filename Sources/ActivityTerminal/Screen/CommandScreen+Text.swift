@@ -3,6 +3,7 @@
 extension CommandScreen {
     /// Writes a run of printable ASCII: whole cells at once, a row at a time.
     mutating func printASCII(_ bytes: UnsafeRawBufferPointer) {
+        if returnedRow != nil { noteRewrite() }
         guard !insertMode, !charsets.isLineDrawing else {
             for byte in bytes { printCharacter(Unicode.Scalar(byte)) }
             return
@@ -34,8 +35,16 @@ extension CommandScreen {
         if let last = bytes.last { lastCell = ScreenCell(scalar: Unicode.Scalar(last), width: 1, style: style) }
     }
 
+    /// Text printed after a `\r` from the start of the row it went back to rewrites that row: a
+    /// status line. A line editor moving over its prompt first (readline's redraw) does not.
+    mutating func noteRewrite() {
+        if returnedRow == cursor.row, cursor.column == 0 { statusRow = cursor.row }
+        returnedRow = nil
+    }
+
     /// Writes one character, or adds it to the cluster of the one before the cursor.
     mutating func printCharacter(_ input: Unicode.Scalar) {
+        if returnedRow != nil { noteRewrite() }
         let scalar = charsets.isLineDrawing ? Self.lineDrawing(input) : input
         let width = DisplayWidth.scalarWidth(scalar)
         if width == 0 || joinsPrevious(scalar) {

@@ -66,6 +66,11 @@ package struct CommandScreen: Sendable {
     var parser = VTParser()
     /// The final rows not yet taken.
     var final = FinalRows()
+    /// The row whose text a `\r` went back to the start of, until something is printed.
+    var returnedRow: Int?
+    /// The row rewritten in place from its start after a `\r` (a progress line such as curl's,
+    /// pip's or `printf '\r%d%%'`), until a line feed: the command's status, not a prompt.
+    package internal(set) var statusRow: Int?
 
     /// A blank screen of `columns` × `rows` (each at least 1), the cursor at its top left.
     package init(columns: Int, rows: Int) {

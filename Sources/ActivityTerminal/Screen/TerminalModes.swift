@@ -35,6 +35,19 @@ package struct TerminalModes: Equatable, Sendable {
 
     package init() {}
 
+    /// The modes that change what the terminal sends, not how it draws: cursor keys (1), mouse
+    /// reporting (9, 1000–1006, 1015), bracketed paste (2004) and the keypad. `activity run` draws
+    /// the command's main screen itself, so these are the only ones of its modes that reach the
+    /// real terminal there (a scroll region or origin mode would move the live region around).
+    package var keyboardAndMouse: TerminalModes {
+        var modes = TerminalModes()
+        modes.changed = changed.intersection(Self.inputModes)
+        modes.applicationKeypad = applicationKeypad
+        return modes
+    }
+
+    static let inputModes: Set<Int> = [1, 9, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1015, 2004]
+
     /// Whether a mode is away from how a terminal starts.
     package var isChanged: Bool { !changed.isEmpty || applicationKeypad || insert || scrollRegion != nil }
 

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The clocks, read in one place.
+package enum SystemClock {
+    /// Seconds on a clock that never goes back, for deadlines and intervals.
+    package static func monotonicSeconds() -> Double {
+        seconds(of: CLOCK_MONOTONIC)
+    }
+
+    /// Unix seconds, to the nanosecond the system gives.
+    package static func unixSeconds() -> Double {
+        seconds(of: CLOCK_REALTIME)
+    }
+
+    /// Unix seconds to the microsecond: the protocol's `ts` as the producers write it, so that a
+    /// stamp prints in the digits it holds.
+    package static func unixTimestamp() -> Double {
+        let now = read(CLOCK_REALTIME)
+        return Double(now.tv_sec) + Double(now.tv_nsec / 1000) / 1_000_000
+    }
+
+    private static func seconds(of clock: clockid_t) -> Double {
+        let now = read(clock)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
+    }
+
+    private static func read(_ clock: clockid_t) -> timespec {
+        var now = timespec()
+        clock_gettime(clock, &now)
+        return now
+    }
+}

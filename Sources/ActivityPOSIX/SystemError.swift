@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A system call that failed: which call, and the `errno` it left.
+package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The call, as a person would look it up: `pipe2`, `open`, `poll`.
+    package let call: String
+    package let code: Int32
+
+    /// The failure of `call`, with the current `errno` unless `code` is given.
+    package init(_ call: String, code: Int32 = errno) {
+        self.call = call
+        self.code = code
+    }
+
+    /// The system's words for the code: "No space left on device".
+    package var reason: String { String(cString: strerror(code)) }
+
+    package var description: String { "\(call): \(reason)" }
+}

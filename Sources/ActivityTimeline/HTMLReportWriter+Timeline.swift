@@ -130,7 +130,7 @@ extension HTMLReportWriter {
             + "],\"l\":[" + logs.joined(separator: ",") + "]}"
     }
 
-    private func detail(of aggregate: TimelineBars.Aggregate, longest: Int, in page: ReportPage) -> String {
+    private func detail(of aggregate: TimelineBars.Aggregate, longest: Int?, in page: ReportPage) -> String {
         let skeleton = page.plan.skeleton
         var pairs: [(String, String)] = [
             ("Activities", "\(aggregate.members.count), each too short to draw on its own"),
@@ -141,8 +141,10 @@ extension HTMLReportWriter {
             let count = aggregate.members.filter { skeleton.outcomes[$0] == status }.count
             if count > 0 { pairs.append((status.label, "\(count)")) }
         }
-        let activity = page.activity(longest)
-        pairs.append(("Longest", "\(activity.title) (\(TimelineFormat.duration(activity.duration)))"))
+        if let longest {
+            let activity = page.activity(longest)
+            pairs.append(("Longest", "\(activity.title) (\(TimelineFormat.duration(activity.duration)))"))
+        }
         return "{\"t\":\"\(aggregate.members.count) activities\",\"s\":\"success\",\"d\":["
             + pairs.map { "[\(MarkupText.json($0.0)),\(MarkupText.json($0.1))]" }.joined(separator: ",") + "],\"l\":[]}"
     }

@@ -38,6 +38,8 @@ public struct HTMLReportWriter: Sendable {
     public var criticalPathRows = 200
     /// How many failed or abandoned activities are listed with their logs.
     public var failuresListed = 500
+    /// How many aggregate bars (those of the most members) name their longest member.
+    public var namedAggregates = 1000
 
     public init(title: String? = nil, source: String? = nil, skippedLines: Int = 0) {
         self.title = title
@@ -55,11 +57,29 @@ public struct HTMLReportWriter: Sendable {
     public func plan(_ skeleton: TimelineSkeleton) -> ReportPlan { ReportPlan(skeleton, writer: self) }
 
     /// The whole page of a planned recording: `activity` gives the activity of an index in
-    /// ``ReportPlan/needed`` (with its title, message, attributes and logs).
+    /// ``ReportPlan/needed`` (with its title, message, attributes and logs; ``shownPart(of:)``
+    /// of it is enough).
     public func write(
         _ plan: ReportPlan, looseLogCount: Int, activity: (Int) -> TimelineActivity
     ) -> String {
-        let page = ReportPage(plan: plan, looseLogCount: looseLogCount, activity: activity)
+        withoutActuallyEscaping(activity) { activity in
+            write(ReportPage(plan: plan, looseLogCount: looseLogCount, activity: activity))
+        }
+    }
+
+    /// What the page can show of `activity`: all but its progress samples and the log lines past
+    /// those a failure lists (or a bar's details carry). A report of a large recording keeps this
+    /// of each activity its plan needs.
+    public func shownPart(of activity: TimelineActivity) -> TimelineActivity {
+        var part = activity
+        part.samples = []
+        part.logs = Array(part.logs.prefix(max(logLinesPerFailure, Self.detailLogLines)))
+        return part
+    }
+
+    private func write(_ page: ReportPage) -> String {
+        let plan = page.plan
+        let activity = page.activity
         let skeleton = plan.skeleton
         let heading = title ?? skeleton.roots.first.map { activity($0).title } ?? "Recording"
         var html = """
@@ -133,13 +153,17 @@ struct ReportPage {
     let looseLogCount: Int
     let activity: (Int) -> TimelineActivity
 
-    /// The titles from the top-level activity down to `index`.
+    /// The titles from the top-level activity down to `index`; "…" stands for those between
+    /// the top and the nearest ``ReportPlan/maxPathTitles`` when there are more.
     func path(of index: Int) -> [String] {
-        var titles: [String] = []
-        var current: Int? = index
-        while let at = current {
-            titles.append(activity(at).title)
-            current = plan.skeleton.parent(at)
+        let skeleton = plan.skeleton
+        let ancestors = ReportPlan.titledAncestors(of: index, in: skeleton)
+        var titles = [activity(index).title]
+        for (position, ancestor) in ancestors.enumerated() {
+            let skipsSome =
+                position == ancestors.count - 1 && position > 0 && skeleton.parent(ancestors[position - 1]) != ancestor
+            if skipsSome { titles.append("…") }
+            titles.append(activity(ancestor).title)
         }
         return titles.reversed()
     }

@@ -4,7 +4,7 @@ import ActivityWire
 ///
 /// Up to `budget` activities, every one is a bar. Past it (a recording of 100,000 compile
 /// steps), `budget` activities keep their bars: failures first, then the critical path, then
-/// the longest; the rest, too short to see at the drawing's scale, are merged per row:
+/// the longest, each with its ancestors; the rest, too short to see at the drawing's scale, are merged per row:
 /// neighbours closer than ``mergeGap`` of the total time become one aggregate bar that says
 /// how many activities it holds.
 public struct TimelineBars: Sendable {
@@ -40,16 +40,28 @@ public struct TimelineBars: Sendable {
             aggregates = []
             return
         }
-        // Failures first, then the critical path, then the longest: at most `budget` in all.
+        // Failures first, then the critical path, then the longest, each with the ancestors not
+        // yet drawn (so a bar's "A › B" names only drawn bars): at most `budget` in all.
         func rank(_ index: Int) -> Int {
             skeleton.outcomes[index] == .failure ? 0 : criticalPath.contains(index) ? 1 : 2
         }
         let ranks = (0..<count).map(rank)
         let durations = (0..<count).map(skeleton.duration)
-        let chosen = (0..<count).sorted { (ranks[$0], durations[$1], $0) < (ranks[$1], durations[$0], $1) }
-            .prefix(max(0, budget))
+        let candidates = (0..<count).sorted { (ranks[$0], durations[$1], $0) < (ranks[$1], durations[$0], $1) }
         var visible = [Bool](repeating: false, count: count)
-        for index in chosen { visible[index] = true }
+        var visibleCount = 0
+        for index in candidates where !visible[index] {
+            guard visibleCount < budget else { break }
+            var drawn = [index]
+            var parent = skeleton.parent(index)
+            while let at = parent, !visible[at] {
+                drawn.append(at)
+                parent = skeleton.parent(at)
+            }
+            guard visibleCount + drawn.count <= budget else { continue }
+            for at in drawn { visible[at] = true }
+            visibleCount += drawn.count
+        }
         shown = (0..<count).filter { visible[$0] }
         var byRow: [Int: [Int]] = [:]
         for index in 0..<count where !visible[index] { byRow[layout.rows[index], default: []].append(index) }

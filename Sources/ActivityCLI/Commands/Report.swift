@@ -43,26 +43,30 @@ enum ReportCommand {
         let file = parsed.positionals[0]
         if parsed.value("output") == "" { throw parser.usageError("--output needs a path") }
         let output = parsed.value("output") ?? defaultOutput(for: file, format: format)
-        let loaded: RecordingInput.Loaded
-        switch RecordingInput.read(file, command: "report") {
-        case .success(let read): loaded = read
-        case .failure(let error):
-            Console.error(error.message, command: "report")
-            return error.exitStatus
-        }
         let text: String
+        let activities: Int
         switch format {
         case .html:
-            text = HTMLReportWriter(
-                title: parsed.value("title"), source: file == "-" ? nil : baseName(file),
-                skippedLines: loaded.skippedLines
-            ).write(loaded.timeline)
+            let writer = HTMLReportWriter(title: parsed.value("title"), source: file == "-" ? nil : baseName(file))
+            switch HTMLReport.make(file, writer: writer) {
+            case .success(let written): (text, activities) = (written.html, written.activities)
+            case .failure(let error):
+                Console.error(error.message, command: "report")
+                return error.exitStatus
+            }
         case .svg:
-            text = SVGTimelineWriter(title: parsed.value("title")).write(loaded.timeline)
+            switch RecordingInput.read(file, command: "report") {
+            case .success(let loaded):
+                text = SVGTimelineWriter(title: parsed.value("title")).write(loaded.timeline)
+                activities = loaded.timeline.activities.count
+            case .failure(let error):
+                Console.error(error.message, command: "report")
+                return error.exitStatus
+            }
         }
         let status = RecordingInput.write(text, to: output, command: "report")
         if status == ExitCode.success && output != "-" {
-            Console.error("wrote \(output) (\(loaded.timeline.activities.count) activities)", command: "report")
+            Console.error("wrote \(output) (\(activities) activities)", command: "report")
         }
         return status
     }

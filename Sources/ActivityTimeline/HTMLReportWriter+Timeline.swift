@@ -47,6 +47,15 @@ extension HTMLReportWriter {
         html += "</div>\n<div class=\"lanes\" style=\"height:\(max(1, layout.rowCount) * Self.rowHeight)px\">\n"
         var data: [String] = []
         let focusable = bars.shown.count <= 5000
+        // Aggregates first, so the bars drawn among them (failures, the critical path) paint over them.
+        for (number, aggregate) in bars.aggregates.enumerated() {
+            let failures = aggregate.members.filter { skeleton.outcomes[$0] == .failure }.count
+            html +=
+                "<div class=\"bar agg\(failures > 0 ? " has-failure" : "")\" data-k=\"\(data.count)\" "
+                + "style=\"left:\(percent(aggregate.start))%;width:\(width(aggregate.start, aggregate.end))%;"
+                + "top:\(aggregate.row * Self.rowHeight)px\">\(aggregate.members.count) activities</div>\n"
+            data.append(detail(of: aggregate, longest: plan.aggregateLongest[number], in: page))
+        }
         for index in bars.shown {
             let activity = page.activity(index)
             var classes = "bar st-\(activity.outcome.rawValue)"
@@ -59,14 +68,6 @@ extension HTMLReportWriter {
                 + MarkupText.escaped(symbol + activity.title + " · " + TimelineFormat.duration(activity.duration))
                 + "</div>\n"
             data.append(detail(of: index, in: page, onPath: path.contains(index)))
-        }
-        for (number, aggregate) in bars.aggregates.enumerated() {
-            let failures = aggregate.members.filter { skeleton.outcomes[$0] == .failure }.count
-            html +=
-                "<div class=\"bar agg\(failures > 0 ? " has-failure" : "")\" data-k=\"\(data.count)\" "
-                + "style=\"left:\(percent(aggregate.start))%;width:\(width(aggregate.start, aggregate.end))%;"
-                + "top:\(aggregate.row * Self.rowHeight)px\">\(aggregate.members.count) activities</div>\n"
-            data.append(detail(of: aggregate, longest: plan.aggregateLongest[number], in: page))
         }
         html += """
             </div>

@@ -71,12 +71,12 @@ public struct TimelineBars: Sendable {
         var aggregates: [Aggregate] = []
         for row in byRow.keys.sorted() {
             let members = byRow[row]!.sorted { (starts[$0], $0) < (starts[$1], $1) }
+            // Grown in place: a copy of the aggregate would copy its members at every step.
             var current: Aggregate?
             for index in members {
-                if var open = current, starts[index] - open.end <= gap {
-                    open.end = max(open.end, ends[index])
-                    open.members.append(index)
-                    current = open
+                if let end = current?.end, starts[index] - end <= gap {
+                    current?.end = max(end, ends[index])
+                    current?.members.append(index)
                 } else {
                     if let done = current { aggregates.append(done) }
                     current = Aggregate(row: row, start: starts[index], end: ends[index], members: [index])

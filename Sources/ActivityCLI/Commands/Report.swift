@@ -31,8 +31,13 @@ enum ReportCommand {
             failure with its log lines and the slowest activities as tables; a summary. The page loads
             nothing from the network. Lines that are not events are named on standard error and skipped.
 
+            Past 10,000 activities the shortest merge into aggregate bars, and the tables list the first
+            500 failures and the 200 longest steps of the critical path. Memory holds a few words per
+            activity, not the recording: the HTML page reads RECORDING twice, keeping only what it shows
+            the second time; standard input is first copied to a temporary file in TMPDIR.
+
             Exits 0 when written, 65 when RECORDING holds no events, 66 when it is not found, 73 when
-            FILE cannot be created, 74 on a read error.
+            FILE cannot be created, 74 on a read error or when the temporary file fails.
             """)
     static let parser = OptionParser(spec)
 

@@ -5,7 +5,7 @@ import ActivityWire
 ///
 /// The page holds a summary, a timeline of every activity (nested as in the tree, coloured by
 /// outcome, labelled with durations, details on hover and click, zoom on time, the critical
-/// path outlined), the critical path as a table, every failure with its log lines, and the
+/// path outlined), the critical path as a table, the failures with their log lines, and the
 /// slowest activities. It loads nothing from anywhere: styles and script are inline, fonts are
 /// the system's. It reads well in light and dark schemes and prints (the timeline fits the
 /// page, the tables follow). The same recording always gives the same bytes.
@@ -18,8 +18,13 @@ import ActivityWire
 /// ```swift
 /// let html = HTMLReportWriter(source: "build.jsonl").write(timeline)
 ///
-/// let plan = writer.plan(skeleton)                  // first pass: shapes only
-/// let html = writer.write(plan, looseLogCount: 0) { kept[$0]! }   // second pass kept plan.needed
+/// // Or in two passes over a recording, never holding it whole:
+/// var skeleton = TimelineSkeleton()
+/// // first pass: skeleton.record(activity, parent: parentSequence) as each activity ends
+/// skeleton.finish()
+/// let plan = writer.plan(skeleton)
+/// // second pass: kept[activity.sequence] = writer.shownPart(of: activity), for plan.needed alone
+/// let html = writer.write(plan, looseLogCount: looseLogs.count) { kept[$0]! }
 /// ```
 public struct HTMLReportWriter: Sendable {
     /// The page heading; by default the first top-level activity's title.

@@ -43,9 +43,10 @@ public struct ReportPlan: Sendable {
 
     init(_ skeleton: TimelineSkeleton, writer: HTMLReportWriter) {
         self.skeleton = skeleton
-        layout = TimelineLayout(skeleton)
-        criticalPath = CriticalPath(skeleton)
-        let bars = TimelineBars(skeleton, layout: layout, criticalPath: criticalPath, budget: writer.budget)
+        let drawing = TimelineDrawing(skeleton, budget: writer.budget)
+        layout = drawing.layout
+        criticalPath = drawing.criticalPath
+        let bars = drawing.bars
         self.bars = bars
         pathRows = Self.rows(of: criticalPath.activities, in: skeleton, limit: writer.criticalPathRows)
         let failed = (0..<skeleton.count).filter {

@@ -75,6 +75,26 @@ struct StreamingReportTests {
         #expect(page.contains("shorter activities of the path"))
     }
 
+    @Test(
+        "--format svg, of the golden and of 12,013 activities: the whole timeline's image", arguments: ["file", "pipe"])
+    func svg(source: String) throws {
+        let folder = try TemporaryFolder()
+        let golden = try String(
+            contentsOf: StreamingExportTests.golden.appendingPathComponent("timeline.svg"), encoding: .utf8)
+        let recording = StreamingExportTests.golden.appendingPathComponent("build.jsonl").path
+        let small = try Self.report(recording, from: source, ["--format", "svg", "-o", "-"])
+        #expect(small.status == 0)
+        #expect(small.standardOutput == golden)
+        let path = folder.url.appendingPathComponent("large.jsonl").path
+        let text = LargeRecording.lines(.testRun, activities: 12_013, failEvery: 20)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let large = try Self.report(path, from: source, ["--format", "svg", "-o", "-"])
+        #expect(large.status == 0)
+        let timeline = try Timeline.read(BytesSource(Array(text.utf8))).timeline
+        #expect(large.standardOutput == SVGTimelineWriter().write(timeline))
+        #expect(large.standardOutput.contains("<rect class=\"agg\""))
+    }
+
     @Test("a pipe with TMPDIR unusable: a message naming it, exit 74, no output file")
     func temporaryFile() throws {
         let folder = try TemporaryFolder()

@@ -50,6 +50,23 @@ struct ReportPlanTests {
         #expect(page.contains("class=\"bar agg"))
     }
 
+    @Test("the SVG image asks for no activity outside its drawing's", arguments: LargeRecording.Shape.allCases)
+    func sameImage(shape: LargeRecording.Shape) throws {
+        let timeline = try Self.timeline(shape, activities: 12_000)
+        var writer = SVGTimelineWriter()
+        writer.budget = 2000
+        let drawing = writer.drawing(TimelineSkeleton(timeline))
+        let needed = Set(drawing.needed)
+        #expect(needed.count <= writer.budget + 1)
+        var outside: Set<Int> = []
+        let image = writer.write(drawing) { index in
+            if !needed.contains(index) { outside.insert(index) }
+            return writer.shownPart(of: timeline.activities[index])
+        }
+        #expect(outside.isEmpty)
+        #expect(image == writer.write(timeline))
+    }
+
     @Test("the critical path past its rows, and failures past those listed, are told as counts")
     func folded() throws {
         let timeline = try Self.timeline(.testRun, activities: 12_000)

@@ -33,8 +33,8 @@ enum ReportCommand {
 
             Past 10,000 activities the shortest merge into aggregate bars, and the tables list the first
             500 failures and the 200 longest steps of the critical path. Memory holds a few words per
-            activity, not the recording: the HTML page reads RECORDING twice, keeping only what it shows
-            the second time; standard input is first copied to a temporary file in TMPDIR.
+            activity, not the recording: RECORDING is read twice, and only what is shown is kept the
+            second time; standard input is first copied to a temporary file in TMPDIR.
 
             Exits 0 when written, 65 when RECORDING holds no events, 66 when it is not found, 73 when
             FILE cannot be created, 74 on a read error or when the temporary file fails.
@@ -52,18 +52,22 @@ enum ReportCommand {
         let activities: Int
         switch format {
         case .html:
-            let writer = HTMLReportWriter(title: parsed.value("title"), source: file == "-" ? nil : baseName(file))
-            switch HTMLReport.make(file, writer: writer) {
-            case .success(let written): (text, activities) = (written.html, written.activities)
+            var writer = HTMLReportWriter(title: parsed.value("title"), source: file == "-" ? nil : baseName(file))
+            switch ReportPasses.read(file, plan: writer.plan, needed: \.needed, keep: writer.shownPart) {
+            case .success(let read):
+                writer.skippedLines = read.summary.skippedLines
+                text = writer.write(read.plan, looseLogCount: read.summary.looseLogs.count) { read.kept[$0]! }
+                activities = read.plan.skeleton.count
             case .failure(let error):
                 Console.error(error.message, command: "report")
                 return error.exitStatus
             }
         case .svg:
-            switch RecordingInput.read(file, command: "report") {
-            case .success(let loaded):
-                text = SVGTimelineWriter(title: parsed.value("title")).write(loaded.timeline)
-                activities = loaded.timeline.activities.count
+            let writer = SVGTimelineWriter(title: parsed.value("title"))
+            switch ReportPasses.read(file, plan: writer.drawing, needed: \.needed, keep: writer.shownPart) {
+            case .success(let read):
+                text = writer.write(read.plan) { read.kept[$0]! }
+                activities = read.plan.skeleton.count
             case .failure(let error):
                 Console.error(error.message, command: "report")
                 return error.exitStatus

@@ -106,7 +106,8 @@ package.targets += [
     ),
     .target(name: "ActivityTimeline", dependencies: ["ActivityWire"]),
     .testTarget(
-        name: "ActivityTimelineTests", dependencies: ["ActivityTimeline", "ActivityWire"], exclude: ["Golden"]
+        name: "ActivityTimelineTests", dependencies: ["ActivityTimeline", "ActivityWire", "TestSupport"],
+        exclude: ["Golden"]
     ),
 ]
 

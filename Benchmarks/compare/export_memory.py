@@ -47,6 +47,7 @@ def main() -> None:
         "export --format chrome-trace": ["export", "--format", "chrome-trace"],
         "export --format otlp-json": ["export", "--format", "otlp-json"],
         "report": ["report"],
+        "report --format svg": ["report", "--format", "svg"],
     }
     result = {"activities": activities, "recordingMB": os.path.getsize(recording) / 1e6, "targetMB": TARGET_MB,
               "commands": {}}

@@ -20,12 +20,14 @@ public struct CriticalPath: Sendable {
     public let activities: [Int]
     private let members: Set<Int>
 
-    public init(_ timeline: Timeline) {
+    public init(_ timeline: Timeline) { self.init(TimelineSkeleton(timeline)) }
+
+    public init(_ skeleton: TimelineSkeleton) {
         var found: [Int] = []
-        Self.walk(timeline.roots, in: timeline, into: &found)
-        let activities = timeline.activities
+        Self.walk(skeleton.roots[...], in: skeleton, into: &found)
+        let starts = skeleton.starts
         self.activities = found.sorted {
-            (activities[$0].start, activities[$0].depth) < (activities[$1].start, activities[$1].depth)
+            (starts[$0], skeleton.depth($0)) < (starts[$1], skeleton.depth($1))
         }
         members = Set(found)
     }
@@ -34,23 +36,23 @@ public struct CriticalPath: Sendable {
     public func contains(_ index: Int) -> Bool { members.contains(index) }
 
     /// Follows the chain among `siblings` back from the one that ended last, and into each one.
-    private static func walk(_ siblings: [Int], in timeline: Timeline, into path: inout [Int]) {
+    private static func walk(_ siblings: ArraySlice<Int>, in skeleton: TimelineSkeleton, into path: inout [Int]) {
         guard !siblings.isEmpty else { return }
-        let activities = timeline.activities
+        let ends = skeleton.ends
         // By end time, so "the latest that ended before t" is a binary search; ties by begin order.
-        let byEnd = siblings.sorted { (activities[$0].end, $0) < (activities[$1].end, $1) }
+        let byEnd = siblings.sorted { (ends[$0], $0) < (ends[$1], $1) }
         var position = byEnd.count - 1
         while true {
             let index = byEnd[position]
             path.append(index)
-            walk(activities[index].children, in: timeline, into: &path)
+            walk(skeleton.children(index), in: skeleton, into: &path)
             // Only earlier positions: each step moves back, so zero-length activities cannot loop.
-            let start = activities[index].start
+            let start = skeleton.starts[index]
             var low = 0
             var high = position
             while low < high {
                 let middle = (low + high) / 2
-                if activities[byEnd[middle]].end <= start { low = middle + 1 } else { high = middle }
+                if ends[byEnd[middle]] <= start { low = middle + 1 } else { high = middle }
             }
             guard low > 0 else { return }
             position = low - 1

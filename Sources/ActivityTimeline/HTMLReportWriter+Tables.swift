@@ -3,8 +3,8 @@ import ActivityWire
 /// The report's tables: the critical path, the failures with their log lines, the slowest
 /// activities. They are plain HTML: they print, and a screen reader reads them.
 extension HTMLReportWriter {
-    func criticalPathSection(_ timeline: Timeline, path: CriticalPath) -> String {
-        let activities = timeline.activities
+    func criticalPathSection(_ page: ReportPage) -> String {
+        let skeleton = page.plan.skeleton
         var html = """
             <section id="critical-path">
             <h2>Critical path</h2>
@@ -17,30 +17,36 @@ extension HTMLReportWriter {
             <tbody>
 
             """
-        for index in path.activities {
-            let activity = activities[index]
-            let indent = String(repeating: "\u{2003}", count: activity.depth)
-            html +=
-                "<tr><td>\(indent)\(MarkupText.escaped(activity.title))</td><td>\(activity.outcome.label)</td>"
-                + "<td class=\"num\">\(TimelineFormat.offset(activity.start - timeline.start))</td>"
-                + "<td class=\"num\">\(TimelineFormat.duration(activity.duration))</td>"
-                + "<td>\(shareBar(activity.duration, of: timeline.duration))</td></tr>\n"
+        for row in page.plan.pathRows {
+            switch row {
+            case .activity(let index):
+                let activity = page.activity(index)
+                let indent = String(repeating: "\u{2003}", count: skeleton.depth(index))
+                html +=
+                    "<tr><td>\(indent)\(MarkupText.escaped(activity.title))</td><td>\(activity.outcome.label)</td>"
+                    + "<td class=\"num\">\(TimelineFormat.offset(activity.start - skeleton.start))</td>"
+                    + "<td class=\"num\">\(TimelineFormat.duration(activity.duration))</td>"
+                    + "<td>\(shareBar(activity.duration, of: skeleton.duration))</td></tr>\n"
+            case .folded(let count, let start, let end):
+                html +=
+                    "<tr class=\"muted\"><td>… \(count) shorter \(count == 1 ? "activity" : "activities") of the path"
+                    + "</td><td></td><td class=\"num\">\(TimelineFormat.offset(start - skeleton.start))</td>"
+                    + "<td class=\"num\">\(TimelineFormat.duration(end - start))</td>"
+                    + "<td>\(shareBar(end - start, of: skeleton.duration))</td></tr>\n"
+            }
         }
         return html + "</tbody>\n</table></div>\n</section>\n"
     }
 
-    func failuresSection(_ timeline: Timeline) -> String {
-        let activities = timeline.activities
-        let failed = activities.indices.filter {
-            activities[$0].outcome == .failure || activities[$0].outcome == .abandoned
-        }
+    func failuresSection(_ page: ReportPage) -> String {
+        let skeleton = page.plan.skeleton
         var html = "<section id=\"failures\">\n<h2>Failures</h2>\n"
-        guard !failed.isEmpty else { return html + "<p>Nothing failed.</p>\n</section>\n" }
-        for index in failed {
-            let activity = activities[index]
+        guard page.plan.failureCount > 0 else { return html + "<p>Nothing failed.</p>\n</section>\n" }
+        for index in page.plan.failures {
+            let activity = page.activity(index)
             html +=
                 "<div class=\"failure \(activity.outcome.rawValue)\">\n<h3>\(activity.outcome.symbol) "
-                + "\(MarkupText.escaped(timeline.path(of: index).joined(separator: " › ")))</h3>\n<p>"
+                + "\(MarkupText.escaped(page.path(of: index).joined(separator: " › ")))</h3>\n<p>"
             var facts = [activity.outcome.rawValue, "after " + TimelineFormat.duration(activity.duration)]
             if activity.outcome == .abandoned { facts.append("it never ended") }
             html += MarkupText.escaped(facts.joined(separator: ", "))
@@ -51,7 +57,7 @@ extension HTMLReportWriter {
                 html += "<pre class=\"log\">"
                 for log in activity.logs.prefix(logLinesPerFailure) {
                     html +=
-                        "<span class=\"lv-\(log.level.rawValue)\">\(TimelineFormat.offset(log.time - timeline.start)) "
+                        "<span class=\"lv-\(log.level.rawValue)\">\(TimelineFormat.offset(log.time - skeleton.start)) "
                         + "\(log.level.rawValue): \(MarkupText.escaped(log.message))</span>\n"
                 }
                 let more = activity.logCount - min(activity.logs.count, logLinesPerFailure)
@@ -60,13 +66,16 @@ extension HTMLReportWriter {
             }
             html += "</div>\n"
         }
+        let unlisted = page.plan.failureCount - page.plan.failures.count
+        if unlisted > 0 {
+            html +=
+                "<p class=\"muted\">… and \(unlisted) more (the first \(page.plan.failures.count) are listed).</p>\n"
+        }
         return html + "</section>\n"
     }
 
-    func slowestSection(_ timeline: Timeline, path: CriticalPath) -> String {
-        let activities = timeline.activities
-        let slowest = activities.indices.sorted { (activities[$1].duration, $0) < (activities[$0].duration, $1) }
-            .prefix(slowestCount)
+    func slowestSection(_ page: ReportPage) -> String {
+        let skeleton = page.plan.skeleton
         var html = """
             <section id="slowest">
             <h2>Slowest activities</h2>
@@ -76,14 +85,15 @@ extension HTMLReportWriter {
             <tbody>
 
             """
-        for index in slowest {
-            let activity = activities[index]
-            let parents = timeline.path(of: index).dropLast().joined(separator: " › ")
+        for index in page.plan.slowest {
+            let activity = page.activity(index)
+            let parents = page.path(of: index).dropLast().joined(separator: " › ")
+            let critical = page.plan.criticalPath.contains(index)
             html +=
-                "<tr><td>\(MarkupText.escaped(activity.title))\(path.contains(index) ? " <small>(critical)</small>" : "")"
+                "<tr><td>\(MarkupText.escaped(activity.title))\(critical ? " <small>(critical)</small>" : "")"
                 + "</td><td class=\"muted\">\(MarkupText.escaped(parents))</td><td>\(activity.outcome.label)</td>"
                 + "<td class=\"num\">\(TimelineFormat.duration(activity.duration))</td>"
-                + "<td>\(shareBar(activity.duration, of: timeline.duration))</td></tr>\n"
+                + "<td>\(shareBar(activity.duration, of: skeleton.duration))</td></tr>\n"
         }
         return html + "</tbody>\n</table></div>\n</section>\n"
     }

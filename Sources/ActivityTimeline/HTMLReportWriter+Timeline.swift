@@ -7,12 +7,15 @@ extension HTMLReportWriter {
     /// How many log lines a bar's details carry.
     static let detailLogLines = 20
 
-    func timelineSection(_ timeline: Timeline, layout: TimelineLayout, path: CriticalPath) -> String {
-        let bars = TimelineBars(timeline, layout: layout, criticalPath: path, budget: budget)
-        let activities = timeline.activities
-        let duration = timeline.duration
+    func timelineSection(_ page: ReportPage) -> String {
+        let plan = page.plan
+        let skeleton = plan.skeleton
+        let layout = plan.layout
+        let path = plan.criticalPath
+        let bars = plan.bars
+        let duration = skeleton.duration
         func percent(_ time: Double) -> String {
-            TimelineFormat.fixed(duration > 0 ? (time - timeline.start) / duration * 100 : 0, decimals: 4)
+            TimelineFormat.fixed(duration > 0 ? (time - skeleton.start) / duration * 100 : 0, decimals: 4)
         }
         func width(_ start: Double, _ end: Double) -> String {
             TimelineFormat.fixed(duration > 0 ? (end - start) / duration * 100 : 0, decimals: 4)
@@ -30,7 +33,7 @@ extension HTMLReportWriter {
             </div>
             <div class="tl-scroll">
             <div class="tl" data-duration="\(TimelineFormat.json(duration))" role="group" aria-label="\
-            \(MarkupText.escaped(ariaSummary(timeline, bars: bars)))">
+            \(MarkupText.escaped(ariaSummary(skeleton, bars: bars)))">
             <div class="axis">
             """
         let step = TimeAxis.step(for: duration, pixels: 1200)
@@ -38,14 +41,23 @@ extension HTMLReportWriter {
             // A label near the right end is drawn left of its tick, inside the box (the script uses 80 px).
             let end = duration - tick < duration * 0.05
             html +=
-                "<div class=\"tick\(end ? " end" : "")\" style=\"left:\(percent(timeline.start + tick))%\"><span>"
+                "<div class=\"tick\(end ? " end" : "")\" style=\"left:\(percent(skeleton.start + tick))%\"><span>"
                 + "\(TimeAxis.label(tick, step: step))</span></div>"
         }
         html += "</div>\n<div class=\"lanes\" style=\"height:\(max(1, layout.rowCount) * Self.rowHeight)px\">\n"
         var data: [String] = []
         let focusable = bars.shown.count <= 5000
+        // Aggregates first, so the bars drawn among them (failures, the critical path) paint over them.
+        for (number, aggregate) in bars.aggregates.enumerated() {
+            let failures = aggregate.members.filter { skeleton.outcomes[$0] == .failure }.count
+            html +=
+                "<div class=\"bar agg\(failures > 0 ? " has-failure" : "")\" data-k=\"\(data.count)\" "
+                + "style=\"left:\(percent(aggregate.start))%;width:\(width(aggregate.start, aggregate.end))%;"
+                + "top:\(aggregate.row * Self.rowHeight)px\">\(aggregate.members.count) activities</div>\n"
+            data.append(detail(of: aggregate, longest: plan.aggregateLongest[number], in: page))
+        }
         for index in bars.shown {
-            let activity = activities[index]
+            let activity = page.activity(index)
             var classes = "bar st-\(activity.outcome.rawValue)"
             if path.contains(index) { classes += " cp" }
             let symbol = activity.outcome == .success ? "" : activity.outcome.symbol + " "
@@ -55,15 +67,7 @@ extension HTMLReportWriter {
                 + (focusable ? " tabindex=\"0\"" : "") + ">"
                 + MarkupText.escaped(symbol + activity.title + " · " + TimelineFormat.duration(activity.duration))
                 + "</div>\n"
-            data.append(detail(of: index, in: timeline, onPath: path.contains(index)))
-        }
-        for aggregate in bars.aggregates {
-            let failures = aggregate.members.filter { activities[$0].outcome == .failure }.count
-            html +=
-                "<div class=\"bar agg\(failures > 0 ? " has-failure" : "")\" data-k=\"\(data.count)\" "
-                + "style=\"left:\(percent(aggregate.start))%;width:\(width(aggregate.start, aggregate.end))%;"
-                + "top:\(aggregate.row * Self.rowHeight)px\">\(aggregate.members.count) activities</div>\n"
-            data.append(detail(of: aggregate, in: timeline))
+            data.append(detail(of: index, in: page, onPath: path.contains(index)))
         }
         html += """
             </div>
@@ -83,26 +87,26 @@ extension HTMLReportWriter {
             + "<span class=\"lg-cp\">critical path</span>"
     }
 
-    private func ariaSummary(_ timeline: Timeline, bars: TimelineBars) -> String {
-        "Timeline of \(timeline.activities.count) activities over \(TimelineFormat.duration(timeline.duration))"
+    private func ariaSummary(_ skeleton: TimelineSkeleton, bars: TimelineBars) -> String {
+        "Timeline of \(skeleton.count) activities over \(TimelineFormat.duration(skeleton.duration))"
             + (bars.aggregates.isEmpty ? "" : ", the shortest grouped") + "; the tables below list the same facts."
     }
 
     /// The details of one bar, as JSON: title, status, label–value pairs, first log lines.
-    private func detail(of index: Int, in timeline: Timeline, onPath: Bool) -> String {
-        let activity = timeline.activities[index]
+    private func detail(of index: Int, in page: ReportPage, onPath: Bool) -> String {
+        let skeleton = page.plan.skeleton
+        let activity = page.activity(index)
+        let path = page.path(of: index)
         var pairs: [(String, String)] = [
             ("Status", activity.outcome.label),
             (
                 "Duration",
                 TimelineFormat.duration(activity.duration)
-                    + " (\(TimelineFormat.percent(activity.duration, of: timeline.duration)) of the run)"
+                    + " (\(TimelineFormat.percent(activity.duration, of: skeleton.duration)) of the run)"
             ),
-            ("Started", TimelineFormat.offset(activity.start - timeline.start)),
+            ("Started", TimelineFormat.offset(activity.start - skeleton.start)),
         ]
-        if timeline.path(of: index).count > 1 {
-            pairs.append(("In", timeline.path(of: index).dropLast().joined(separator: " › ")))
-        }
+        if path.count > 1 { pairs.append(("In", path.dropLast().joined(separator: " › "))) }
         if let message = activity.message { pairs.append(("Message", message)) }
         if let error = activity.error { pairs.append(("Error", error)) }
         if activity.total != nil || activity.completed > 0 {
@@ -114,32 +118,33 @@ extension HTMLReportWriter {
         }
         if let rate = activity.rate { pairs.append(("Rate", TimelineFormat.rate(rate, unit: activity.unit))) }
         for key in activity.attrs.keys.sorted() { pairs.append((key, Self.text(activity.attrs[key]!))) }
-        if !activity.children.isEmpty { pairs.append(("Children", "\(activity.children.count)")) }
+        let children = skeleton.children(index).count
+        if children > 0 { pairs.append(("Children", "\(children)")) }
         if activity.logCount > 0 { pairs.append(("Log lines", "\(activity.logCount)")) }
         if onPath { pairs.append(("Critical path", "yes")) }
         pairs.append(("Id", activity.id.rawValue))
         let logs = activity.logs.prefix(Self.detailLogLines).map { log in
-            MarkupText.json("\(TimelineFormat.offset(log.time - timeline.start)) \(log.level.rawValue): \(log.message)")
+            MarkupText.json("\(TimelineFormat.offset(log.time - skeleton.start)) \(log.level.rawValue): \(log.message)")
         }
         return "{\"t\":\(MarkupText.json(activity.title)),\"s\":\"\(activity.outcome.rawValue)\",\"d\":["
             + pairs.map { "[\(MarkupText.json($0.0)),\(MarkupText.json($0.1))]" }.joined(separator: ",")
             + "],\"l\":[" + logs.joined(separator: ",") + "]}"
     }
 
-    private func detail(of aggregate: TimelineBars.Aggregate, in timeline: Timeline) -> String {
-        let activities = timeline.activities
+    private func detail(of aggregate: TimelineBars.Aggregate, longest: Int?, in page: ReportPage) -> String {
+        let skeleton = page.plan.skeleton
         var pairs: [(String, String)] = [
             ("Activities", "\(aggregate.members.count), each too short to draw on its own"),
             ("Span", TimelineFormat.duration(aggregate.end - aggregate.start)),
-            ("Started", TimelineFormat.offset(aggregate.start - timeline.start)),
+            ("Started", TimelineFormat.offset(aggregate.start - skeleton.start)),
         ]
         for status in ActivityEvent.Status.allCases {
-            let count = aggregate.members.filter { activities[$0].outcome == status }.count
+            let count = aggregate.members.filter { skeleton.outcomes[$0] == status }.count
             if count > 0 { pairs.append((status.label, "\(count)")) }
         }
-        if let longest = aggregate.members.max(by: { activities[$0].duration < activities[$1].duration }) {
-            pairs.append(
-                ("Longest", "\(activities[longest].title) (\(TimelineFormat.duration(activities[longest].duration)))"))
+        if let longest {
+            let activity = page.activity(longest)
+            pairs.append(("Longest", "\(activity.title) (\(TimelineFormat.duration(activity.duration)))"))
         }
         return "{\"t\":\"\(aggregate.members.count) activities\",\"s\":\"success\",\"d\":["
             + pairs.map { "[\(MarkupText.json($0.0)),\(MarkupText.json($0.1))]" }.joined(separator: ",") + "],\"l\":[]}"

@@ -24,20 +24,39 @@ public struct SVGTimelineWriter: Sendable {
     static let top = 56
 
     public func write(_ timeline: Timeline) -> String {
-        let path = CriticalPath(timeline)
-        let layout = TimelineLayout(timeline)
-        let bars = TimelineBars(timeline, layout: layout, criticalPath: path, budget: budget)
-        let activities = timeline.activities
-        let duration = timeline.duration
+        write(drawing(TimelineSkeleton(timeline))) { timeline.activities[$0] }
+    }
+
+    /// Where the image of a recording of this shape puts its activities; ``TimelineDrawing/needed``
+    /// lists those ``write(_:activity:)`` asks for.
+    public func drawing(_ skeleton: TimelineSkeleton) -> TimelineDrawing { TimelineDrawing(skeleton, budget: budget) }
+
+    /// What the image shows of `activity`: its title, times, outcome, message and error.
+    public func shownPart(of activity: TimelineActivity) -> TimelineActivity {
+        var part = activity
+        part.logs = []
+        part.samples = []
+        part.attrs = [:]
+        return part
+    }
+
+    /// The image of a planned recording: `activity` gives the activity of an index in
+    /// ``TimelineDrawing/needed`` (``shownPart(of:)`` of it is enough).
+    public func write(_ drawing: TimelineDrawing, activity lookup: (Int) -> TimelineActivity) -> String {
+        let skeleton = drawing.skeleton
+        let path = drawing.criticalPath
+        let layout = drawing.layout
+        let bars = drawing.bars
+        let duration = skeleton.duration
         let plot = Double(width - 2)
-        func x(_ time: Double) -> Double { 1 + (duration > 0 ? (time - timeline.start) / duration * plot : 0) }
+        func x(_ time: Double) -> Double { 1 + (duration > 0 ? (time - skeleton.start) / duration * plot : 0) }
         func number(_ value: Double) -> String { TimelineFormat.fixed(value, decimals: 2) }
         let height = Self.top + max(1, layout.rowCount) * Self.rowHeight + 8
-        let heading = title ?? timeline.roots.first.map { activities[$0].title } ?? "Recording"
+        let heading = title ?? skeleton.roots.first.map { lookup($0).title } ?? "Recording"
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" \
             font-family="system-ui,-apple-system,'Segoe UI',sans-serif" font-size="11" role="img" \
-            aria-label="\(MarkupText.escaped(heading)): timeline of \(activities.count) activities">
+            aria-label="\(MarkupText.escaped(heading)): timeline of \(skeleton.count) activities">
             <style>
             .bg{fill:#fff}.fg{fill:#1f2328}.muted{fill:#59636e}.grid{stroke:#d1d9e0}.label{fill:#fff}
             .success{fill:#1a7f37}.failure{fill:#cf222e}.cancelled{fill:#9a6700}.skipped{fill:#6e7781}
@@ -54,7 +73,7 @@ public struct SVGTimelineWriter: Sendable {
             """
         let step = TimeAxis.step(for: duration, pixels: Double(width))
         for tick in TimeAxis.ticks(for: duration, pixels: Double(width)) {
-            let position = x(timeline.start + tick)
+            let position = x(skeleton.start + tick)
             let at = number(position)
             // A label near the right edge goes left of its tick, or the image would cut it.
             let label =
@@ -66,7 +85,7 @@ public struct SVGTimelineWriter: Sendable {
                 + "\(TimeAxis.label(tick, step: step))</text>\n"
         }
         for index in bars.shown {
-            let activity = activities[index]
+            let activity = lookup(index)
             let left = x(activity.start)
             let barWidth = max(1, x(activity.end) - left)
             let y = Self.top + layout.rows[index] * Self.rowHeight
@@ -75,7 +94,7 @@ public struct SVGTimelineWriter: Sendable {
                 (status == .success ? "" : status.symbol + " ") + activity.title + " · "
                 + TimelineFormat.duration(activity.duration)
             svg +=
-                "<g><title>\(MarkupText.escaped(tooltip(activity, in: timeline)))</title>"
+                "<g><title>\(MarkupText.escaped(tooltip(activity)))</title>"
                 + "<rect class=\"\(status.rawValue)\(path.contains(index) ? " cp" : "")\" x=\"\(number(left))\" "
                 + "y=\"\(y)\" width=\"\(number(barWidth))\" height=\"\(Self.rowHeight - 4)\" rx=\"3\"/>"
             if let label = Self.fit(text, in: barWidth - 8) {
@@ -98,7 +117,7 @@ public struct SVGTimelineWriter: Sendable {
         ActivityEvent.Status.allCases.map(\.label).joined(separator: "  ") + "  ▭ critical path"
     }
 
-    private func tooltip(_ activity: TimelineActivity, in timeline: Timeline) -> String {
+    private func tooltip(_ activity: TimelineActivity) -> String {
         var lines = [
             activity.title, "\(activity.outcome.label), \(TimelineFormat.duration(activity.duration))",
         ]

@@ -14,22 +14,23 @@ public struct TimelineLayout: Sendable {
     /// the work for a pathological recording (thousands of siblings all running at once).
     static let searchLimit = 256
 
-    public init(_ timeline: Timeline) {
-        let activities = timeline.activities
-        var height = [Int](repeating: 1, count: activities.count)
-        var offset = [Int](repeating: 0, count: activities.count)
-        var spanEnd = activities.map(\.end)
+    public init(_ timeline: Timeline) { self.init(TimelineSkeleton(timeline)) }
+
+    public init(_ skeleton: TimelineSkeleton) {
+        var height = [Int](repeating: 1, count: skeleton.count)
+        var offset = [Int](repeating: 0, count: skeleton.count)
+        var spanEnd = skeleton.ends
         // Children begin after their parent, so the reverse begin order sees every child first.
-        for index in activities.indices.reversed() {
-            let children = activities[index].children
+        for index in (0..<skeleton.count).reversed() {
+            let children = skeleton.children(index)
             guard !children.isEmpty else { continue }
-            height[index] = 1 + Self.pack(children, activities, height, spanEnd, &offset)
+            height[index] = 1 + Self.pack(children, skeleton, height, spanEnd, &offset)
             for child in children { spanEnd[index] = max(spanEnd[index], spanEnd[child]) }
         }
-        let total = Self.pack(timeline.roots, activities, height, spanEnd, &offset)
-        var rows = [Int](repeating: 0, count: activities.count)
-        for index in activities.indices {
-            if let parent = activities[index].parent {
+        let total = Self.pack(skeleton.roots[...], skeleton, height, spanEnd, &offset)
+        var rows = [Int](repeating: 0, count: skeleton.count)
+        for index in 0..<skeleton.count {
+            if let parent = skeleton.parent(index) {
                 rows[index] = rows[parent] + 1 + offset[index]
             } else {
                 rows[index] = offset[index]
@@ -41,13 +42,14 @@ public struct TimelineLayout: Sendable {
 
     /// Packs sibling blocks into rows; returns how many rows they use.
     private static func pack(
-        _ siblings: [Int], _ activities: [TimelineActivity], _ height: [Int], _ spanEnd: [Double],
+        _ siblings: ArraySlice<Int>, _ skeleton: TimelineSkeleton, _ height: [Int], _ spanEnd: [Double],
         _ offset: inout [Int]
     ) -> Int {
-        let ordered = siblings.sorted { (activities[$0].start, $0) < (activities[$1].start, $1) }
+        let starts = skeleton.starts
+        let ordered = siblings.sorted { (starts[$0], $0) < (starts[$1], $1) }
         var busyUntil: [Double] = []
         for index in ordered {
-            let start = activities[index].start
+            let start = starts[index]
             let needed = height[index]
             var row = 0
             var placed = false

@@ -31,8 +31,13 @@ enum ReportCommand {
             failure with its log lines and the slowest activities as tables; a summary. The page loads
             nothing from the network. Lines that are not events are named on standard error and skipped.
 
+            Past 10,000 activities the shortest merge into aggregate bars, and the tables list the first
+            500 failures and the 200 longest steps of the critical path. Memory holds a few words per
+            activity, not the recording: RECORDING is read twice, and only what is shown is kept the
+            second time; standard input is first copied to a temporary file in TMPDIR.
+
             Exits 0 when written, 65 when RECORDING holds no events, 66 when it is not found, 73 when
-            FILE cannot be created, 74 on a read error.
+            FILE cannot be created, 74 on a read error or when the temporary file fails.
             """)
     static let parser = OptionParser(spec)
 
@@ -43,26 +48,34 @@ enum ReportCommand {
         let file = parsed.positionals[0]
         if parsed.value("output") == "" { throw parser.usageError("--output needs a path") }
         let output = parsed.value("output") ?? defaultOutput(for: file, format: format)
-        let loaded: RecordingInput.Loaded
-        switch RecordingInput.read(file, command: "report") {
-        case .success(let read): loaded = read
-        case .failure(let error):
-            Console.error(error.message, command: "report")
-            return error.exitStatus
-        }
         let text: String
+        let activities: Int
         switch format {
         case .html:
-            text = HTMLReportWriter(
-                title: parsed.value("title"), source: file == "-" ? nil : baseName(file),
-                skippedLines: loaded.skippedLines
-            ).write(loaded.timeline)
+            var writer = HTMLReportWriter(title: parsed.value("title"), source: file == "-" ? nil : baseName(file))
+            switch ReportPasses.read(file, plan: writer.plan, needed: \.needed, keep: writer.shownPart) {
+            case .success(let read):
+                writer.skippedLines = read.summary.skippedLines
+                text = writer.write(read.plan, looseLogCount: read.summary.looseLogs.count) { read.kept[$0]! }
+                activities = read.plan.skeleton.count
+            case .failure(let error):
+                Console.error(error.message, command: "report")
+                return error.exitStatus
+            }
         case .svg:
-            text = SVGTimelineWriter(title: parsed.value("title")).write(loaded.timeline)
+            let writer = SVGTimelineWriter(title: parsed.value("title"))
+            switch ReportPasses.read(file, plan: writer.drawing, needed: \.needed, keep: writer.shownPart) {
+            case .success(let read):
+                text = writer.write(read.plan) { read.kept[$0]! }
+                activities = read.plan.skeleton.count
+            case .failure(let error):
+                Console.error(error.message, command: "report")
+                return error.exitStatus
+            }
         }
         let status = RecordingInput.write(text, to: output, command: "report")
         if status == ExitCode.success && output != "-" {
-            Console.error("wrote \(output) (\(loaded.timeline.activities.count) activities)", command: "report")
+            Console.error("wrote \(output) (\(activities) activities)", command: "report")
         }
         return status
     }

@@ -1,6 +1,3 @@
-import ActivityTimeline
-import ActivityWire
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -9,42 +6,11 @@ import ActivityWire
     import Darwin
 #endif
 
-/// Reads a recording for `report` and `export`.
-///
-/// A line that is not an event is named (`build.jsonl:12: invalid-json: …`) and skipped; every
-/// other line still counts, so one bad line loses nothing else. A file with no event at all is
-/// not a recording: that is an error, exit status 65.
+/// What `report` and `export` share about a recording: the message for a file that holds no
+/// event (exit status 65: not a recording), and writing the output. Reading it is
+/// ``RecordingPass``'s: a line that is not an event is named (`build.jsonl:12: invalid-json: …`)
+/// and skipped, and every other line still counts.
 enum RecordingInput {
-    struct Loaded {
-        var timeline: Timeline
-        /// Lines that were not events.
-        var skippedLines: Int
-    }
-
-    /// The recording in `file` (`-` for standard input), or the exit status after a message.
-    static func read(_ file: String, command: String) -> Result<Loaded, RecordingError> {
-        let name = CommandInput.name(file)
-        guard let fd = CommandInput.descriptor(for: file) else {
-            return .failure(RecordingError(message: "\(file): \(POSIX.describe(errno))", exitStatus: ExitCode.noInput))
-        }
-        defer { CommandInput.release(fd) }
-        var skipped = 0
-        let result: (timeline: Timeline, events: Int)
-        do {
-            result = try Timeline.read(FileDescriptorSource(fileDescriptor: fd)) { problem in
-                skipped += 1
-                Console.error(
-                    "\(name):\(problem.line): \(problem.code.rawValue): \(problem.message); skipped", command: command)
-            }
-        } catch {
-            return .failure(RecordingError(message: "\(name): \(error)", exitStatus: ExitCode.ioError))
-        }
-        guard result.events > 0 else {
-            return .failure(RecordingError(message: notARecording(name), exitStatus: ExitCode.dataError))
-        }
-        return .success(Loaded(timeline: result.timeline, skippedLines: skipped))
-    }
-
     /// What a file without a single event is told.
     static func notARecording(_ name: String) -> String {
         "\(name): not a recording: no activity events in it (record one with --log-file PATH --log-format jsonl)"

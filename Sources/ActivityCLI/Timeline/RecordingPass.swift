@@ -9,6 +9,8 @@ import ActivityWire
 enum RecordingPass {
     struct Summary {
         var events: Int
+        /// Lines that were not events.
+        var skippedLines: Int
         /// Log lines that belong to no activity (kept: they are few in a recording).
         var looseLogs: [TimelineLog]
     }
@@ -23,6 +25,7 @@ enum RecordingPass {
         var reader = EventStreamReader(
             source: LimitedSource(base: FileDescriptorSource(fileDescriptor: fd), limit: byteLimit ?? .max))
         var builder = TimelineBuilder(keepsEnded: false, remembersEndedIDs: true)
+        var skipped = 0
         func hand(_ indices: [Int]) {
             for index in indices {
                 ended(builder[index], builder[index].parent.map { builder[$0].sequence })
@@ -36,6 +39,7 @@ enum RecordingPass {
                 case .event(let event): hand(builder.apply(event, fallbackTime: builder.latestTime ?? 0))
                 case .blank, .ignored(nil): break
                 case .text(let problem), .invalid(let problem), .ignored(let problem?):
+                    skipped += 1
                     if reportsProblems {
                         Console.error(
                             "\(name):\(problem.line): \(problem.code.rawValue): \(problem.message); skipped",
@@ -51,7 +55,7 @@ enum RecordingPass {
             return .failure(
                 RecordingError(message: RecordingInput.notARecording(name), exitStatus: ExitCode.dataError))
         }
-        return .success(Summary(events: builder.eventCount, looseLogs: builder.looseLogs))
+        return .success(Summary(events: builder.eventCount, skippedLines: skipped, looseLogs: builder.looseLogs))
     }
 }
 

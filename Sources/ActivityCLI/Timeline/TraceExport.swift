@@ -48,43 +48,24 @@ enum TraceExport {
         var looseLogs: [TimelineLog] = []
         var counters: [Int: String] = [:]
         let status = withInput(file) { fd, name -> Result<Void, RecordingError> in
-            var input = fd
-            var copy: Int32?
-            defer { if let copy { close(copy) } }
-            if !CommandInput.isRegularFile(fd) {
-                switch copyToTemporaryFile(fd, name: name) {
-                case .success(let copied):
-                    copy = copied
-                    input = copied
-                case .failure(let error): return .failure(error)
-                }
-            }
-            let start = lseek(input, 0, SEEK_CUR)
-            let first = RecordingPass.run(input, name: name, command: "export", reportsProblems: true) {
+            RecordingPass.twice(fd, name: name, command: "export") {
                 plan.record($0, parent: $1)
-            }
-            guard case .success(let summary) = first else { return first.map { _ in () } }
-            for log in summary.looseLogs { plan.record(looseLogAt: log.time) }
-            looseLogs = summary.looseLogs
-            let end = lseek(input, 0, SEEK_CUR)
-            guard start >= 0, end >= start, lseek(input, start, SEEK_SET) == start else {
-                return .failure(
-                    RecordingError(message: "\(name): \(POSIX.describe(errno))", exitStatus: ExitCode.ioError))
-            }
-            let origin = plan.origin
-            let sync = plan.synchronous()
-            let counted = Set(plan.counterTracks(limit: writer.maxCounterTracks))
-            return RecordingPass.run(
-                input, name: name, command: "export", reportsProblems: false, byteLimit: Int(end - start)
-            ) { activity, _ in
-                let index = activity.sequence
-                // The file changed between the passes (only then is an activity not in the plan).
-                let synchronous = index < sync.count && sync[index]
-                spool.append(
-                    writer.events(for: activity, synchronous: synchronous, origin: origin).joined(separator: ",\n"),
-                    at: index)
-                if counted.contains(index) {
-                    counters[index] = writer.counterEvents(for: activity, origin: origin).joined(separator: ",\n")
+            } second: { summary in
+                for log in summary.looseLogs { plan.record(looseLogAt: log.time) }
+                looseLogs = summary.looseLogs
+                let origin = plan.origin
+                let sync = plan.synchronous()
+                let counted = Set(plan.counterTracks(limit: writer.maxCounterTracks))
+                return { activity, _ in
+                    let index = activity.sequence
+                    // The file changed between the passes (only then is an activity not in the plan).
+                    let synchronous = index < sync.count && sync[index]
+                    spool.append(
+                        writer.events(for: activity, synchronous: synchronous, origin: origin).joined(separator: ",\n"),
+                        at: index)
+                    if counted.contains(index) {
+                        counters[index] = writer.counterEvents(for: activity, origin: origin).joined(separator: ",\n")
+                    }
                 }
             }.map { _ in () }
         }
@@ -148,41 +129,5 @@ enum TraceExport {
             Console.error("temporary file in TMPDIR: \(POSIX.describe(code))", command: "export")
         }
         return ExitCode.ioError
-    }
-
-    /// Standard input (or a pipe) read to its end into an unlinked temporary file, for two passes.
-    private static func copyToTemporaryFile(_ fd: Int32, name: String) -> Result<Int32, RecordingError> {
-        let copy: Int32
-        switch TemporaryFile.make(prefix: "activity-export") {
-        case .success(let made): copy = made
-        case .failure(let error):
-            return .failure(
-                RecordingError(
-                    message: "temporary file in TMPDIR: \(POSIX.describe(error.code))", exitStatus: ExitCode.ioError))
-        }
-        var source = FileDescriptorSource(fileDescriptor: fd)
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count: Int
-            do { count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) } } catch {
-                close(copy)
-                return .failure(RecordingError(message: "\(name): \(error)", exitStatus: ExitCode.ioError))
-            }
-            if count == 0 { break }
-            let error = buffer.withUnsafeBytes {
-                SystemCall.writeAll(copy, UnsafeRawBufferPointer(rebasing: $0[..<count])) { _, _ in true }
-            }
-            if error != 0 {
-                close(copy)
-                return .failure(
-                    RecordingError(
-                        message: "temporary file in TMPDIR: \(POSIX.describe(error))", exitStatus: ExitCode.ioError))
-            }
-        }
-        guard lseek(copy, 0, SEEK_SET) == 0 else {
-            defer { close(copy) }
-            return .failure(RecordingError(message: "temporary file in TMPDIR", exitStatus: ExitCode.ioError))
-        }
-        return .success(copy)
     }
 }

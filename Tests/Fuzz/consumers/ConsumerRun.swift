@@ -173,6 +173,27 @@ final class ConsumerRun {
             "\(merged.entries.count) paths read back as \(read.entries.count)")
     }
 
+    /// A page of few bars, as a large recording's is: drawn from the activities its plan names
+    /// alone (what `activity report` keeps in its second pass), it is the whole timeline's.
+    func plannedReport(_ timeline: Timeline) {
+        var writer = HTMLReportWriter(title: "fuzz")
+        writer.budget = 3
+        writer.failuresListed = 2
+        writer.criticalPathRows = 2
+        writer.slowestCount = 2
+        writer.namedAggregates = 1
+        let plan = writer.plan(TimelineSkeleton(timeline))
+        check(plan.needed.count <= plan.textBudget, .report, "the plan needs \(plan.needed.count) activities")
+        let needed = Set(plan.needed)
+        var outside = 0
+        let page = writer.write(plan, looseLogCount: timeline.looseLogs.count) { index in
+            if !needed.contains(index) { outside += 1 }
+            return writer.shownPart(of: timeline.activities[index])
+        }
+        check(outside == 0, .report, "the page asked for \(outside) activities outside its plan")
+        check(page == writer.write(timeline), .report, "the page drawn from its plan is not the whole timeline's")
+    }
+
     /// The recording, as `report` and `export` read it: all of the stream at once.
     func timeline() {
         guard !selected.isDisjoint(with: [.report, .chromeTrace, .otlpJSON]) else { return }
@@ -184,6 +205,7 @@ final class ConsumerRun {
             check(html.hasSuffix("</html>\n"), .report, "the page does not end in </html>")
             _ = SVGTimelineWriter(title: "fuzz").write(timeline)
             _ = SVGTimelineWriter(width: 1).write(timeline)
+            plannedReport(timeline)
         }
         if selected.contains(.chromeTrace) {
             JSONCheck.document(ChromeTraceWriter().write(timeline), .chromeTrace)

@@ -11,7 +11,7 @@ import Synchronization
 
 /// Where a renderer's bytes go. One call to ``write(_:)`` is one `write(2)` (or one append to a
 /// buffer), so a frame written in one call reaches the terminal in one piece.
-public protocol ByteOutput: AnyObject {
+package protocol ByteOutput: AnyObject {
     /// Writes all of `bytes`; returns `false` once the destination has gone away.
     @discardableResult
     func write(_ bytes: [UInt8]) -> Bool
@@ -29,11 +29,11 @@ public protocol ByteOutput: AnyObject {
 
 extension ByteOutput {
     /// Outputs written at once are never behind.
-    public var isBehind: Bool { false }
+    package var isBehind: Bool { false }
 
     /// Outputs that never leave a line out write it as any other bytes.
     @discardableResult
-    public func writeDisplayLine(_ bytes: [UInt8]) -> Bool { write(bytes) }
+    package func writeDisplayLine(_ bytes: [UInt8]) -> Bool { write(bytes) }
 }
 
 /// Bytes kept in memory, each ``write(_:)`` as one chunk: for tests and for custom renderers.
@@ -43,26 +43,26 @@ extension ByteOutput {
 /// buffer.write(Array("hello\n".utf8))
 /// buffer.text   // "hello\n"
 /// ```
-public final class BufferOutput: ByteOutput {
+package final class BufferOutput: ByteOutput {
     /// Every write, in order.
-    public private(set) var writes: [[UInt8]] = []
+    package private(set) var writes: [[UInt8]] = []
 
-    public init() {}
+    package init() {}
 
     @discardableResult
-    public func write(_ bytes: [UInt8]) -> Bool {
+    package func write(_ bytes: [UInt8]) -> Bool {
         if !bytes.isEmpty { writes.append(bytes) }
         return true
     }
 
     /// Everything written, as one byte array.
-    public var bytes: [UInt8] { writes.flatMap { $0 } }
+    package var bytes: [UInt8] { writes.flatMap { $0 } }
 
     /// Everything written, decoded as UTF-8.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Forgets what was written.
-    public func removeAll() { writes.removeAll() }
+    package func removeAll() { writes.removeAll() }
 }
 
 /// Writes to a file descriptor the caller owns, without changing its flags or closing it.
@@ -76,15 +76,15 @@ public final class BufferOutput: ByteOutput {
 /// With a `batch` the bytes are gathered and written later, in larger writes (see
 /// `OutputBatch`); with a `background` writer they are written on its thread (see
 /// `BackgroundWriter`). A failure then shows in ``isBroken`` once the bytes are written.
-public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
-    public let fileDescriptor: Int32
+package final class FileDescriptorOutput: ByteOutput, BatchedDestination {
+    package let fileDescriptor: Int32
     /// The `errno` of the write that broke it; atomic, as a background writer's thread sets it.
     private let failed = Atomic<Int32>(0)
     /// Whether the destination has failed; nothing more is written.
-    public var isBroken: Bool { failed.load(ordering: .relaxed) != 0 }
+    package var isBroken: Bool { failed.load(ordering: .relaxed) != 0 }
     /// Why it failed: the `errno` of the write that broke it (`EPIPE`: its reader went away;
     /// `EAGAIN`: its reader took nothing for 5 seconds); 0 while it has not.
-    public var failure: Int32 { failed.load(ordering: .relaxed) }
+    package var failure: Int32 { failed.load(ordering: .relaxed) }
     private let kind: Kind
     // Read for every write: no run-time exclusivity check, as for the batch's state (a display
     // writes under its session's lock).
@@ -96,7 +96,7 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
 
     enum Kind { case socket, pipe, other }
 
-    public init(fileDescriptor: Int32) {
+    package init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
         var info = stat()
         if fstat(fileDescriptor, &info) == 0 {
@@ -108,7 +108,7 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
     }
 
     @discardableResult
-    public func write(_ bytes: [UInt8]) -> Bool {
+    package func write(_ bytes: [UInt8]) -> Bool {
         guard !isBroken else { return false }
         guard !bytes.isEmpty else { return true }
         if let background {
@@ -119,10 +119,10 @@ public final class FileDescriptorOutput: ByteOutput, BatchedDestination {
         return bytes.withUnsafeBytes { writeNow($0) }
     }
 
-    public var isBehind: Bool { background?.writer.isBehind ?? false }
+    package var isBehind: Bool { background?.writer.isBehind ?? false }
 
     @discardableResult
-    public func writeDisplayLine(_ bytes: [UInt8]) -> Bool {
+    package func writeDisplayLine(_ bytes: [UInt8]) -> Bool {
         guard let background, !isBroken else { return write(bytes) }
         background.writer.write(bytes, lane: background.lane, droppable: true)
         return !isBroken

@@ -1,10 +1,12 @@
 import ActivityPOSIX
 
-/// The wall clock the renderers stamp times with: Unix seconds.
-public enum WallClock {
+/// The wall clock the renderers stamp times with: Unix seconds. Usable from inline code: it is
+/// the default clock of the public ``RenderSession/init(renderers:clock:)``.
+@usableFromInline
+package enum WallClock {
     /// The current time, Unix seconds with sub-microsecond resolution.
-    @Sendable
-    public static func now() -> Double {
+    @Sendable @usableFromInline
+    package static func now() -> Double {
         SystemClock.unixSeconds()
     }
 }

@@ -23,9 +23,9 @@ public struct ReportPlan: Sendable {
     public static let maxPathTitles = 16
 
     public let skeleton: TimelineSkeleton
-    public let layout: TimelineLayout
+    package let layout: TimelineLayout
     public let criticalPath: CriticalPath
-    public let bars: TimelineBars
+    package let bars: TimelineBars
     public let pathRows: [PathRow]
     /// The failed and abandoned activities listed, in begin order, and how many there are in all.
     public let failures: [Int]

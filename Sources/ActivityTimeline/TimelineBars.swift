@@ -7,31 +7,32 @@ import ActivityWire
 /// the longest, each with its ancestors; the rest, too short to see at the drawing's scale, are merged per row:
 /// neighbours closer than ``mergeGap`` of the total time become one aggregate bar that says
 /// how many activities it holds.
-public struct TimelineBars: Sendable {
+package struct TimelineBars: Sendable {
     /// Several activities drawn as one bar.
-    public struct Aggregate: Sendable {
-        public var row: Int
-        public var start: Double
-        public var end: Double
+    package struct Aggregate: Sendable {
+        package var row: Int
+        package var start: Double
+        package var end: Double
         /// The activities it holds, by start time.
-        public var members: [Int]
+        package var members: [Int]
     }
 
     /// The default number of bars of their own: enough for any build a person reads bar by bar,
     /// few enough for a browser to zoom and scroll smoothly.
-    public static let defaultBudget = 10_000
+    package static let defaultBudget = 10_000
     /// Hidden activities closer than this fraction of the whole time merge into one aggregate.
-    public static let mergeGap = 0.002
+    package static let mergeGap = 0.002
 
     /// The activities drawn as bars, in the order they began.
-    public let shown: [Int]
-    public let aggregates: [Aggregate]
+    package let shown: [Int]
+    package let aggregates: [Aggregate]
 
-    public init(_ timeline: Timeline, layout: TimelineLayout, criticalPath: CriticalPath, budget: Int = defaultBudget) {
+    package init(_ timeline: Timeline, layout: TimelineLayout, criticalPath: CriticalPath, budget: Int = defaultBudget)
+    {
         self.init(TimelineSkeleton(timeline), layout: layout, criticalPath: criticalPath, budget: budget)
     }
 
-    public init(
+    package init(
         _ skeleton: TimelineSkeleton, layout: TimelineLayout, criticalPath: CriticalPath, budget: Int = defaultBudget
     ) {
         let count = skeleton.count

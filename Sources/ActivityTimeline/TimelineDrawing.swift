@@ -5,9 +5,9 @@
 /// whose text a drawing shows, the only ones a drawing of a large recording needs whole.
 public struct TimelineDrawing: Sendable {
     public let skeleton: TimelineSkeleton
-    public let layout: TimelineLayout
+    package let layout: TimelineLayout
     public let criticalPath: CriticalPath
-    public let bars: TimelineBars
+    package let bars: TimelineBars
 
     /// - Parameter budget: how many activities get bars of their own (``TimelineBars``).
     public init(_ skeleton: TimelineSkeleton, budget: Int) {

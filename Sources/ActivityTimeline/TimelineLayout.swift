@@ -4,19 +4,19 @@
 /// A parent's subtree is a block of rows: its own row, then its children's blocks packed first
 /// fit, in start order, into the lowest rows that are free for their whole time span. A build
 /// of 10,000 steps run 8 at a time under one parent takes 9 rows, not 10,001.
-public struct TimelineLayout: Sendable {
+package struct TimelineLayout: Sendable {
     /// The row of each activity, indexed like ``Timeline/activities``.
-    public let rows: [Int]
+    package let rows: [Int]
     /// How many rows the drawing has.
-    public let rowCount: Int
+    package let rowCount: Int
 
     /// How many candidate rows are tried before a block goes below all the others: it bounds
     /// the work for a pathological recording (thousands of siblings all running at once).
     static let searchLimit = 256
 
-    public init(_ timeline: Timeline) { self.init(TimelineSkeleton(timeline)) }
+    package init(_ timeline: Timeline) { self.init(TimelineSkeleton(timeline)) }
 
-    public init(_ skeleton: TimelineSkeleton) {
+    package init(_ skeleton: TimelineSkeleton) {
         var height = [Int](repeating: 1, count: skeleton.count)
         var offset = [Int](repeating: 0, count: skeleton.count)
         var spanEnd = skeleton.ends

@@ -1,4 +1,4 @@
-public import ActivityWire
+package import ActivityWire
 
 /// OpenTelemetry trace and span ids derived from activity ids, so the same recording always
 /// gives the same trace, and a live export and a later export of its recording agree.
@@ -9,16 +9,16 @@ public import ActivityWire
 /// 64-bit FNV-1a and a splitmix64 finalizer, twice with different seeds for the 128 bits of a
 /// trace id; never all zeros (invalid in
 /// OpenTelemetry).
-public enum TraceIdentifiers {
+package enum TraceIdentifiers {
     /// 32 lowercase hex digits.
-    public static func traceID(root: ActivityID) -> String {
+    package static func traceID(root: ActivityID) -> String {
         let high = fnv1a("trace:" + root.rawValue, seed: 0xcbf2_9ce4_8422_2325)
         let low = fnv1a("trace:" + root.rawValue, seed: 0x8422_2325_cbf2_9ce4)
         return hex(high) + hex(low == 0 && high == 0 ? 1 : low)
     }
 
     /// 16 lowercase hex digits.
-    public static func spanID(_ id: ActivityID, root: ActivityID) -> String {
+    package static func spanID(_ id: ActivityID, root: ActivityID) -> String {
         let value = fnv1a("span:" + root.rawValue + "\u{0}" + id.rawValue, seed: 0xcbf2_9ce4_8422_2325)
         return hex(value == 0 ? 1 : value)
     }

@@ -2,6 +2,12 @@ import ActivityRendering
 import ActivityWire
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 @Suite("Plain mode and log files (golden)")
 struct PlainAndLogTests {
     @Test("plain mode output for a recorded stream")
@@ -14,6 +20,38 @@ struct PlainAndLogTests {
         #expect(!buffer.bytes.contains(0x1B), "plain mode wrote an escape byte")
         #expect(buffer.writes.allSatisfy { $0.last == 0x0A && $0.dropLast().allSatisfy { $0 != 0x0A } })
         Golden.check(buffer.text, named: "plain-build.txt")
+    }
+
+    @Test("the public renderers on a descriptor write what they write to an output of the package's own")
+    func onADescriptor() throws {
+        func readAll(_ fd: Int32) -> String {
+            var written: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while case let count = read(fd, &chunk, chunk.count), count > 0 { written += chunk[..<count] }
+            close(fd)
+            return String(decoding: written, as: UTF8.self)
+        }
+        var display: [Int32] = [0, 0]
+        var recording: [Int32] = [0, 0]
+        try #require(pipe(&display) == 0 && pipe(&recording) == 0)
+        let configuration = TerminalRenderer.Configuration(mode: .plain, color: true, columns: 100, rows: 30)
+        let terminal = TerminalRenderer(fileDescriptor: display[1], configuration: configuration)
+        terminal.resize(columns: 120, rows: 40)
+        var store = ActivityStore()
+        try drive(
+            fixture("build.jsonl"), into: [terminal, JSONLinesRenderer(fileDescriptor: recording[1])], store: &store)
+        close(display[1])
+        close(recording[1])
+        let buffer = BufferOutput()
+        let lines = BufferOutput()
+        let expected = TerminalRenderer(
+            output: buffer, configuration: .init(mode: .plain, style: TerminalStyle(unicode: true, color: true)))
+        var same = ActivityStore()
+        try drive(fixture("build.jsonl"), into: [expected, JSONLinesRenderer(output: lines)], store: &same)
+        let shown = readAll(display[0])
+        #expect(shown == buffer.text)
+        #expect(!shown.isEmpty && !shown.utf8.contains(0x1B), "plain mode writes no escape, whatever `color` says")
+        #expect(readAll(recording[0]) == lines.text)
     }
 
     @Test("plain mode in ASCII")

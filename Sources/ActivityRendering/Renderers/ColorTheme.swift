@@ -3,7 +3,7 @@
 /// A new theme has every role's ``ColorRole/defaultParameters``. Change roles in code with
 /// ``setParameters(_:for:)``, or read a `role=SGR:role=SGR…` text such as the `ACTIVITY_COLORS`
 /// variable with ``parse(_:over:)``. Empty parameters mean no colour for that role. A theme only
-/// says *which* colours: whether any are drawn is ``TerminalStyle/color``'s decision (`NO_COLOR`,
+/// says *which* colours: whether any are drawn is the display's decision (`NO_COLOR`,
 /// `CLICOLOR`, a terminal or not), which a theme never overrides.
 ///
 /// ```swift

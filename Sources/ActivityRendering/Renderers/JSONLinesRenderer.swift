@@ -5,7 +5,7 @@ import ActivityWire
 ///
 /// Every event comes out as the store applied it: `ts` filled in (replaying the file reproduces
 /// the timing), an unknown parent removed, `abandoned` ends for activities left open. Each line is
-/// one ``ByteOutput/write(_:)``, so a file written with `O_APPEND` holds only whole lines, even if
+/// one `write(2)`, so a file written with `O_APPEND` holds only whole lines, even if
 /// the process is killed.
 ///
 /// On a terminal, the lines are made safe to look at: DEL, C1 controls, bidirectional controls
@@ -25,11 +25,17 @@ public final class JSONLinesRenderer: ActivityRenderer {
     private var line: [UInt8] = []
     private var textLines: [StandardStream: LineSplitter] = [:]
 
+    /// Writes the normalized stream to the open descriptor `fileDescriptor`, which it never
+    /// closes; `passesTextThrough` as below.
+    public convenience init(fileDescriptor: Int32, passesTextThrough: Bool = false) {
+        self.init(output: FileDescriptorOutput(fileDescriptor: fileDescriptor), passesTextThrough: passesTextThrough)
+    }
+
     /// - Parameters:
     ///   - output: where the lines go.
     ///   - passesTextThrough: whether non-event lines are written too, unchanged (for a display
     ///     that shows the stream as it is); a recording leaves them out.
-    public convenience init(output: any ByteOutput, passesTextThrough: Bool = false) {
+    package convenience init(output: any ByteOutput, passesTextThrough: Bool = false) {
         self.init(output: output, textStreams: passesTextThrough ? [.stdout, .stderr] : [])
     }
 

@@ -65,7 +65,7 @@ public final class LogFileRenderer: ActivityRenderer {
     }
 
     /// Writes the log to `output`, which the caller owns.
-    public init(output: any ByteOutput, format: LogFormat, clock: @escaping @Sendable () -> Double = WallClock.now) {
+    package init(output: any ByteOutput, format: LogFormat, clock: @escaping @Sendable () -> Double = WallClock.now) {
         self.format = format
         self.output = output
         self.clock = clock

@@ -19,13 +19,12 @@ public import ActivityWire
 /// ``Configuration/plainProgressInterval`` seconds while it moves; nothing but text and newlines
 /// is ever written.
 ///
-/// The renderer only produces bytes for a ``ByteOutput``; the terminal itself (size, signals,
-/// the redraw timer) is the job of ``RenderSession``. Tests render to a ``BufferOutput`` with a
-/// fixed size and clock:
+/// The renderer only produces bytes for its descriptor; the terminal itself (size, signals,
+/// the redraw timer) is the job of ``RenderSession``. Driven by hand, with a fixed size and
+/// clock:
 ///
 /// ```swift
-/// let buffer = BufferOutput()
-/// let terminal = TerminalRenderer(output: buffer, configuration: .init(mode: .tty, size: .init(columns: 80, rows: 24)))
+/// let terminal = TerminalRenderer(fileDescriptor: 2, configuration: .init(mode: .tty, columns: 80, rows: 24))
 /// var store = ActivityStore()
 /// for update in store.apply(event) { terminal.render(update, in: store) }
 /// terminal.tick(store, now: 12.5)
@@ -39,8 +38,8 @@ public final class TerminalRenderer: ActivityRenderer {
     /// How the renderer draws.
     public struct Configuration: Sendable {
         public var mode: Mode
-        public var style: TerminalStyle
-        public var size: TerminalSize
+        package var style: TerminalStyle
+        package var size: TerminalSize
         /// Whether the display is a terminal: passed-through text is then sanitized.
         public var displayIsTerminal: Bool
         /// Seconds between live redraws (TTY mode); at least 0.05.
@@ -69,7 +68,22 @@ public final class TerminalRenderer: ActivityRenderer {
         /// the summary's steps that were slower than usual.
         public var history: ActivityHistory?
 
+        /// A display of `columns` × `rows` cells (the terminal's size; ``TerminalRenderer/resize(columns:rows:)``
+        /// follows it), in Unicode or ASCII, coloured with `colors` when `color` (never in plain
+        /// mode).
         public init(
+            mode: Mode, unicode: Bool = true, color: Bool = false, colors: ColorTheme = ColorTheme(),
+            columns: Int = 80, rows: Int = 24, displayIsTerminal: Bool? = nil, refreshInterval: Double = 0.05,
+            plainProgressInterval: Double = 5, plainProgressMinimumInterval: Double = 1, startTime: Double? = nil
+        ) {
+            self.init(
+                mode: mode, style: TerminalStyle(unicode: unicode, color: color, colors: colors),
+                size: TerminalSize(columns: columns, rows: rows), displayIsTerminal: displayIsTerminal,
+                refreshInterval: refreshInterval, plainProgressInterval: plainProgressInterval,
+                plainProgressMinimumInterval: plainProgressMinimumInterval, startTime: startTime)
+        }
+
+        package init(
             mode: Mode, style: TerminalStyle = TerminalStyle(unicode: true, color: false),
             size: TerminalSize = TerminalSize(columns: 80, rows: 24), displayIsTerminal: Bool? = nil,
             refreshInterval: Double = 0.05, plainProgressInterval: Double = 5,
@@ -88,7 +102,7 @@ public final class TerminalRenderer: ActivityRenderer {
     }
 
     /// Where passed-through lines of one stream go.
-    public enum PassthroughTarget {
+    package enum PassthroughTarget {
         /// Through the display output, above the live region.
         case display
         /// To another output. `sanitize` when it is a terminal; `sharesTerminal` when it is the
@@ -178,13 +192,19 @@ public final class TerminalRenderer: ActivityRenderer {
     /// or the innermost one its adapter reports); `nil` when output belongs to none.
     package var outputOwner: ActivityID?
 
+    /// Creates a renderer writing to the open descriptor `fileDescriptor` (a terminal in TTY
+    /// mode), which it never closes; passed-through lines go there too.
+    public convenience init(fileDescriptor: Int32, configuration: Configuration) {
+        self.init(output: FileDescriptorOutput(fileDescriptor: fileDescriptor), configuration: configuration)
+    }
+
     /// Creates a renderer writing to `output`.
     ///
     /// - Parameters:
     ///   - output: the display: a terminal in TTY mode.
     ///   - configuration: mode, style, size and timing.
     ///   - passthrough: where non-event lines of each stream go; the display when absent.
-    public init(
+    package init(
         output: any ByteOutput, configuration: Configuration,
         passthrough: [StandardStream: PassthroughTarget] = [:]
     ) {
@@ -206,7 +226,11 @@ public final class TerminalRenderer: ActivityRenderer {
     static let plainTickInterval = 0.25
 
     /// The terminal changed size (SIGWINCH): the next tick redraws the live region to fit.
-    public func resize(to size: TerminalSize) {
+    public func resize(columns: Int, rows: Int) {
+        resize(to: TerminalSize(columns: columns, rows: rows))
+    }
+
+    package func resize(to size: TerminalSize) {
         guard size != configuration.size else { return }
         let old = configuration.size
         configuration.size = size
@@ -455,11 +479,11 @@ public final class TerminalRenderer: ActivityRenderer {
 }
 
 /// The size of a terminal in character cells.
-public struct TerminalSize: Sendable, Hashable {
-    public var columns: Int
-    public var rows: Int
+package struct TerminalSize: Sendable, Hashable {
+    package var columns: Int
+    package var rows: Int
 
-    public init(columns: Int, rows: Int) {
+    package init(columns: Int, rows: Int) {
         self.columns = max(1, columns)
         self.rows = max(1, rows)
     }

@@ -9,15 +9,15 @@ import ActivityWire
 /// ```
 ///
 /// ``color`` decides whether anything is coloured; ``colors`` decides with what.
-public struct TerminalStyle: Sendable, Hashable {
+package struct TerminalStyle: Sendable, Hashable {
     /// Whether to draw with Unicode glyphs (`✔`, braille spinner, block bar) or ASCII only.
-    public var unicode: Bool
+    package var unicode: Bool
     /// Whether to colour the output with SGR sequences (never in plain mode).
-    public var color: Bool
+    package var color: Bool
     /// The colour of each part of the display, when ``color`` is on.
-    public var colors: ColorTheme
+    package var colors: ColorTheme
 
-    public init(unicode: Bool, color: Bool, colors: ColorTheme = ColorTheme()) {
+    package init(unicode: Bool, color: Bool, colors: ColorTheme = ColorTheme()) {
         self.unicode = unicode
         self.color = color
         self.colors = colors
@@ -29,7 +29,7 @@ public struct TerminalStyle: Sendable, Hashable {
     /// `NO_COLOR` is set and not empty, or `CLICOLOR` is `0`; `CLICOLOR_FORCE` (not `0`) turns it
     /// back on over `CLICOLOR=0`, never over `NO_COLOR`. The colours are those of
     /// `ACTIVITY_COLORS` (see ``ColorTheme/parse(_:over:)``; entries it cannot use are ignored).
-    public static func detect(environment: [String: String]) -> TerminalStyle {
+    package static func detect(environment: [String: String]) -> TerminalStyle {
         detect(environment: environment, isTerminal: true).style
     }
 
@@ -54,14 +54,14 @@ public struct TerminalStyle: Sendable, Hashable {
 
     /// The spinner frame for wall-clock time `now`: every spinner turns together, 12.5 frames a
     /// second, however often frames are drawn.
-    public func spinner(at now: Double) -> String {
+    package func spinner(at now: Double) -> String {
         let frames = unicode ? Self.brailleSpinner : Self.asciiSpinner
         let tick = Int(saturating: now * 12.5, rounding: .down) % frames.count
         return frames[(tick + frames.count) % frames.count]
     }
 
     /// The mark of a finished activity.
-    public func symbol(for status: ActivityStatusMark) -> String {
+    package func symbol(for status: ActivityStatusMark) -> String {
         switch (status, unicode) {
         case (.success, true): "✔"
         case (.failure, true): "✖"
@@ -133,6 +133,6 @@ public struct TerminalStyle: Sendable, Hashable {
 }
 
 /// The mark at the start of a begin or end line.
-public enum ActivityStatusMark: Sendable, Hashable {
+package enum ActivityStatusMark: Sendable, Hashable {
     case started, success, failure, cancelled, skipped, abandoned
 }

@@ -551,8 +551,10 @@ struct IOLoop {
         if count > 0 {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             if let adapter = adapter(for: stream) {
-                show(
-                    adapter.feed(bytes, from: Self.adapterStream(stream)), to: stream)
+                // On a pseudo-terminal the screen model gets every byte, so that the command's
+                // display stays as it is; the adapter only reads, for its events.
+                if terminal != nil { pass(Array(bytes), to: stream) }
+                show(adapter.feed(bytes, from: Self.adapterStream(stream)), to: stream)
             } else {
                 pass(Array(bytes), to: stream)
             }
@@ -665,7 +667,7 @@ struct IOLoop {
                 display.handle(event)
                 noteOwner(of: event)
             case .passthrough(let bytes, _):
-                pass(bytes, to: stream)
+                if terminal == nil { pass(bytes, to: stream) }
             }
         }
     }

@@ -9,9 +9,16 @@ import ActivityWire
     import Darwin
 #endif
 
-/// `activity run`'s side of the command's pseudo-terminal: the command's output, cut by a
-/// ``TerminalOutputParser`` and shown by the display; the keys typed on the real terminal, copied
-/// in; the real terminal's size, copied over when it changes.
+/// `activity run`'s side of the command's pseudo-terminal: the command's output, followed by a
+/// ``CommandScreen`` of the real terminal's size and shown by the display (final rows above the
+/// live region, the rows still being drawn inside it or, at a prompt, bare with the cursor); the
+/// keys typed on the real terminal, copied in; the real terminal's size, copied over when it
+/// changes.
+///
+/// A row is final when it scrolls off the command's screen, or when it has stood for
+/// ``finalDelay`` more rows above the cursor than the command has ever gone back up
+/// (``CommandScreen/settleableRowCount``): each line of plain output at once, all but the bars
+/// of a display redrawn in place.
 struct TerminalPump {
     let pty: PseudoTerminal
     /// The command's activity, whose message shows the line the command rewrites with `\r`.
@@ -21,15 +28,27 @@ struct TerminalPump {
     /// The real terminal the display draws on, whose size the pty follows.
     let terminal: Int32
 
-    private var parser = TerminalOutputParser()
+    private var screen: CommandScreen
     private var lastOutput = 0.0
     /// Keys read and not yet taken by the pty (a command that does not read its input).
     private var pendingKeys: [UInt8] = []
     private var status = (shown: "", latest: "", at: 0.0)
     private var nextSizeCheck = 0.0
+    /// What the display was last given: the live rows, and where the cursor of a prompt is.
+    private var shownLive: (rows: [ScreenRow], cursor: CommandOutput.LiveCursor?) = ([], nil)
+    /// The keyboard and mouse modes and the title as the real terminal has them.
+    private var sentInput = (modes: TerminalModes(), title: [UInt8]?.none)
+    private var sentModes = (reset: [UInt8](), resume: [UInt8]())
+    /// When rows could first have been made final, by the number (``CommandScreen/rowsAbove``
+    /// plus index) of the first row that could not, oldest first.
+    private var settleable: [(boundary: Int, at: Double)] = []
 
     /// How long a partial line must sit still before it is shown as a prompt.
     static let promptDelay = 0.05
+    /// How long a row stands above the rows the command redraws before it is final: a display
+    /// redrawn in place shows how far up it goes in its second frame, which rich and tqdm draw a
+    /// tenth of a second after the first.
+    static let finalDelay = 0.25
     /// How often the command's status line may change on the display.
     static let statusInterval = 0.05
     /// How often the real terminal's size is compared with the pty's.
@@ -42,6 +61,8 @@ struct TerminalPump {
         self.root = root
         self.keys = keys
         self.terminal = terminal
+        let size = TerminalDevice.size(of: terminal, environment: [:])
+        screen = CommandScreen(columns: size.columns, rows: size.rows)
     }
 
     /// Whether keys wait to be written to the pty (poll it for writing).
@@ -50,31 +71,80 @@ struct TerminalPump {
     /// What the command wrote, after its adapter (if any) took its progress lines.
     mutating func show(_ bytes: [UInt8], on display: any Display) {
         lastOutput = POSIX.monotonicSeconds()
-        dispatch(parser.feed(bytes), on: display)
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            if screen.isAlternateScreen {
+                // The full-screen program's bytes pass as they came, up to its switch back.
+                let end = Self.alternateScreenSwitch(in: rest, entering: false)?.upperBound ?? rest.endIndex
+                let part = rest[..<end]
+                screen.feed(part)
+                display.commandOutput(
+                    screen.isAlternateScreen ? .fullScreen(Array(part)) : .leaveFullScreen(Array(part)))
+                rest = rest[end...]
+                if !screen.isAlternateScreen { sentInput.modes = screen.modes.keyboardAndMouse }
+            } else if let switchTo = Self.alternateScreenSwitch(in: rest, entering: true) {
+                screen.feed(rest[..<switchTo.lowerBound])
+                publish(on: display, atPrompt: false)
+                display.commandOutput(.enterFullScreen)
+                // The switch itself is the full-screen program's first bytes.
+                let part = rest[switchTo]
+                screen.feed(part)
+                display.commandOutput(.fullScreen(Array(part)))
+                rest = rest[switchTo.upperBound...]
+            } else {
+                screen.feed(rest)
+                rest = []
+                if screen.isAlternateScreen {
+                    // The switch came cut in two reads: the terminal is sent one whole.
+                    publish(on: display, atPrompt: false)
+                    display.commandOutput(.enterFullScreen)
+                    display.commandOutput(.fullScreen(Array("\u{1B}[?1049h".utf8)))
+                }
+            }
+        }
+        noteSettleable(at: lastOutput)
+        settle(at: lastOutput)
+        publish(on: display, atPrompt: shownLive.cursor != nil)
     }
 
-    /// The output has ended.
+    /// The output has ended: what stands on the command's screen is final.
     mutating func finish(on display: any Display) {
-        dispatch(parser.finish(), on: display)
+        if screen.isAlternateScreen { display.commandOutput(.leaveFullScreen(screen.resetSequence)) }
+        screen.finish()
+        publish(on: display, atPrompt: false)
         sendStatus(on: display, force: true)
     }
 
-    /// Called on every turn of the poll loop: a quiet partial line becomes a prompt, the latest
-    /// status goes out, a new terminal size reaches the command. Returns the milliseconds until
-    /// it wants to be called again.
+    /// Called on every turn of the poll loop: a quiet unfinished row becomes a prompt, rows that
+    /// stood long enough become final, the latest status goes out, a new terminal size reaches
+    /// the command. Returns the milliseconds until it wants to be called again.
     mutating func tick(on display: any Display) -> Int32 {
         let now = POSIX.monotonicSeconds()
         var wait = Self.sizeInterval
         if now >= nextSizeCheck {
             pty.copySize(from: terminal)
+            let size = TerminalDevice.size(of: terminal, environment: [:])
+            if size.columns != screen.columns || size.rows != screen.rowCount {
+                screen.resize(columns: size.columns, rows: size.rows)
+                publish(on: display, atPrompt: shownLive.cursor != nil)
+            }
             nextSizeCheck = now + Self.sizeInterval
             // Esc is offered only while keys reach the command and it does not read them one by one.
             display.offerCancelKey(keys != nil && pty.isInLineMode)
         }
-        if parser.hasUnfinishedLine {
+        if let first = settleable.first {
+            let due = first.at + Self.finalDelay
+            if now >= due {
+                settle(at: now)
+                publish(on: display, atPrompt: shownLive.cursor != nil)
+            } else {
+                wait = min(wait, due - now)
+            }
+        }
+        if shownLive.cursor == nil, promptCursor != nil {
             let due = lastOutput + Self.promptDelay
             if now >= due {
-                dispatch(parser.flushIdle(), on: display)
+                publish(on: display, atPrompt: true)
             } else {
                 wait = min(wait, due - now)
             }
@@ -84,6 +154,106 @@ struct TerminalPump {
             if now >= due { sendStatus(on: display) } else { wait = min(wait, due - now) }
         }
         return Int32(saturating: max(0, wait) * 1000, rounding: .up)
+    }
+
+    /// Notes how far rows could be made final now, for ``settle(at:)`` to do it once they have
+    /// stood for ``finalDelay``.
+    private mutating func noteSettleable(at now: Double) {
+        let boundary = screen.rowsAbove + screen.settleableRowCount
+        if boundary > (settleable.last?.boundary ?? screen.rowsAbove) { settleable.append((boundary, now)) }
+    }
+
+    /// Makes final the rows that have stood above the command's redraws for ``finalDelay``, and
+    /// no further than they still do.
+    private mutating func settle(at now: Double) {
+        var boundary = screen.rowsAbove
+        var due = 0
+        while due < settleable.count, settleable[due].at + Self.finalDelay <= now {
+            boundary = max(boundary, settleable[due].boundary)
+            due += 1
+        }
+        settleable.removeFirst(due)
+        let count = min(boundary, screen.rowsAbove + screen.settleableRowCount) - screen.rowsAbove
+        if count > 0 { screen.settle(rows: count) }
+        settleable.removeAll { $0.boundary <= screen.rowsAbove }
+    }
+
+    /// Where the cursor is when the command may wait at a prompt: on its last row in use, after
+    /// text that is not a status line rewritten with `\r`, on the main screen.
+    private var promptCursor: CommandOutput.LiveCursor? {
+        guard !screen.isAlternateScreen else { return nil }
+        let used = screen.usedRowCount
+        let cursor = screen.cursor
+        guard used > 0, cursor.row == used - 1, screen.statusRow != cursor.row else { return nil }
+        return CommandOutput.LiveCursor(row: cursor.row, column: min(cursor.column, screen.columns - 1))
+    }
+
+    /// Hands the display what changed on the command's screen: final rows, live rows (bare
+    /// with the cursor when `atPrompt` and the command is at one), the status, the modes.
+    private mutating func publish(on display: any Display, atPrompt: Bool) {
+        let rows = screen.pendingFinalRows
+        if rows > 0 { display.commandOutput(.final(bytes: screen.takeFinalBytes(), rows: rows)) }
+        publishModes(on: display)
+        guard !screen.isAlternateScreen else { return }
+        var live = Array(screen.rows[..<screen.usedRowCount])
+        var latest = ""
+        if let row = screen.statusRow, row == screen.cursor.row, row < live.count {
+            latest = String(live[row].text.drop { $0 == " " })
+            live.remove(at: row)
+        }
+        if latest != status.latest {
+            status.latest = latest
+            sendStatus(on: display, force: latest.isEmpty)
+        }
+        let cursor = atPrompt ? promptCursor : nil
+        guard live != shownLive.rows || cursor != shownLive.cursor else { return }
+        shownLive = (live, cursor)
+        display.commandOutput(.live(live, cursor: cursor))
+    }
+
+    /// The keyboard and mouse modes and the title reach the real terminal as the command sets
+    /// them (the display draws the main screen itself, so its other modes would only move the
+    /// live region around); what is on is what the display turns off when the command ends or
+    /// stops.
+    private mutating func publishModes(on display: any Display) {
+        var change: [UInt8] = []
+        let input = screen.modes.keyboardAndMouse
+        if !screen.isAlternateScreen, input != sentInput.modes {
+            change += sentInput.modes.resetSequence + input.setSequence
+            sentInput.modes = input
+        }
+        if !screen.isAlternateScreen, screen.title != sentInput.title, let title = screen.title {
+            change += Array("\u{1B}]2;".utf8) + title + Array("\u{1B}\\".utf8)
+            sentInput.title = title
+        }
+        let reset = screen.resetSequence
+        let resume =
+            screen.isAlternateScreen
+            ? screen.setSequence
+            : input.setSequence + (screen.title.map { Array("\u{1B}]2;".utf8) + $0 + Array("\u{1B}\\".utf8) } ?? [])
+        guard !change.isEmpty || reset != sentModes.reset || resume != sentModes.resume else { return }
+        sentModes = (reset, resume)
+        display.commandOutput(.modes(change: change, reset: reset, resume: resume))
+    }
+
+    /// The range of the first switch to (`entering`) or from the alternate screen in `bytes`:
+    /// `CSI ? 1049 h`, `? 47`, `? 1047` (and their `l`).
+    static func alternateScreenSwitch(in bytes: ArraySlice<UInt8>, entering: Bool) -> Range<Int>? {
+        var index = bytes.startIndex
+        while let start = bytes[index...].firstIndex(of: 0x1B) {
+            index = start + 1
+            guard start + 2 < bytes.endIndex, bytes[start + 1] == UInt8(ascii: "["),
+                bytes[start + 2] == UInt8(ascii: "?")
+            else { continue }
+            var end = start + 3
+            while end < bytes.endIndex, (0x30...0x3B).contains(bytes[end]) { end += 1 }
+            guard end < bytes.endIndex, bytes[end] == UInt8(ascii: entering ? "h" : "l") else { continue }
+            let parameters = bytes[(start + 3)..<end].split(separator: UInt8(ascii: ";"))
+            if parameters.contains(where: { ["1049", "47", "1047"].contains(String(decoding: $0, as: UTF8.self)) }) {
+                return start..<(end + 1)
+            }
+        }
+        return nil
     }
 
     /// Reads the keys typed on the real terminal and copies them to the command, but for the
@@ -121,17 +291,6 @@ struct TerminalPump {
             } else {
                 if written < 0 && errno != EAGAIN { pendingKeys.removeAll() }  // the command is gone
                 return
-            }
-        }
-    }
-
-    private mutating func dispatch(_ pieces: [CommandOutput], on display: any Display) {
-        for piece in pieces {
-            if case .status(let text) = piece {
-                status.latest = text
-                sendStatus(on: display, force: text.isEmpty)
-            } else {
-                display.commandOutput(piece)
             }
         }
     }

@@ -38,7 +38,7 @@ extension TerminalRenderer {
     /// its owner's tail. `shownAs` is the permanent line that showed it, if the display did.
     func keepOwnedOutput(_ bytes: some Collection<UInt8>, shownAs: Int?, in store: ActivityStore) {
         guard let owner = outputOwnerActivity(in: store) else { return }
-        var clean = TerminalOutputParser.withoutColours(ArraySlice(bytes))
+        var clean = CommandOutput.lines(of: Array(bytes) + [0x0A])[0]
         if clean.last == 0x0D { clean.removeLast() }
         let text = String(decoding: TerminalSanitizer.display(bytes: clean), as: UTF8.self)
         tails.append(text, to: owner.sequence, shownAs: shownAs, ellipsis: style.ellipsis)

@@ -153,10 +153,17 @@ public final class TerminalRenderer: ActivityRenderer {
     /// The unfinished passed-through line of each stream drawn on a terminal.
     var passthroughLines: [StandardStream: LineSplitter] = [:]
     /// Where a command on a pseudo-terminal has its output (see `commandOutput`).
-    var commandScreen = CommandScreen.lines
-    /// The modes the command turned on in the real terminal (it reaches it on the alternate
-    /// screen): turned off when it ends or is stopped, on again when it continues.
-    var commandModes = TerminalModes()
+    var commandView = CommandView.lines
+    /// The rows of the command's screen it may still redraw, drawn under its activity.
+    var commandLiveRows: [ScreenRow] = []
+    /// How many rows of a prompt (``CommandView/prompt``) are on the screen, the cursor on the last.
+    var promptRows = 0
+    /// Whether `pendingAbove` erases the live region (`CSI J`) before the command's final rows,
+    /// which are written without an erase of their own.
+    var pendingAboveErased = false
+    /// The bytes that turn off the modes the command left on, and on again (from its screen
+    /// model): written when it ends or is stopped, and when it continues.
+    var commandModes: (reset: [UInt8], resume: [UInt8]) = ([], [])
     /// While the process is stopped (Ctrl-Z), nothing is drawn.
     package var isSuspended = false
     /// The claim whose signal handlers restore this terminal, when the session took it: frames

@@ -51,17 +51,28 @@ package struct ScreenRow: Hashable, Sendable {
 
     /// Appends ``bytes`` to `bytes`.
     package func append(to bytes: inout [UInt8]) {
-        var end = extent
+        append(to: &bytes, columns: cells.count)
+    }
+
+    /// Appends ``bytes`` to `bytes`, cut after `limit` columns (a wide character that would
+    /// cross it left out); returns how many columns they take.
+    @discardableResult
+    package func append(to bytes: inout [UInt8], columns limit: Int) -> Int {
+        var end = min(extent, cells.count)
         while end > 0, cells[end - 1].isBlank { end -= 1 }
         var style = CellStyle()
+        var column = 0
         for cell in cells[..<end] where cell.width > 0 {
+            guard column + Int(cell.width) <= limit else { break }
             if cell.style != style {
                 bytes += style.transition(to: cell.style)
                 style = cell.style
             }
             cell.appendCharacter(to: &bytes)
+            column += Int(cell.width)
         }
         if !style.isDefault { bytes += style.transition(to: CellStyle()) }
+        return column
     }
 
     /// The row cut or padded with blanks to `columns`; a wide character cut in half is blanked.

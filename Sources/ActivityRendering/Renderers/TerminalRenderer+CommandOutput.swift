@@ -92,6 +92,9 @@ extension TerminalRenderer {
     /// Writes the rows of a command waiting at a prompt, bare, and puts the cursor where the
     /// command's is (on the last of them).
     private func writePrompt(_ rows: [ScreenRow], cursor: CommandOutput.LiveCursor) {
+        // Never the whole screen: erased from its top left, a terminal would keep it in its
+        // scrollback. The rows left out are final soon (see `TerminalPump`), and printed then.
+        let rows = rows.suffix(max(1, configuration.size.rows - 1))
         var bytes: [UInt8] = []
         for (index, row) in rows.enumerated() {
             if index > 0 { bytes += Self.newline }

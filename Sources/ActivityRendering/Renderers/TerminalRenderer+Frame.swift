@@ -48,6 +48,9 @@ extension TerminalRenderer {
         // The command's live rows go under the activity that owns its output, in place of its tail.
         let owner = commandLiveRows.isEmpty ? nil : outputOwnerActivity(in: store)?.sequence
         var drewCommandRows = owner == nil
+        // A region of the whole screen would start at its top left, where erasing it makes a
+        // terminal keep it in its scrollback (tmux's scroll-on-clear): it stays a row short of that.
+        if owner != nil, tailRoom > 0 { tailRoom -= 1 }
         for index in rows.indices {
             widths.append(writeRow(rows[index], layout: layout, spinner: spinner, width: width, into: body))
             guard tailRoom > 0 else { continue }

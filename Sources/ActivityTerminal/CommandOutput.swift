@@ -40,7 +40,7 @@ package enum CommandOutput: Equatable, Sendable {
     }
 
     /// The texts of final rows (``final(bytes:rows:)``), without their styles and line breaks.
-    package static func lines(of rows: some Collection<UInt8>) -> [[UInt8]] {
+    package static func lines(of rows: ArraySlice<UInt8>) -> [[UInt8]] {
         var lines: [[UInt8]] = []
         var line: [UInt8] = []
         var inSequence = false
@@ -60,4 +60,7 @@ package enum CommandOutput: Equatable, Sendable {
         }
         return lines
     }
+
+    /// ``lines(of:)-(ArraySlice<UInt8>)`` of a whole array.
+    package static func lines(of rows: [UInt8]) -> [[UInt8]] { lines(of: rows[...]) }
 }

@@ -124,6 +124,8 @@ final class Supervisor {
             return fail(error.message, status: error.exitStatus)
         }
         aptStatus?.closeWriteEnd()
+        // On a pseudo-terminal the screen model gets every byte: the adapter only reads.
+        if started.terminal != nil { adapter?.dropPassthrough() }
         cancels.set(started.pid)
         let child = started.child
         child.startWaiting()

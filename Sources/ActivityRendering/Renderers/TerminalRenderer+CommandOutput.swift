@@ -76,17 +76,36 @@ extension TerminalRenderer {
         }
     }
 
-    /// Keeps the texts of the newest final rows for their owner's tail (a failure shows them),
-    /// and counts the rows as permanent lines.
+    /// Counts final rows as permanent lines, and holds them for their owner's tail (a failure
+    /// shows its last lines). They are read into the tail only when a tail is next used
+    /// (``keepUnkeptRows()``): a command writing at full speed pays for its last lines, not
+    /// for the last lines of every read.
     private func keepFinalRows(_ bytes: [UInt8], rows: Int, in store: ActivityStore) {
-        guard outputOwnerActivity(in: store) != nil else {
-            permanentLines += rows
-            return
+        permanentLines += rows
+        guard let owner = outputOwnerActivity(in: store)?.sequence else { return keepUnkeptRows() }
+        if let unkept = unkeptRows, unkept.owner != owner { keepUnkeptRows() }
+        var unkept = unkeptRows ?? ([], owner, 0)
+        unkeptRows = nil
+        unkept.bytes += bytes
+        unkept.lastLine = permanentLines
+        if unkept.bytes.count > 1 << 16 {
+            unkept.bytes.removeFirst(Self.startOfNewestLines(unkept.bytes, count: OutputTails.linesKept))
         }
-        let start = Self.startOfNewestLines(bytes, count: OutputTails.linesKept)
-        let lines = CommandOutput.lines(of: bytes[start...])
-        permanentLines += rows - lines.count
-        for line in lines { keepOwnedOutput(line, shownAs: notePermanentLine(), in: store) }
+        unkeptRows = unkept
+    }
+
+    /// Keeps the newest final rows held back by ``keepFinalRows(_:rows:in:)`` in their owner's
+    /// tail: before a tail is read, or another line joins one.
+    func keepUnkeptRows() {
+        guard let unkept = unkeptRows else { return }
+        unkeptRows = nil
+        let start = Self.startOfNewestLines(unkept.bytes, count: OutputTails.linesKept)
+        let lines = CommandOutput.lines(of: unkept.bytes[start...])
+        for (index, line) in lines.enumerated() {
+            let text = String(decoding: TerminalSanitizer.display(bytes: line), as: UTF8.self)
+            let shownAs = unkept.lastLine - (lines.count - 1 - index)
+            tails.append(text, to: unkept.owner, shownAs: shownAs, ellipsis: style.ellipsis)
+        }
     }
 
     /// Writes the rows of a command waiting at a prompt, bare, and puts the cursor where the

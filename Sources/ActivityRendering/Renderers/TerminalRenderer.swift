@@ -161,6 +161,9 @@ public final class TerminalRenderer: ActivityRenderer {
     /// Whether `pendingAbove` erases the live region (`CSI J`) before the command's final rows,
     /// which are written without an erase of their own.
     var pendingAboveErased = false
+    /// The command's newest final rows not yet kept in their owner's tail (``keepUnkeptRows()``),
+    /// the owner's sequence, and the number of the last permanent line among them.
+    var unkeptRows: (bytes: [UInt8], owner: Int, lastLine: Int)?
     /// The bytes that turn off the modes the command left on, and on again (from its screen
     /// model): written when it ends or is stopped, and when it continues.
     var commandModes: (reset: [UInt8], resume: [UInt8]) = ([], [])
@@ -245,6 +248,7 @@ public final class TerminalRenderer: ActivityRenderer {
             pathTitles.titleChanged()
             historyKeys.titleChanged()
         }
+        if update.kind == .end || update.kind == .log { keepUnkeptRows() }
         if update.kind == .end { noteForSummary(update, in: store) }
         switch configuration.mode {
         case .tty: renderLive(update, in: store)

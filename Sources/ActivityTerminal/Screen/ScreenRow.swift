@@ -58,21 +58,32 @@ package struct ScreenRow: Hashable, Sendable {
     /// cross it left out); returns how many columns they take.
     @discardableResult
     package func append(to bytes: inout [UInt8], columns limit: Int) -> Int {
-        var end = min(extent, cells.count)
-        while end > 0, cells[end - 1].isBlank { end -= 1 }
-        var style = CellStyle()
-        var column = 0
-        for cell in cells[..<end] where cell.width > 0 {
-            guard column + Int(cell.width) <= limit else { break }
-            if cell.style != style {
-                bytes += style.transition(to: cell.style)
-                style = cell.style
+        cells.withUnsafeBufferPointer { cells in
+            var end = min(extent, cells.count)
+            while end > 0, cells[end - 1].isBlank { end -= 1 }
+            var style = CellStyle()
+            var column = 0
+            var index = 0
+            while index < end {
+                let cell = cells[index]
+                index += 1
+                guard cell.width > 0 else { continue }
+                guard column + Int(cell.width) <= limit else { break }
+                column += Int(cell.width)
+                // Plain ASCII in the style before it, nearly every cell of a log: one byte.
+                if cell.cluster == 0, cell.scalar.value < 0x80, cell.style == style {
+                    bytes.append(UInt8(truncatingIfNeeded: cell.scalar.value))
+                    continue
+                }
+                if cell.style != style {
+                    bytes += style.transition(to: cell.style)
+                    style = cell.style
+                }
+                cell.appendCharacter(to: &bytes)
             }
-            cell.appendCharacter(to: &bytes)
-            column += Int(cell.width)
+            if !style.isDefault { bytes += style.transition(to: CellStyle()) }
+            return column
         }
-        if !style.isDefault { bytes += style.transition(to: CellStyle()) }
-        return column
     }
 
     /// The row cut or padded with blanks to `columns`; a wide character cut in half is blanked.

@@ -28,20 +28,20 @@ struct TerminalPump {
     /// The real terminal the display draws on, whose size the pty follows.
     let terminal: Int32
 
-    private var screen: CommandScreen
-    private var lastOutput = 0.0
+    var screen: CommandScreen
+    var lastOutput = 0.0
     /// Keys read and not yet taken by the pty (a command that does not read its input).
     private var pendingKeys: [UInt8] = []
-    private var status = (shown: "", latest: "", at: 0.0)
+    var status = (shown: "", latest: "", at: 0.0)
     private var nextSizeCheck = 0.0
     /// What the display was last given: the live rows, and where the cursor of a prompt is.
-    private var shownLive: (rows: [ScreenRow], cursor: CommandOutput.LiveCursor?) = ([], nil)
+    var shownLive: (rows: [ScreenRow], cursor: CommandOutput.LiveCursor?) = ([], nil)
     /// The keyboard and mouse modes and the title as the real terminal has them.
-    private var sentInput = (modes: TerminalModes(), title: [UInt8]?.none)
-    private var sentModes = (reset: [UInt8](), resume: [UInt8]())
+    var sentInput = (modes: TerminalModes(), title: [UInt8]?.none)
+    var sentModes = (reset: [UInt8](), resume: [UInt8]())
     /// When rows could first have been made final, by the number (``CommandScreen/rowsAbove``
     /// plus index) of the first row that could not, oldest first.
-    private var settleable: [(boundary: Int, at: Double)] = []
+    var settleable: [(boundary: Int, at: Double)] = []
 
     /// How long a partial line must sit still before it is shown as a prompt.
     static let promptDelay = 0.05
@@ -156,106 +156,6 @@ struct TerminalPump {
         return Int32(saturating: max(0, wait) * 1000, rounding: .up)
     }
 
-    /// Notes how far rows could be made final now, for ``settle(at:)`` to do it once they have
-    /// stood for ``finalDelay``.
-    private mutating func noteSettleable(at now: Double) {
-        let boundary = screen.rowsAbove + screen.settleableRowCount
-        if boundary > (settleable.last?.boundary ?? screen.rowsAbove) { settleable.append((boundary, now)) }
-    }
-
-    /// Makes final the rows that have stood above the command's redraws for ``finalDelay``, and
-    /// no further than they still do.
-    private mutating func settle(at now: Double) {
-        var boundary = screen.rowsAbove
-        var due = 0
-        while due < settleable.count, settleable[due].at + Self.finalDelay <= now {
-            boundary = max(boundary, settleable[due].boundary)
-            due += 1
-        }
-        settleable.removeFirst(due)
-        let count = min(boundary, screen.rowsAbove + screen.settleableRowCount) - screen.rowsAbove
-        if count > 0 { screen.settle(rows: count) }
-        settleable.removeAll { $0.boundary <= screen.rowsAbove }
-    }
-
-    /// Where the cursor is when the command may wait at a prompt: on its last row in use, after
-    /// text that is not a status line rewritten with `\r`, on the main screen.
-    private var promptCursor: CommandOutput.LiveCursor? {
-        guard !screen.isAlternateScreen else { return nil }
-        let used = screen.usedRowCount
-        let cursor = screen.cursor
-        guard used > 0, cursor.row == used - 1, screen.statusRow != cursor.row else { return nil }
-        return CommandOutput.LiveCursor(row: cursor.row, column: min(cursor.column, screen.columns - 1))
-    }
-
-    /// Hands the display what changed on the command's screen: final rows, live rows (bare
-    /// with the cursor when `atPrompt` and the command is at one), the status, the modes.
-    private mutating func publish(on display: any Display, atPrompt: Bool) {
-        let rows = screen.pendingFinalRows
-        if rows > 0 { display.commandOutput(.final(bytes: screen.takeFinalBytes(), rows: rows)) }
-        publishModes(on: display)
-        guard !screen.isAlternateScreen else { return }
-        var live = Array(screen.rows[..<screen.usedRowCount])
-        var latest = ""
-        if let row = screen.statusRow, row == screen.cursor.row, row < live.count {
-            latest = String(live[row].text.drop { $0 == " " })
-            live.remove(at: row)
-        }
-        if latest != status.latest {
-            status.latest = latest
-            sendStatus(on: display, force: latest.isEmpty)
-        }
-        let cursor = atPrompt ? promptCursor : nil
-        guard live != shownLive.rows || cursor != shownLive.cursor else { return }
-        shownLive = (live, cursor)
-        display.commandOutput(.live(live, cursor: cursor))
-    }
-
-    /// The keyboard and mouse modes and the title reach the real terminal as the command sets
-    /// them (the display draws the main screen itself, so its other modes would only move the
-    /// live region around); what is on is what the display turns off when the command ends or
-    /// stops.
-    private mutating func publishModes(on display: any Display) {
-        var change: [UInt8] = []
-        let input = screen.modes.keyboardAndMouse
-        if !screen.isAlternateScreen, input != sentInput.modes {
-            change += sentInput.modes.resetSequence + input.setSequence
-            sentInput.modes = input
-        }
-        if !screen.isAlternateScreen, screen.title != sentInput.title, let title = screen.title {
-            change += Array("\u{1B}]2;".utf8) + title + Array("\u{1B}\\".utf8)
-            sentInput.title = title
-        }
-        let reset = screen.resetSequence
-        let resume =
-            screen.isAlternateScreen
-            ? screen.setSequence
-            : input.setSequence + (screen.title.map { Array("\u{1B}]2;".utf8) + $0 + Array("\u{1B}\\".utf8) } ?? [])
-        guard !change.isEmpty || reset != sentModes.reset || resume != sentModes.resume else { return }
-        sentModes = (reset, resume)
-        display.commandOutput(.modes(change: change, reset: reset, resume: resume))
-    }
-
-    /// The range of the first switch to (`entering`) or from the alternate screen in `bytes`:
-    /// `CSI ? 1049 h`, `? 47`, `? 1047` (and their `l`).
-    static func alternateScreenSwitch(in bytes: ArraySlice<UInt8>, entering: Bool) -> Range<Int>? {
-        var index = bytes.startIndex
-        while let start = bytes[index...].firstIndex(of: 0x1B) {
-            index = start + 1
-            guard start + 2 < bytes.endIndex, bytes[start + 1] == UInt8(ascii: "["),
-                bytes[start + 2] == UInt8(ascii: "?")
-            else { continue }
-            var end = start + 3
-            while end < bytes.endIndex, (0x30...0x3B).contains(bytes[end]) { end += 1 }
-            guard end < bytes.endIndex, bytes[end] == UInt8(ascii: entering ? "h" : "l") else { continue }
-            let parameters = bytes[(start + 3)..<end].split(separator: UInt8(ascii: ";"))
-            if parameters.contains(where: { ["1049", "47", "1047"].contains(String(decoding: $0, as: UTF8.self)) }) {
-                return start..<(end + 1)
-            }
-        }
-        return nil
-    }
-
     /// Reads the keys typed on the real terminal and copies them to the command, but for the
     /// display's cancel key (``takesCancelKey(_:lineMode:display:)``). Returns false when the real
     /// terminal's input has ended.
@@ -297,7 +197,7 @@ struct TerminalPump {
 
     /// The latest status as the command's activity's message, at most every `statusInterval`
     /// (a meter rewritten thousands of times a second is one changing line, not an event each).
-    private mutating func sendStatus(on display: any Display, force: Bool = false) {
+    mutating func sendStatus(on display: any Display, force: Bool = false) {
         let now = POSIX.monotonicSeconds()
         guard status.latest != status.shown, force || now >= status.at + Self.statusInterval else { return }
         status.shown = status.latest

@@ -18,6 +18,8 @@ debian_packages=(
     "groff-base groff"                        # the man pages, rendered without warnings
     "man-db man"
     "git git"                                 # the adapters' live tests run the real tools
+    "less less"                               # run's screen tests: less -X and git's pager
+    "vim vim"                                 # run's screen tests: the alternate screen
     "curl curl"
     "wget wget"
     "pv pv"

@@ -34,6 +34,9 @@ enum Sections {
         Section(name: "screen", summary: "the screen model of a command's terminal") {
             ScreenBenchmarks.figures(settings: $0)
         },
+        Section(name: "run-terminal", summary: "activity run on a pty read at once, over bare") {
+            try TerminalRunBenchmarks.figures(settings: $0)
+        },
         Section(name: "memory", summary: "peak RSS over 10 M events and 1 M activities") {
             try StoreBenchmarks.peakMemory(settings: $0)
         },

@@ -22,6 +22,8 @@ public struct AdaptedActivities {
     private var failureReported = false
     private var open: [Entry] = []
     private(set) var outputs: [AdapterOutput] = []
+    /// Passthrough is not kept (``AdapterPipeline/dropsPassthrough``).
+    var dropsPassthrough = false
 
     private struct Entry {
         var key: String
@@ -154,7 +156,7 @@ public struct AdaptedActivities {
     }
 
     mutating func passthrough(_ bytes: ArraySlice<UInt8>, _ stream: AdapterStream) {
-        guard !bytes.isEmpty else { return }
+        guard !bytes.isEmpty, !dropsPassthrough else { return }
         if case .passthrough(var previous, let last) = outputs.last, last == stream {
             outputs.removeLast()
             previous.append(contentsOf: bytes)

@@ -89,6 +89,14 @@ public struct AdapterPipeline {
         self.activities = AdaptedActivities(toolName: toolName, parent: parent, idPrefix: prefix)
     }
 
+    /// Whether the bytes the adapter does not take are left out of what ``feed(_:from:)`` gives:
+    /// for a caller that has every byte already (`activity run` on a pseudo-terminal, whose
+    /// screen model gets the whole output), only the events are wanted.
+    public var dropsPassthrough: Bool {
+        get { activities.dropsPassthrough }
+        set { activities.dropsPassthrough = newValue }
+    }
+
     /// The first error the tool printed (git's `fatal:` line, `curl: (22) …`), if any.
     public var failureMessage: String? { activities.failureMessage }
 

@@ -350,25 +350,21 @@ public final class RenderSession: Sendable {
         }
     }
 
-    /// Shows a piece of a command's output read from its pseudo-terminal (`activity run`): lines
-    /// above the live region with their colours, a prompt with the region out of its way, the
-    /// alternate screen untouched. Displays that record lines (log files, plugins) get the lines.
+    /// Shows a piece of a command's output read from its pseudo-terminal (`activity run`): final
+    /// rows above the live region with their colours, live rows inside it, a prompt with the
+    /// region out of its way, the alternate screen untouched. Displays that record lines (log
+    /// files, plugins) get the final rows' texts.
     package func commandOutput(_ piece: CommandOutput) {
         guard !finished.load(ordering: .relaxed) else { return }
         state.core.withLock { core in
             guard !core.isFinished else { return }
             core.terminal?.commandOutput(piece, in: core.store)
-            let line: [UInt8]? =
-                switch piece {
-                case .line(let bytes): bytes
-                case .promptEnd(_, let bytes): bytes
-                default: nil
-                }
-            guard let line else { return }
-            let text = TerminalOutputParser.withoutColours(line[...]) + [0x0A]
-            for renderer in core.others + core.plugins where renderer !== core.terminal {
-                renderer.passthrough(text, to: .stdout, in: core.store)
-            }
+            guard case .final(let bytes, _) = piece else { return }
+            let others = (core.others + core.plugins).filter { $0 !== core.terminal }
+            guard !others.isEmpty else { return }
+            var text: [UInt8] = []
+            for line in CommandOutput.lines(of: bytes) { text += line + [0x0A] }
+            for renderer in others { renderer.passthrough(text, to: .stdout, in: core.store) }
         }
     }
 

@@ -22,9 +22,13 @@ protocol OutputAdapter: AnyObject {
     /// The tool wrote nothing more for a while: an unfinished line that is not progress (a
     /// prompt) passes through now.
     func releaseUnfinishedLine(_ stream: AdapterStream) -> [AdapterOutput]
+    /// From now on only events are wanted: the caller has every byte of the output already.
+    func dropPassthrough()
 }
 
 extension OutputAdapter {
+    /// An adapter that cannot leave its passthrough out gives it all the same.
+    func dropPassthrough() {}
     func holdsUnfinishedLine(_ stream: AdapterStream) -> Bool { false }
     func releaseUnfinishedLine(_ stream: AdapterStream) -> [AdapterOutput] { [] }
 }
@@ -38,6 +42,8 @@ final class BuiltInOutputAdapter: OutputAdapter {
         self.pipeline = pipeline
         self.reportsOnStandardOutput = reportsOnStandardOutput
     }
+
+    func dropPassthrough() { pipeline.dropsPassthrough = true }
 
     func feed(_ bytes: UnsafeRawBufferPointer, from stream: AdapterStream) -> [AdapterOutput] {
         pipeline.feed(bytes, from: stream)

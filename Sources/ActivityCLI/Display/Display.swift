@@ -100,12 +100,10 @@ extension Display {
 
     /// Displays that do not draw a command's terminal get its lines as standard output.
     func commandOutput(_ piece: CommandOutput) {
-        switch piece {
-        case .line(let bytes), .promptEnd(_, let bytes):
-            passthrough(TerminalOutputParser.withoutColours(bytes[...]) + [0x0A], to: .stdout)
-        default:
-            break
-        }
+        guard case .final(let bytes, _) = piece else { return }
+        var text: [UInt8] = []
+        for line in CommandOutput.lines(of: bytes) { text += line + [0x0A] }
+        passthrough(text, to: .stdout)
     }
 
     /// Displays without output tails ignore who owns the output.

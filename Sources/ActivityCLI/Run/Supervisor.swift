@@ -124,6 +124,8 @@ final class Supervisor {
             return fail(error.message, status: error.exitStatus)
         }
         aptStatus?.closeWriteEnd()
+        // On a pseudo-terminal the screen model gets every byte: the adapter only reads.
+        if started.terminal != nil { adapter?.dropPassthrough() }
         cancels.set(started.pid)
         let child = started.child
         defer { child.release() }
@@ -555,8 +557,10 @@ struct IOLoop {
         if count > 0 {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             if let adapter = adapter(for: stream) {
-                show(
-                    adapter.feed(bytes, from: Self.adapterStream(stream)), to: stream)
+                // On a pseudo-terminal the screen model gets every byte, so that the command's
+                // display stays as it is; the adapter only reads, for its events.
+                if terminal != nil { pass(Array(bytes), to: stream) }
+                show(adapter.feed(bytes, from: Self.adapterStream(stream)), to: stream)
             } else {
                 pass(Array(bytes), to: stream)
             }
@@ -669,7 +673,7 @@ struct IOLoop {
                 display.handle(event)
                 noteOwner(of: event)
             case .passthrough(let bytes, _):
-                pass(bytes, to: stream)
+                if terminal == nil { pass(bytes, to: stream) }
             }
         }
     }

@@ -9,9 +9,16 @@ import ActivityWire
     import Darwin
 #endif
 
-/// `activity run`'s side of the command's pseudo-terminal: the command's output, cut by a
-/// ``TerminalOutputParser`` and shown by the display; the keys typed on the real terminal, copied
-/// in; the real terminal's size, copied over when it changes.
+/// `activity run`'s side of the command's pseudo-terminal: the command's output, followed by a
+/// ``CommandScreen`` of the real terminal's size and shown by the display (final rows above the
+/// live region, the rows still being drawn inside it or, at a prompt, bare with the cursor); the
+/// keys typed on the real terminal, copied in; the real terminal's size, copied over when it
+/// changes.
+///
+/// A row is final when it scrolls off the command's screen, or when it has stood for
+/// ``finalDelay`` more rows above the cursor than the command has ever gone back up
+/// (``CommandScreen/settleableRowCount``): each line of plain output at once, all but the bars
+/// of a display redrawn in place.
 struct TerminalPump {
     let pty: PseudoTerminal
     /// The command's activity, whose message shows the line the command rewrites with `\r`.
@@ -21,15 +28,27 @@ struct TerminalPump {
     /// The real terminal the display draws on, whose size the pty follows.
     let terminal: Int32
 
-    private var parser = TerminalOutputParser()
-    private var lastOutput = 0.0
+    var screen: CommandScreen
+    var lastOutput = 0.0
     /// Keys read and not yet taken by the pty (a command that does not read its input).
     private var pendingKeys: [UInt8] = []
-    private var status = (shown: "", latest: "", at: 0.0)
+    var status = (shown: "", latest: "", at: 0.0)
     private var nextSizeCheck = 0.0
+    /// What the display was last given: the live rows, and where the cursor of a prompt is.
+    var shownLive: (rows: [ScreenRow], cursor: CommandOutput.LiveCursor?) = ([], nil)
+    /// The keyboard and mouse modes and the title as the real terminal has them.
+    var sentInput = (modes: TerminalModes(), title: [UInt8]?.none)
+    var sentModes = (reset: [UInt8](), resume: [UInt8]())
+    /// When rows could first have been made final, by the number (``CommandScreen/rowsAbove``
+    /// plus index) of the first row that could not, oldest first.
+    var settleable: [(boundary: Int, at: Double)] = []
 
     /// How long a partial line must sit still before it is shown as a prompt.
     static let promptDelay = 0.05
+    /// How long a row stands above the rows the command redraws before it is final: a display
+    /// redrawn in place shows how far up it goes in its second frame, which rich and tqdm draw a
+    /// tenth of a second after the first.
+    static let finalDelay = 0.25
     /// How often the command's status line may change on the display.
     static let statusInterval = 0.05
     /// How often the real terminal's size is compared with the pty's.
@@ -42,6 +61,8 @@ struct TerminalPump {
         self.root = root
         self.keys = keys
         self.terminal = terminal
+        let size = TerminalDevice.size(of: terminal, environment: [:])
+        screen = CommandScreen(columns: size.columns, rows: size.rows)
     }
 
     /// Whether keys wait to be written to the pty (poll it for writing).
@@ -50,31 +71,80 @@ struct TerminalPump {
     /// What the command wrote, after its adapter (if any) took its progress lines.
     mutating func show(_ bytes: [UInt8], on display: any Display) {
         lastOutput = POSIX.monotonicSeconds()
-        dispatch(parser.feed(bytes), on: display)
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            if screen.isAlternateScreen {
+                // The full-screen program's bytes pass as they came, up to its switch back.
+                let end = Self.alternateScreenSwitch(in: rest, entering: false)?.upperBound ?? rest.endIndex
+                let part = rest[..<end]
+                screen.feed(part)
+                display.commandOutput(
+                    screen.isAlternateScreen ? .fullScreen(Array(part)) : .leaveFullScreen(Array(part)))
+                rest = rest[end...]
+                if !screen.isAlternateScreen { sentInput.modes = screen.modes.keyboardAndMouse }
+            } else if let switchTo = Self.alternateScreenSwitch(in: rest, entering: true) {
+                screen.feed(rest[..<switchTo.lowerBound])
+                publish(on: display, atPrompt: false)
+                display.commandOutput(.enterFullScreen)
+                // The switch itself is the full-screen program's first bytes.
+                let part = rest[switchTo]
+                screen.feed(part)
+                display.commandOutput(.fullScreen(Array(part)))
+                rest = rest[switchTo.upperBound...]
+            } else {
+                screen.feed(rest)
+                rest = []
+                if screen.isAlternateScreen {
+                    // The switch came cut in two reads: the terminal is sent one whole.
+                    publish(on: display, atPrompt: false)
+                    display.commandOutput(.enterFullScreen)
+                    display.commandOutput(.fullScreen(Array("\u{1B}[?1049h".utf8)))
+                }
+            }
+        }
+        noteSettleable(at: lastOutput)
+        settle(at: lastOutput)
+        publish(on: display, atPrompt: shownLive.cursor != nil)
     }
 
-    /// The output has ended.
+    /// The output has ended: what stands on the command's screen is final.
     mutating func finish(on display: any Display) {
-        dispatch(parser.finish(), on: display)
+        if screen.isAlternateScreen { display.commandOutput(.leaveFullScreen(screen.resetSequence)) }
+        screen.finish()
+        publish(on: display, atPrompt: false)
         sendStatus(on: display, force: true)
     }
 
-    /// Called on every turn of the poll loop: a quiet partial line becomes a prompt, the latest
-    /// status goes out, a new terminal size reaches the command. Returns the milliseconds until
-    /// it wants to be called again.
+    /// Called on every turn of the poll loop: a quiet unfinished row becomes a prompt, rows that
+    /// stood long enough become final, the latest status goes out, a new terminal size reaches
+    /// the command. Returns the milliseconds until it wants to be called again.
     mutating func tick(on display: any Display) -> Int32 {
         let now = POSIX.monotonicSeconds()
         var wait = Self.sizeInterval
         if now >= nextSizeCheck {
             pty.copySize(from: terminal)
+            let size = TerminalDevice.size(of: terminal, environment: [:])
+            if size.columns != screen.columns || size.rows != screen.rowCount {
+                screen.resize(columns: size.columns, rows: size.rows)
+                publish(on: display, atPrompt: shownLive.cursor != nil)
+            }
             nextSizeCheck = now + Self.sizeInterval
             // Esc is offered only while keys reach the command and it does not read them one by one.
             display.offerCancelKey(keys != nil && pty.isInLineMode)
         }
-        if parser.hasUnfinishedLine {
+        if let first = settleable.first {
+            let due = first.at + Self.finalDelay
+            if now >= due {
+                settle(at: now)
+                publish(on: display, atPrompt: shownLive.cursor != nil)
+            } else {
+                wait = min(wait, due - now)
+            }
+        }
+        if shownLive.cursor == nil, promptCursor != nil {
             let due = lastOutput + Self.promptDelay
             if now >= due {
-                dispatch(parser.flushIdle(), on: display)
+                publish(on: display, atPrompt: true)
             } else {
                 wait = min(wait, due - now)
             }
@@ -125,20 +195,9 @@ struct TerminalPump {
         }
     }
 
-    private mutating func dispatch(_ pieces: [CommandOutput], on display: any Display) {
-        for piece in pieces {
-            if case .status(let text) = piece {
-                status.latest = text
-                sendStatus(on: display, force: text.isEmpty)
-            } else {
-                display.commandOutput(piece)
-            }
-        }
-    }
-
     /// The latest status as the command's activity's message, at most every `statusInterval`
     /// (a meter rewritten thousands of times a second is one changing line, not an event each).
-    private mutating func sendStatus(on display: any Display, force: Bool = false) {
+    mutating func sendStatus(on display: any Display, force: Bool = false) {
         let now = POSIX.monotonicSeconds()
         guard status.latest != status.shown, force || now >= status.at + Self.statusInterval else { return }
         status.shown = status.latest

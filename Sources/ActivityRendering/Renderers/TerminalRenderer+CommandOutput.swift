@@ -1,19 +1,20 @@
 import ActivityTerminal
+import ActivityWire
 
-/// TTY mode under `activity run` with a pseudo-terminal: the command's own terminal output.
+/// TTY mode under `activity run` with a pseudo-terminal: the command's own terminal, as its
+/// screen model (``ActivityTerminal/CommandScreen``) hands it over.
 extension TerminalRenderer {
     /// Where the command's output stands on the screen.
-    enum CommandScreen {
-        /// Lines go above the live region.
+    enum CommandView {
+        /// Final rows go above the live region, live rows inside it.
         case lines
-        /// An unfinished line (a prompt) is on the screen, the cursor after it: the live region
-        /// stays away until the line ends.
+        /// The command waits at a prompt: its live rows are on the screen bare, the cursor where
+        /// the command's is, and the live region stays away until the prompt is answered.
         case prompt
         /// The command has the alternate screen: nothing is drawn until it leaves.
         case fullScreen
     }
 
-    static let resetColours: [UInt8] = Array("\u{1B}[0m".utf8)
     static let leaveAlternateScreen: [UInt8] = Array("\u{1B}[?1049l".utf8)
 
     /// Shows a piece of the command's terminal output (see ``CommandOutput``). A status is the
@@ -21,52 +22,118 @@ extension TerminalRenderer {
     package func commandOutput(_ piece: CommandOutput, in store: ActivityStore) {
         guard configuration.mode == .tty, !isFinished else {
             writeHeldBegin()
-            if case .line(let bytes) = piece { output.write(bytes + Self.resetColours + [0x0A]) }
-            if case .promptEnd(let rest, _) = piece { output.write(rest + Self.resetColours + [0x0A]) }
-            if case .line(let bytes) = piece { keepOwnedOutput(bytes, shownAs: notePermanentLine(), in: store) }
-            if case .promptEnd(_, let line) = piece { keepOwnedOutput(line, shownAs: notePermanentLine(), in: store) }
+            if case .final(let bytes, let rows) = piece {
+                output.write(bytes)
+                keepFinalRows(bytes, rows: rows, in: store)
+            }
             return
         }
         switch piece {
-        case .line(let bytes):
-            appendAbove(bytes + Self.resetColours)
-            keepOwnedOutput(bytes, shownAs: permanentLines, in: store)
-            if pendingAbove.count > Self.pendingLimit && commandScreen == .lines { flushNow(store) }
-        case .prompt(let bytes):
-            if commandScreen == .lines {
-                stepAside()
-                commandScreen = .prompt
-            }
-            output.write(bytes)
-        case .promptEnd(let rest, let line):
-            if commandScreen == .prompt {
-                output.write(rest + Self.resetColours + Self.newline)
-                commandScreen = .lines
-                redrawNeeded = true
-                keepOwnedOutput(line, shownAs: notePermanentLine(), in: store)
+        case .final(let bytes, let rows):
+            if commandView == .prompt {
+                erasePromptRows()
+                output.write(bytes)
             } else {
-                appendAbove(rest + Self.resetColours)
-                keepOwnedOutput(line, shownAs: permanentLines, in: store)
+                // The live region's rows are erased once, then the rows are written as they are.
+                if !pendingAboveErased { pendingAbove.append(contentsOf: Self.clearBelow) }
+                pendingAbove.append(contentsOf: bytes)
+                pendingAboveErased = true
             }
-        case .promptCancelled:
-            guard commandScreen == .prompt else { return }
-            output.write([0x0D] + Self.clearLine)
-            commandScreen = .lines
-            redrawNeeded = true
-        case .status:
-            break
+            keepFinalRows(bytes, rows: rows, in: store)
+            if pendingAbove.count > Self.pendingLimit && commandView == .lines { flushNow(store) }
+        case .live(let rows, let cursor?):
+            switch commandView {
+            case .lines:
+                stepAside()
+                commandView = .prompt
+            case .prompt: erasePromptRows()
+            case .fullScreen: return
+            }
+            commandLiveRows = []
+            writePrompt(rows, cursor: cursor)
+        case .live(let rows, nil):
+            if commandView == .prompt {
+                erasePromptRows()
+                commandView = .lines
+                redrawNeeded = true
+            }
+            commandLiveRows = rows
         case .enterFullScreen:
-            if commandScreen == .lines { stepAside() }
-            commandScreen = .fullScreen
+            switch commandView {
+            case .lines: stepAside()
+            case .prompt: erasePromptRows()
+            case .fullScreen: break
+            }
+            commandView = .fullScreen
         case .fullScreen(let bytes):
             output.write(bytes)
-            commandModes.feed(bytes)
         case .leaveFullScreen(let bytes):
             output.write(bytes)
-            commandModes.feed(bytes)
-            commandScreen = .lines
+            commandView = .lines
             redrawNeeded = true
+        case .modes(let change, let reset, let resume):
+            if !change.isEmpty { output.write(change) }
+            commandModes = (reset, resume)
         }
+    }
+
+    /// Counts final rows as permanent lines, and holds them for their owner's tail (a failure
+    /// shows its last lines). They are read into the tail only when a tail is next used
+    /// (``keepUnkeptRows()``): a command writing at full speed pays for its last lines, not
+    /// for the last lines of every read.
+    private func keepFinalRows(_ bytes: [UInt8], rows: Int, in store: ActivityStore) {
+        permanentLines += rows
+        guard let owner = outputOwnerActivity(in: store)?.sequence else { return keepUnkeptRows() }
+        if let unkept = unkeptRows, unkept.owner != owner { keepUnkeptRows() }
+        var unkept = unkeptRows ?? ([], owner, 0)
+        unkeptRows = nil
+        unkept.bytes += bytes
+        unkept.lastLine = permanentLines
+        if unkept.bytes.count > 1 << 16 {
+            unkept.bytes.removeFirst(Self.startOfNewestLines(unkept.bytes, count: OutputTails.linesKept))
+        }
+        unkeptRows = unkept
+    }
+
+    /// Keeps the newest final rows held back by ``keepFinalRows(_:rows:in:)`` in their owner's
+    /// tail: before a tail is read, or another line joins one.
+    func keepUnkeptRows() {
+        guard let unkept = unkeptRows else { return }
+        unkeptRows = nil
+        let start = Self.startOfNewestLines(unkept.bytes, count: OutputTails.linesKept)
+        let lines = CommandOutput.lines(of: unkept.bytes[start...])
+        for (index, line) in lines.enumerated() {
+            let text = String(decoding: TerminalSanitizer.display(bytes: line), as: UTF8.self)
+            let shownAs = unkept.lastLine - (lines.count - 1 - index)
+            tails.append(text, to: unkept.owner, shownAs: shownAs, ellipsis: style.ellipsis)
+        }
+    }
+
+    /// Writes the rows of a command waiting at a prompt, bare, and puts the cursor where the
+    /// command's is (on the last of them).
+    private func writePrompt(_ rows: [ScreenRow], cursor: CommandOutput.LiveCursor) {
+        // Never the whole screen: erased from its top left, a terminal would keep it in its
+        // scrollback. The rows left out are final soon (see `TerminalPump`), and printed then.
+        let rows = rows.suffix(max(1, configuration.size.rows - 1))
+        var bytes: [UInt8] = []
+        for (index, row) in rows.enumerated() {
+            if index > 0 { bytes += Self.newline }
+            row.append(to: &bytes, columns: configuration.size.columns)
+        }
+        bytes.append(0x0D)
+        if cursor.column > 0 { bytes += Array("\u{1B}[\(cursor.column)C".utf8) }
+        output.write(bytes)
+        promptRows = rows.count
+    }
+
+    /// Takes the rows of a prompt off the screen, the cursor at the start of the first.
+    private func erasePromptRows() {
+        guard promptRows > 0 else { return }
+        var bytes: [UInt8] = [0x0D]
+        if promptRows > 1 { bytes += Array("\u{1B}[\(promptRows - 1)A".utf8) }
+        bytes += Self.clearBelow
+        output.write(bytes)
+        promptRows = 0
     }
 
     /// Takes the live region off the screen, with the lines waiting above it written first, and
@@ -84,39 +151,39 @@ extension TerminalRenderer {
         bytes.append(contentsOf: Self.syncEnd)
         output.write(bytes)
         pendingAbove.removeAll(keepingCapacity: true)
+        pendingAboveErased = false
         liveHeight = 0
         liveRowsOnScreen = 0
         lastBody.removeAll()
         redrawNeeded = true
     }
 
-    /// At the end: an unfinished prompt line ends, and the modes the command left on (an
-    /// alternate screen it did not leave, a hidden cursor, mouse reporting) are turned off, so the
-    /// summary lands on the person's own screen and the shell gets its terminal as it was.
+    /// At the end: the modes the command left on (an alternate screen it did not leave, a hidden
+    /// cursor, mouse reporting) are turned off, so the summary lands on the person's own screen
+    /// and the shell gets its terminal as it was.
     func finishCommandScreen() {
-        let modes = commandModes.resetSequence
-        switch commandScreen {
-        case .lines: output.write(modes)
-        case .prompt: output.write(Self.resetColours + Self.newline + modes)
+        switch commandView {
+        case .lines: output.write(commandModes.reset)
+        case .prompt: output.write(Self.newline + commandModes.reset)
         case .fullScreen:
             // The modes first: a scroll region is undone on the screen that has it.
-            output.write(
-                Self.resetColours + modes + (commandModes.isAlternateScreen ? [] : Self.leaveAlternateScreen))
+            output.write(commandModes.reset + Self.leaveAlternateScreen)
         }
-        commandModes = TerminalModes()
-        commandScreen = .lines
+        commandModes = ([], [])
+        commandView = .lines
+        promptRows = 0
     }
 
     /// The process is about to stop (Ctrl-Z): the modes the command turned on are turned off for
     /// the shell; ``resumeCommandModes()`` turns them on again.
     package func suspendCommandModes() {
         guard configuration.mode == .tty, !isFinished else { return }
-        output.write(commandModes.resetSequence)
+        output.write(commandModes.reset)
     }
 
     /// The process continued (`fg`): the command's modes are on again, as it left them.
     package func resumeCommandModes() {
         guard configuration.mode == .tty, !isFinished else { return }
-        output.write(commandModes.setSequence)
+        output.write(commandModes.resume)
     }
 }

@@ -45,11 +45,32 @@ extension TerminalRenderer {
         let spinner = style.spinner(at: now)
         // The rows left over go to the newest lines of output under their activities.
         var tailRoom = shown > budget ? 0 : budget - rows.count
+        // The command's live rows go under the activity that owns its output, in place of its tail.
+        let owner = commandLiveRows.isEmpty ? nil : outputOwnerActivity(in: store)?.sequence
+        var drewCommandRows = owner == nil
+        // A region of the whole screen would start at its top left, where erasing it makes a
+        // terminal keep it in its scrollback (tmux's scroll-on-clear): it stays a row short of that.
+        if owner != nil, tailRoom > 0 { tailRoom -= 1 }
         for index in rows.indices {
             widths.append(writeRow(rows[index], layout: layout, spinner: spinner, width: width, into: body))
             guard tailRoom > 0 else { continue }
+            if rows[index].sequence == owner {
+                for row in commandLiveRows.suffix(tailRoom) {
+                    widths.append(encode(row, width: width, into: body))
+                    tailRoom -= 1
+                }
+                drewCommandRows = true
+                continue
+            }
             for text in liveTail(of: rows[index].sequence, limit: tailRoom) {
                 widths.append(encode(liveTailLine(text, indent: rows[index].indentWidth), width: width, into: body))
+                tailRoom -= 1
+            }
+        }
+        if !drewCommandRows {
+            // Its owner has no row here (the region is full): the rows still show, at the end.
+            for row in commandLiveRows.suffix(tailRoom) {
+                widths.append(encode(row, width: width, into: body))
                 tailRoom -= 1
             }
         }
@@ -64,6 +85,17 @@ extension TerminalRenderer {
                 store[entry.value.handle].map { $0.isRunning && $0.sequence == entry.key } ?? false
             }
         }
+    }
+
+    /// Writes a row of the command's screen, cut to `width`, as a live line into `body`; returns
+    /// its width.
+    private func encode(_ row: ScreenRow, width: Int, into body: ByteBuffer) -> Int {
+        var bytes: [UInt8] = []
+        let shown = row.append(to: &bytes, columns: width)
+        body.append(Self.clearLine)
+        body.append(bytes)
+        body.append(Self.newline)
+        return shown
     }
 
     /// Writes `line`, cut to `width`, as a live line into `body`; returns its width.

@@ -127,7 +127,7 @@ extension TerminalRenderer {
 
     private func drawFrameNow(_ store: ActivityStore, now: Double) {
         // The command's prompt or full-screen program has the screen, or the process is stopped.
-        guard commandScreen == .lines && !isSuspended else { return }
+        guard commandView == .lines && !isSuspended else { return }
         tellDroppedLines()
         // The region's lines, each followed by `CSI K` and a newline, encoded into a buffer kept
         // from frame to frame. Lines never hold a line break, so the bytes stand for the lines.
@@ -159,6 +159,7 @@ extension TerminalRenderer {
             clear.append(contentsOf: Self.syncEnd)
             output.write(clear)
             pendingAbove.removeAll(keepingCapacity: true)
+            pendingAboveErased = false
             liveHeight = 0
             liveRowsOnScreen = 0
         }
@@ -191,6 +192,7 @@ extension TerminalRenderer {
         output.write(frame)
 
         pendingAbove.removeAll(keepingCapacity: pendingAbove.capacity <= Self.pendingLimit)
+        pendingAboveErased = false
         liveHeight = lines.count
         liveRowsOnScreen = lines.count
         spareBody = lastBody

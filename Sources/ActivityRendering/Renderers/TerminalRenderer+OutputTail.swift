@@ -37,8 +37,9 @@ extension TerminalRenderer {
     /// Keeps a line of the command's output (raw bytes, without their newline) as the newest of
     /// its owner's tail. `shownAs` is the permanent line that showed it, if the display did.
     func keepOwnedOutput(_ bytes: some Collection<UInt8>, shownAs: Int?, in store: ActivityStore) {
+        keepUnkeptRows()
         guard let owner = outputOwnerActivity(in: store) else { return }
-        var clean = TerminalOutputParser.withoutColours(ArraySlice(bytes))
+        var clean = CommandOutput.lines(of: Array(bytes) + [0x0A])[0]
         if clean.last == 0x0D { clean.removeLast() }
         let text = String(decoding: TerminalSanitizer.display(bytes: clean), as: UTF8.self)
         tails.append(text, to: owner.sequence, shownAs: shownAs, ellipsis: style.ellipsis)
@@ -87,6 +88,7 @@ extension TerminalRenderer {
 
     /// Keeps a `log` event's message, sanitized, as the newest line of its activity's tail.
     func keepLog(_ message: String, of activity: ActivityState?, shownAs: Int?) {
+        keepUnkeptRows()
         guard activity?.isRunning == true, let sequence = activity?.sequence else { return }
         tails.append(message, to: sequence, shownAs: shownAs, ellipsis: style.ellipsis)
     }
@@ -95,6 +97,7 @@ extension TerminalRenderer {
     /// display wrote last.
     func failureTail(of activity: ActivityState) -> [StyledLine] {
         guard activity.status == .failure else { return [] }
+        keepUnkeptRows()
         let lines = tails.lines(of: activity.sequence)
         guard !OutputTails.areLastShown(lines, lastShown: permanentLines) else { return [] }
         return lines.map { StyledLine("  " + tailGutter + $0.text, .tail) }
@@ -103,6 +106,7 @@ extension TerminalRenderer {
     /// The newest lines of a running activity to show under it in the live region, at most
     /// `limit`; none when they are the last lines above the region.
     func liveTail(of sequence: Int, limit: Int) -> [String] {
+        keepUnkeptRows()
         guard limit > 0, !tails.isEmpty else { return [] }
         let lines = tails.lines(of: sequence).suffix(min(limit, Self.liveTailLines))
         guard !OutputTails.areLastShown(Array(lines), lastShown: permanentLines) else { return [] }

@@ -167,10 +167,20 @@ public final class TerminalRenderer: ActivityRenderer {
     /// The unfinished passed-through line of each stream drawn on a terminal.
     var passthroughLines: [StandardStream: LineSplitter] = [:]
     /// Where a command on a pseudo-terminal has its output (see `commandOutput`).
-    var commandScreen = CommandScreen.lines
-    /// The modes the command turned on in the real terminal (it reaches it on the alternate
-    /// screen): turned off when it ends or is stopped, on again when it continues.
-    var commandModes = TerminalModes()
+    var commandView = CommandView.lines
+    /// The rows of the command's screen it may still redraw, drawn under its activity.
+    var commandLiveRows: [ScreenRow] = []
+    /// How many rows of a prompt (``CommandView/prompt``) are on the screen, the cursor on the last.
+    var promptRows = 0
+    /// Whether `pendingAbove` erases the live region (`CSI J`) before the command's final rows,
+    /// which are written without an erase of their own.
+    var pendingAboveErased = false
+    /// The command's newest final rows not yet kept in their owner's tail (``keepUnkeptRows()``),
+    /// the owner's sequence, and the number of the last permanent line among them.
+    var unkeptRows: (bytes: [UInt8], owner: Int, lastLine: Int)?
+    /// The bytes that turn off the modes the command left on, and on again (from its screen
+    /// model): written when it ends or is stopped, and when it continues.
+    var commandModes: (reset: [UInt8], resume: [UInt8]) = ([], [])
     /// While the process is stopped (Ctrl-Z), nothing is drawn.
     package var isSuspended = false
     /// The claim whose signal handlers restore this terminal, when the session took it: frames
@@ -262,6 +272,7 @@ public final class TerminalRenderer: ActivityRenderer {
             pathTitles.titleChanged()
             historyKeys.titleChanged()
         }
+        if update.kind == .end || update.kind == .log { keepUnkeptRows() }
         if update.kind == .end { noteForSummary(update, in: store) }
         switch configuration.mode {
         case .tty: renderLive(update, in: store)

@@ -181,7 +181,11 @@ extension CommandScreen {
     /// Before the whole main screen is cleared, its rows down to the last one not blank become
     /// final, as tmux (`scroll-on-clear`) and VTE keep them in their scrollback.
     private mutating func keepClearedRows() {
-        guard !isAlternateScreen, let last = buffer.rows.lastIndex(where: { !$0.isBlank }) else { return }
+        guard !isAlternateScreen else { return }
+        // The screen starts afresh: what is redrawn now is measured from here.
+        rowsAbove += rowCount
+        redraw = (cursor.row, 0)
+        guard let last = buffer.rows.lastIndex(where: { !$0.isBlank }) else { return }
         for row in buffer.rows[0...last] { final.append(row) }
     }
 
@@ -222,6 +226,7 @@ extension CommandScreen {
     private mutating func enterAlternateScreen() {
         guard !isAlternateScreen else { return }
         mainBuffer = buffer
+        mainRedraw = redraw
         buffer = ScreenBuffer(columns: columns, rows: rowCount)
     }
 
@@ -229,6 +234,7 @@ extension CommandScreen {
         guard let main = mainBuffer else { return }
         buffer = main
         mainBuffer = nil
+        redraw = mainRedraw
     }
 
     mutating func saveCursor() {
@@ -285,9 +291,10 @@ extension CommandScreen {
     private mutating func fullReset() {
         leaveAlternateScreen()
         keepClearedRows()
-        let final = final
+        let (final, rowsAbove) = (final, rowsAbove)
         self = CommandScreen(columns: columns, rows: rowCount)
         self.final = final
+        self.rowsAbove = rowsAbove
     }
 
     private mutating func operatingSystemCommand(_ string: [UInt8]) {

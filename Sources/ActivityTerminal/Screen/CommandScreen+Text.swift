@@ -126,6 +126,7 @@ extension CommandScreen {
             scrollUp(1)
         } else if cursor.row < rowCount - 1 {
             cursor.row += 1
+            if cursor.row > redraw.lowestRow { redraw.lowestRow = cursor.row }
         }
     }
 
@@ -141,6 +142,7 @@ extension CommandScreen {
     /// Scrolls the region up: on the main screen the rows leaving its top are final (tmux keeps
     /// them in its history whatever the region), on the alternate screen they are gone.
     mutating func scrollUp(_ count: Int) {
+        if !isAlternateScreen, scrollRegion.top == 0 { rowsAbove += min(count, scrollRegion.bottom + 1) }
         buffer.scrollUp(
             top: scrollRegion.top, bottom: scrollRegion.bottom, count: count, style: style.erased, final: &final,
             keep: !isAlternateScreen)

@@ -71,6 +71,16 @@ package struct CommandScreen: Sendable {
     /// The row rewritten in place from its start after a `\r` (a progress line such as curl's,
     /// pip's or `printf '\r%d%%'`), until a line feed: the command's status, not a prompt.
     package internal(set) var statusRow: Int?
+    /// The lowest row the cursor has been on, and the most rows it has gone back up from there
+    /// (cursor up, a cursor position, reverse index, a restored cursor): how many rows above the
+    /// lowest the command redraws. 0 for plain output; 1 for a bar under a bar; N for a display
+    /// of N rows redrawn from its top. See ``settleableRowCount``.
+    package internal(set) var redraw = (lowestRow: 0, depth: 0)
+    /// How many rows have left the top of the main screen since the start: a row's number from
+    /// the start of the output is this plus its index.
+    package internal(set) var rowsAbove = 0
+    /// ``redraw`` of the main screen while the alternate one is in use.
+    var mainRedraw = (lowestRow: 0, depth: 0)
 
     /// A blank screen of `columns` × `rows` (each at least 1), the cursor at its top left.
     package init(columns: Int, rows: Int) {
@@ -115,6 +125,7 @@ package struct CommandScreen: Sendable {
             var action = parser.take(byte)
             while let taken = action {
                 perform(taken)
+                followCursor()
                 action = parser.takePending()
             }
             index += 1
@@ -123,8 +134,8 @@ package struct CommandScreen: Sendable {
 
     /// Reads what the command wrote.
     package mutating func feed(_ bytes: some Sequence<UInt8>) {
-        let array = Array(bytes)
-        array.withUnsafeBytes { feed($0) }
+        let fed: Void? = bytes.withContiguousStorageIfAvailable { feed(UnsafeRawBufferPointer($0)) }
+        if fed == nil { Array(bytes).withUnsafeBytes { feed($0) } }
     }
 
     /// The final rows since the last call, as the bytes that draw them, each ending in `\r\n`;
@@ -154,7 +165,47 @@ package struct CommandScreen: Sendable {
             for row in buffer.rows[0..<used] { final.append(row) }
         }
         buffer.erase(rows: 0..<rowCount, style: CellStyle())
+        rowsAbove += rowCount
         cursor = (0, 0)
+        redraw = (0, 0)
+    }
+
+    /// How many rows from the top may be made final now, though they are still on the screen
+    /// (``settle(rows:)``): those more than ``redraw``'s depth above the lowest row the cursor has
+    /// been on. The command has never gone back up that far, so it is not redrawing them: with
+    /// plain output every finished line, with a bar redrawn under a bar all but the last two
+    /// rows. None on the alternate screen or under a scroll region: there the region's rows
+    /// scroll off by themselves, and a status row outside it is redrawn from anywhere.
+    package var settleableRowCount: Int {
+        guard !isAlternateScreen, scrollRegion.top == 0, scrollRegion.bottom == rowCount - 1 else { return 0 }
+        return max(0, min(redraw.lowestRow - redraw.depth, cursor.row))
+    }
+
+    /// Makes the top `count` rows final (at most ``settleableRowCount``), as if they had scrolled
+    /// off: the rows below move up, the cursor with them, blank rows come in at the bottom.
+    package mutating func settle(rows count: Int) {
+        let count = min(count, settleableRowCount)
+        guard count > 0 else { return }
+        buffer.scrollUp(top: 0, bottom: rowCount - 1, count: count, style: CellStyle(), final: &final, keep: true)
+        rowsAbove += count
+        cursor.row -= count
+        redraw.lowestRow -= count
+        if let saved = buffer.saved { buffer.saved?.row = max(0, saved.row - count) }
+        statusRow = statusRow.map { $0 - count }
+        returnedRow = returnedRow.map { $0 - count }
+    }
+
+    /// Follows a move of the cursor for ``redraw``: down sets a new lowest row, up deepens the
+    /// redraw. Only inside a scroll region of the whole screen, where eager finality applies.
+    @inline(__always)
+    mutating func followCursor() {
+        let row = cursor.row
+        guard !isAlternateScreen else { return }
+        if row >= redraw.lowestRow {
+            redraw.lowestRow = row
+        } else if redraw.lowestRow - row > redraw.depth {
+            redraw.depth = redraw.lowestRow - row
+        }
     }
 
     /// The bytes that turn off the modes the command left on (``TerminalModes/resetSequence``),
@@ -196,6 +247,11 @@ package struct CommandScreen: Sendable {
             let blank = ScreenRow(columns: columns)
             buffer.rows += repeatElement(blank, count: newRows - rowCount)
             mainBuffer?.rows += repeatElement(blank, count: newRows - rowCount)
+        }
+        if newRows != rowCount {
+            // Rows may have left the top: the rows' numbers start afresh.
+            rowsAbove += rowCount
+            redraw.lowestRow = min(redraw.lowestRow, newRows - 1, max(cursor.row, 0))
         }
         rowCount = newRows
         scrollRegion = (0, newRows - 1)

@@ -51,17 +51,39 @@ package struct ScreenRow: Hashable, Sendable {
 
     /// Appends ``bytes`` to `bytes`.
     package func append(to bytes: inout [UInt8]) {
-        var end = extent
-        while end > 0, cells[end - 1].isBlank { end -= 1 }
-        var style = CellStyle()
-        for cell in cells[..<end] where cell.width > 0 {
-            if cell.style != style {
-                bytes += style.transition(to: cell.style)
-                style = cell.style
+        append(to: &bytes, columns: cells.count)
+    }
+
+    /// Appends ``bytes`` to `bytes`, cut after `limit` columns (a wide character that would
+    /// cross it left out); returns how many columns they take.
+    @discardableResult
+    package func append(to bytes: inout [UInt8], columns limit: Int) -> Int {
+        cells.withUnsafeBufferPointer { cells in
+            var end = min(extent, cells.count)
+            while end > 0, cells[end - 1].isBlank { end -= 1 }
+            var style = CellStyle()
+            var column = 0
+            var index = 0
+            while index < end {
+                let cell = cells[index]
+                index += 1
+                guard cell.width > 0 else { continue }
+                guard column + Int(cell.width) <= limit else { break }
+                column += Int(cell.width)
+                // Plain ASCII in the style before it, nearly every cell of a log: one byte.
+                if cell.cluster == 0, cell.scalar.value < 0x80, cell.style == style {
+                    bytes.append(UInt8(truncatingIfNeeded: cell.scalar.value))
+                    continue
+                }
+                if cell.style != style {
+                    bytes += style.transition(to: cell.style)
+                    style = cell.style
+                }
+                cell.appendCharacter(to: &bytes)
             }
-            cell.appendCharacter(to: &bytes)
+            if !style.isDefault { bytes += style.transition(to: CellStyle()) }
+            return column
         }
-        if !style.isDefault { bytes += style.transition(to: CellStyle()) }
     }
 
     /// The row cut or padded with blanks to `columns`; a wide character cut in half is blanked.

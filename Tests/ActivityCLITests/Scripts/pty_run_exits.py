@@ -63,7 +63,7 @@ def run_once(index):
         os.waitpid(pid, 0)
         return False
     os.close(master)
-    if os.waitstatus_to_exitcode(status) != 0 or f"\x1b[K{lines}\x1b[".encode() not in output:
+    if os.waitstatus_to_exitcode(status) != 0 or f"\n{lines}\r".encode() not in output:
         print(f"run {index}: status {os.waitstatus_to_exitcode(status)}, last output {bytes(output[-300:])!r}")
         return False
     return True

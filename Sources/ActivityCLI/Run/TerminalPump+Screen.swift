@@ -1,0 +1,108 @@
+import ActivityTerminal
+
+/// The command's screen, handed to the display: which rows are final now, the live rows and
+/// the prompt, the status, the modes, and where the alternate screen starts and ends.
+extension TerminalPump {
+    /// Notes how far rows could be made final now, for ``settle(at:)`` to do it once they have
+    /// stood for ``finalDelay``.
+    mutating func noteSettleable(at now: Double) {
+        let boundary = screen.rowsAbove + screen.settleableRowCount
+        if boundary > (settleable.last?.boundary ?? screen.rowsAbove) { settleable.append((boundary, now)) }
+    }
+
+    /// Makes final the rows that have stood above the command's redraws for ``finalDelay``, and
+    /// no further than they still do.
+    mutating func settle(at now: Double) {
+        var boundary = screen.rowsAbove
+        var due = 0
+        while due < settleable.count, settleable[due].at + Self.finalDelay <= now {
+            boundary = max(boundary, settleable[due].boundary)
+            due += 1
+        }
+        settleable.removeFirst(due)
+        let count = min(boundary, screen.rowsAbove + screen.settleableRowCount) - screen.rowsAbove
+        if count > 0 { screen.settle(rows: count) }
+        settleable.removeAll { $0.boundary <= screen.rowsAbove }
+    }
+
+    /// Where the cursor is when the command may wait at a prompt: on its last row in use, after
+    /// text that is not a status line rewritten with `\r`, on the main screen.
+    var promptCursor: CommandOutput.LiveCursor? {
+        guard !screen.isAlternateScreen else { return nil }
+        let used = screen.usedRowCount
+        let cursor = screen.cursor
+        guard used > 0, cursor.row == used - 1, screen.statusRow != cursor.row else { return nil }
+        return CommandOutput.LiveCursor(row: cursor.row, column: min(cursor.column, screen.columns - 1))
+    }
+
+    /// Hands the display what changed on the command's screen: final rows, live rows (bare
+    /// with the cursor when `atPrompt` and the command is at one), the status, the modes.
+    mutating func publish(on display: any Display, atPrompt: Bool) {
+        let rows = screen.pendingFinalRows
+        if rows > 0 { display.commandOutput(.final(bytes: screen.takeFinalBytes(), rows: rows)) }
+        publishModes(on: display)
+        guard !screen.isAlternateScreen else { return }
+        var live = Array(screen.rows[..<screen.usedRowCount])
+        var latest = ""
+        if let row = screen.statusRow, row == screen.cursor.row, row < live.count {
+            latest = String(live[row].text.drop { $0 == " " })
+            live.remove(at: row)
+        }
+        if latest != status.latest {
+            status.latest = latest
+            sendStatus(on: display, force: latest.isEmpty)
+        }
+        let cursor = atPrompt ? promptCursor : nil
+        // A row that may be a prompt is not drawn in the live region meanwhile: shown there
+        // first, it would jump to its place when it turns out to be one (``promptDelay``).
+        if cursor == nil, let prompt = promptCursor, prompt.row < live.count { live.remove(at: prompt.row) }
+        guard live != shownLive.rows || cursor != shownLive.cursor else { return }
+        shownLive = (live, cursor)
+        display.commandOutput(.live(live, cursor: cursor))
+    }
+
+    /// The keyboard and mouse modes and the title reach the real terminal as the command sets
+    /// them (the display draws the main screen itself, so its other modes would only move the
+    /// live region around); what is on is what the display turns off when the command ends or
+    /// stops.
+    mutating func publishModes(on display: any Display) {
+        var change: [UInt8] = []
+        let input = screen.modes.keyboardAndMouse
+        if !screen.isAlternateScreen, input != sentInput.modes {
+            change += sentInput.modes.resetSequence + input.setSequence
+            sentInput.modes = input
+        }
+        if !screen.isAlternateScreen, screen.title != sentInput.title, let title = screen.title {
+            change += Array("\u{1B}]2;".utf8) + title + Array("\u{1B}\\".utf8)
+            sentInput.title = title
+        }
+        let reset = screen.resetSequence
+        let resume =
+            screen.isAlternateScreen
+            ? screen.setSequence
+            : input.setSequence + (screen.title.map { Array("\u{1B}]2;".utf8) + $0 + Array("\u{1B}\\".utf8) } ?? [])
+        guard !change.isEmpty || reset != sentModes.reset || resume != sentModes.resume else { return }
+        sentModes = (reset, resume)
+        display.commandOutput(.modes(change: change, reset: reset, resume: resume))
+    }
+
+    /// The range of the first switch to (`entering`) or from the alternate screen in `bytes`:
+    /// `CSI ? 1049 h`, `? 47`, `? 1047` (and their `l`).
+    static func alternateScreenSwitch(in bytes: ArraySlice<UInt8>, entering: Bool) -> Range<Int>? {
+        var index = bytes.startIndex
+        while let start = bytes[index...].firstIndex(of: 0x1B) {
+            index = start + 1
+            guard start + 2 < bytes.endIndex, bytes[start + 1] == UInt8(ascii: "["),
+                bytes[start + 2] == UInt8(ascii: "?")
+            else { continue }
+            var end = start + 3
+            while end < bytes.endIndex, (0x30...0x3B).contains(bytes[end]) { end += 1 }
+            guard end < bytes.endIndex, bytes[end] == UInt8(ascii: entering ? "h" : "l") else { continue }
+            let parameters = bytes[(start + 3)..<end].split(separator: UInt8(ascii: ";"))
+            if parameters.contains(where: { ["1049", "47", "1047"].contains(String(decoding: $0, as: UTF8.self)) }) {
+                return start..<(end + 1)
+            }
+        }
+        return nil
+    }
+}

@@ -43,8 +43,10 @@ struct RunScreenTmuxTests {
         try setUp(pane.folder.url)
         try "exec \(command)\n".write(
             to: pane.folder.url.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
-        try pane.type("cd \(pane.folder.url.path); clear")
-        try pane.wait(for: "$")
+        try pane.type("cd \(pane.folder.url.path); clear; echo CLE''ARED")
+        // The screen cleared and the prompt back: a line typed before `clear` ran would be
+        // erased with the screen (the fresh pane's first prompt looks like the one after it).
+        _ = try pane.waitForScreen { $0.trimmingCharacters(in: .whitespacesAndNewlines) == "CLEARED\n$" }
         try pane.type((underRun ? "activity run -- " : "") + "sh run.sh; echo FIN''ISHED")
         for step in steps {
             try pane.wait(for: step.text)

@@ -128,6 +128,13 @@ public enum AdapterRegistry {
             reportsOnStandardOutput: true
         ) { _ in AnsibleAdapter() },
         AdapterInfo(
+            name: "terraform", aliases: ["tofu"],
+            formats: [
+                "-json (Terraform, OpenTofu): the run counting resources applied of the plan, each resource's apply nested",
+                "diagnostic lines as log lines, change_summary",
+            ]
+        ) { command in TerraformAdapter(command: command) },
+        AdapterInfo(
             name: "ninja", aliases: ["swift-build", "meson", "cmake"],
             formats: ["[n/m] text status lines (ninja, swift build, meson, CMake with ninja)"],
             reportsOnStandardOutput: true
@@ -142,6 +149,7 @@ public enum AdapterRegistry {
     /// The adapter for a command, chosen by its program's name: `git`, `curl`, `wget`, `pv`, `dd`,
     /// `rsync`, `tar`, `ffmpeg`, `pip`/`pip3`/`python -m pip`, `ninja`, `swift build`, `cargo`, `apt-get`,
     /// `apt`, `dpkg`, `ansible-playbook`, also after `sudo` or `env`. `pv` with `-b` counts bytes.
+    /// A tool's machine format is read where its command line turns it on (``machineFormat(_:_:)``).
     public static func adapter(forCommand command: [String]) -> AdapterInfo? {
         var words = command[...]
         while let first = words.first, ["sudo", "env"].contains(programName(first)) {
@@ -150,6 +158,7 @@ public enum AdapterRegistry {
         guard let first = words.first else { return nil }
         let program = programName(first)
         let rest = Array(words.dropFirst())
+        if let machineFormat = machineFormat(program, rest) { return named(machineFormat) }
         switch program {
         case "git", "curl", "wget", "dd", "rsync", "tar", "ffmpeg", "ninja", "cargo", "apt", "apt-get", "dpkg",
             "ansible", "ansible-playbook":
@@ -162,6 +171,17 @@ public enum AdapterRegistry {
             return named("pip")
         case _ where program.hasPrefix("python"):
             return rest.count >= 2 && rest[0] == "-m" && rest[1] == "pip" ? named("pip") : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The machine format a command line turns on: `terraform apply -json`,
+    /// `nix build --log-format internal-json`, `docker buildx build --progress=rawjson`.
+    static func machineFormat(_ program: String, _ arguments: [String]) -> String? {
+        switch program {
+        case "terraform", "tofu":
+            return arguments.contains { $0 == "-json" || $0 == "--json" } ? "terraform" : nil
         default:
             return nil
         }

@@ -124,4 +124,14 @@ struct PipelineTests {
     func programNames(command: [String], expected: String) {
         #expect((AdapterRegistry.adapter(forCommand: command)?.name ?? "-") == expected)
     }
+
+    @Test(
+        "run picks a machine format's adapter where the command line turns the format on",
+        arguments: [
+            (["terraform", "apply", "-auto-approve", "-json"], "terraform"), (["tofu", "plan", "-json"], "terraform"),
+            (["terraform", "apply"], "-"),
+        ])
+    func machineFormats(command: [String], expected: String) {
+        #expect((AdapterRegistry.adapter(forCommand: command)?.name ?? "-") == expected)
+    }
 }

@@ -135,6 +135,13 @@ public enum AdapterRegistry {
             ]
         ) { command in TerraformAdapter(command: command) },
         AdapterInfo(
+            name: "nix", aliases: [],
+            formats: [
+                "--log-format internal-json: @nix start/stop/result/msg; activities nested as Nix nests them",
+                "resProgress done/expected (bytes for copies and downloads), a build's phase and log line as its message",
+            ]
+        ) { _ in NixAdapter() },
+        AdapterInfo(
             name: "ninja", aliases: ["swift-build", "meson", "cmake"],
             formats: ["[n/m] text status lines (ninja, swift build, meson, CMake with ninja)"],
             reportsOnStandardOutput: true
@@ -182,9 +189,20 @@ public enum AdapterRegistry {
         switch program {
         case "terraform", "tofu":
             return arguments.contains { $0 == "-json" || $0 == "--json" } ? "terraform" : nil
+        case _ where program.hasPrefix("nix"):
+            return optionValue("--log-format", in: arguments) == "internal-json" ? "nix" : nil
         default:
             return nil
         }
+    }
+
+    /// The value of a long option, written `--name value` or `--name=value`.
+    static func optionValue(_ name: String, in arguments: [String]) -> String? {
+        for (index, argument) in arguments.enumerated() {
+            if argument == name { return index + 1 < arguments.count ? arguments[index + 1] : nil }
+            if argument.hasPrefix(name + "=") { return String(argument.dropFirst(name.count + 1)) }
+        }
+        return nil
     }
 
     /// `/usr/bin/git` → `git`.

@@ -129,7 +129,8 @@ struct PipelineTests {
         "run picks a machine format's adapter where the command line turns the format on",
         arguments: [
             (["terraform", "apply", "-auto-approve", "-json"], "terraform"), (["tofu", "plan", "-json"], "terraform"),
-            (["terraform", "apply"], "-"),
+            (["terraform", "apply"], "-"), (["nix", "build", "--log-format", "internal-json", ".#hello"], "nix"),
+            (["nix-build", "--log-format=internal-json"], "nix"), (["nix", "build", "--log-format", "bar"], "-"),
         ])
     func machineFormats(command: [String], expected: String) {
         #expect((AdapterRegistry.adapter(forCommand: command)?.name ?? "-") == expected)

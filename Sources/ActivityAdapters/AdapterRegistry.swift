@@ -142,6 +142,13 @@ public enum AdapterRegistry {
             ]
         ) { _ in NixAdapter() },
         AdapterInfo(
+            name: "buildkit", aliases: ["buildx", "buildctl"],
+            formats: [
+                "--progress=rawjson (docker buildx build, docker build, buildctl build): the build counting its steps",
+                "each step nested, its statuses in bytes under it, its output as log lines, CACHED, errors",
+            ]
+        ) { _ in BuildKitAdapter() },
+        AdapterInfo(
             name: "ninja", aliases: ["swift-build", "meson", "cmake"],
             formats: ["[n/m] text status lines (ninja, swift build, meson, CMake with ninja)"],
             reportsOnStandardOutput: true
@@ -189,6 +196,8 @@ public enum AdapterRegistry {
         switch program {
         case "terraform", "tofu":
             return arguments.contains { $0 == "-json" || $0 == "--json" } ? "terraform" : nil
+        case "docker", "docker-buildx", "buildctl":
+            return optionValue("--progress", in: arguments) == "rawjson" ? "buildkit" : nil
         case _ where program.hasPrefix("nix"):
             return optionValue("--log-format", in: arguments) == "internal-json" ? "nix" : nil
         default:

@@ -1,7 +1,7 @@
 /// The machine formats' fixtures, written in each format's documented shape (see each folder's
 /// README): no such tool is installed to capture.
 extension FixtureTests {
-    static let machineFormatCases: [FixtureCase] = terraformCases + nixCases
+    static let machineFormatCases: [FixtureCase] = terraformCases + nixCases + buildKitCases
 
     static let terraformCases: [FixtureCase] = [
         FixtureCase(
@@ -53,5 +53,44 @@ extension FixtureTests {
             ],
             failure: "error: builder for '\(nixDerivation)' failed with exit code 2;", consumes: ["@nix"],
             exitStatus: 1),
+    ]
+
+    static let alpine =
+        "docker.io/library/alpine:3.19@sha256:c5b1261d6d3e43071626931fc004f70149baeba2c8ec672bd4f27761f8e1ad6b"
+    static let alpineLayer = "sha256:4abcf20661432fb2d719aaf90656f55c287f8ca915dc1c92ec14ff61e67fbaf8"
+    static let buildKitSteps = [
+        "[internal] load build definition from Dockerfile success 0.0/? ", "transferring dockerfile: success 118.0/? ",
+        "[internal] load metadata for docker.io/library/alpine:3.19 success 0.0/? ",
+        "[internal] load .dockerignore success 0.0/? ", "transferring context: success 2.0/? ",
+        "[1/3] FROM \(alpine) success 0.0/? ",
+    ]
+    static let buildKitLayer = [
+        "resolve \(alpine) success 0.0/? ", "\(alpineLayer) success 3408729.0/3408729.0 ",
+        "extracting \(alpineLayer) success 0.0/? ",
+    ]
+    static let buildKitRest = [
+        "[internal] load build context success 0.0/? ", "transferring context: success 2048.0/? ",
+        "[2/3] RUN apk add --no-cache curl success 0.0/? ", "[3/3] COPY . /app success 0.0/? ",
+        "exporting to image success 0.0/? ", "exporting layers success 0.0/? ",
+        "writing image sha256:7e1b0b4ae1b2e5e0f2a6cfd3d1b8b1b4c3a9f0e6d2c1b0a9f8e7d6c5b4a3f2e1 success 0.0/? ",
+        "naming to docker.io/library/demo:latest success 0.0/? ",
+    ]
+    static let buildKitError =
+        #"process "/bin/sh -c apk add --no-cache curl" did not complete successfully: exit code: 1"#
+
+    static let buildKitCases: [FixtureCase] = [
+        FixtureCase(
+            file: "buildkit/buildx-build.jsonl", adapter: "buildkit",
+            command: ["docker", "buildx", "build", "--progress=rawjson", "-t", "demo", "."],
+            activities: ["Building success 8.0/8.0 "] + buildKitSteps + buildKitLayer + buildKitRest,
+            consumes: ["vertexes", "statuses"], exitStatus: 0),
+        FixtureCase(
+            file: "buildkit/buildx-cached.jsonl", adapter: "buildkit",
+            activities: ["Building success 8.0/8.0 "] + buildKitSteps + buildKitRest, consumes: ["vertexes"]),
+        FixtureCase(
+            file: "buildkit/buildx-failed.jsonl", adapter: "buildkit",
+            activities: ["Building failure 5.0/6.0 \(buildKitError)"] + buildKitSteps + buildKitLayer
+                + buildKitRest.prefix(2) + ["[2/3] RUN apk add --no-cache curl failure 0.0/? \(buildKitError)"],
+            failure: buildKitError, consumes: ["vertexes"], exitStatus: 1),
     ]
 }

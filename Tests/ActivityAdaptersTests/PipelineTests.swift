@@ -131,6 +131,8 @@ struct PipelineTests {
             (["terraform", "apply", "-auto-approve", "-json"], "terraform"), (["tofu", "plan", "-json"], "terraform"),
             (["terraform", "apply"], "-"), (["nix", "build", "--log-format", "internal-json", ".#hello"], "nix"),
             (["nix-build", "--log-format=internal-json"], "nix"), (["nix", "build", "--log-format", "bar"], "-"),
+            (["docker", "buildx", "build", "--progress=rawjson", "."], "buildkit"),
+            (["buildctl", "build", "--progress", "rawjson"], "buildkit"), (["docker", "build", "."], "-"),
         ])
     func machineFormats(command: [String], expected: String) {
         #expect((AdapterRegistry.adapter(forCommand: command)?.name ?? "-") == expected)

@@ -149,6 +149,20 @@ public enum AdapterRegistry {
             ]
         ) { _ in BuildKitAdapter() },
         AdapterInfo(
+            name: "docker-stream", aliases: ["jsonmessage"],
+            formats: [
+                "the Docker Engine's JSON messages (pull, push, load): layers in bytes under the whole, errorDetail",
+                "a classic build's stream lines as log lines, Step N/M as its count",
+            ]
+        ) { _ in DockerStreamAdapter() },
+        AdapterInfo(
+            name: "bazel", aliases: ["bep"],
+            formats: [
+                "--build_event_json_file (BEP JSON): targets built of the patterns' targets, buildFinished",
+                "failed targets, tests not PASSED and the console's ERROR: lines as errors",
+            ]
+        ) { _ in BazelAdapter() },
+        AdapterInfo(
             name: "ninja", aliases: ["swift-build", "meson", "cmake"],
             formats: ["[n/m] text status lines (ninja, swift build, meson, CMake with ninja)"],
             reportsOnStandardOutput: true
@@ -198,6 +212,9 @@ public enum AdapterRegistry {
             return arguments.contains { $0 == "-json" || $0 == "--json" } ? "terraform" : nil
         case "docker", "docker-buildx", "buildctl":
             return optionValue("--progress", in: arguments) == "rawjson" ? "buildkit" : nil
+        case "bazel", "bazelisk":
+            let file = optionValue("--build_event_json_file", in: arguments)
+            return file == "/dev/stderr" || file == "/dev/fd/2" ? "bazel" : nil
         case _ where program.hasPrefix("nix"):
             return optionValue("--log-format", in: arguments) == "internal-json" ? "nix" : nil
         default:

@@ -1,7 +1,7 @@
 /// The machine formats' fixtures, written in each format's documented shape (see each folder's
 /// README): no such tool is installed to capture.
 extension FixtureTests {
-    static let machineFormatCases: [FixtureCase] = terraformCases + nixCases + buildKitCases
+    static let machineFormatCases: [FixtureCase] = terraformCases + nixCases + buildKitCases + dockerCases + bazelCases
 
     static let terraformCases: [FixtureCase] = [
         FixtureCase(
@@ -92,5 +92,51 @@ extension FixtureTests {
             activities: ["Building failure 5.0/6.0 \(buildKitError)"] + buildKitSteps + buildKitLayer
                 + buildKitRest.prefix(2) + ["[2/3] RUN apk add --no-cache curl failure 0.0/? \(buildKitError)"],
             failure: buildKitError, consumes: ["vertexes"], exitStatus: 1),
+    ]
+
+    static let dockerPullError =
+        "pull access denied for pyhton, repository does not exist or may require 'docker login': "
+        + "denied: requested access to the resource is denied"
+
+    static let dockerCases: [FixtureCase] = [
+        FixtureCase(
+            file: "docker/docker-pull.jsonl", adapter: "docker-stream",
+            activities: [
+                "Pulling library/python:3.12-slim success 3.0/3.0 ", "4abcf2066143 success 0.0/? ",
+                "9f2d8c1e7a55 success 3511234.0/3511234.0 ", "0b7e4c6d2a1f success 12655.0/12655.0 ",
+            ],
+            consumes: ["status", "progressDetail"]),
+        FixtureCase(
+            file: "docker/docker-pull-error.jsonl", adapter: "docker-stream",
+            activities: ["Pulling library/pyhton:3.12-slim failure 0.0/? \(dockerPullError)"],
+            failure: dockerPullError, consumes: ["errorDetail"], exitStatus: 0),
+        FixtureCase(
+            file: "docker/docker-push.jsonl", adapter: "docker-stream",
+            activities: [
+                "Pushing registry.example.com/team/app success 2.0/2.0 ", "9f2d8c1e7a55 success 3511234.0/3511234.0 ",
+                "4abcf2066143 success 0.0/? ",
+            ],
+            consumes: ["aux"]),
+        FixtureCase(
+            file: "docker/docker-build.jsonl", adapter: "docker-stream", activities: ["Building success 3.0/3.0 "],
+            consumes: ["stream"]),
+    ]
+
+    static let bazelCompileError =
+        "ERROR: /src/demo/app/BUILD:1:10: Compiling app/server.cc failed: (Exit 1): gcc failed: "
+        + "error executing CppCompile command"
+
+    static let bazelCases: [FixtureCase] = [
+        FixtureCase(
+            file: "bazel/bazel-build.jsonl", adapter: "bazel", activities: ["bazel build success 2.0/2.0 "],
+            consumes: ["buildFinished", "Build completed"]),
+        FixtureCase(
+            file: "bazel/bazel-build-failed.jsonl", adapter: "bazel",
+            activities: ["bazel build failure 1.0/2.0 \(bazelCompileError)"], failure: bazelCompileError,
+            consumes: ["buildFinished"], exitStatus: 1),
+        FixtureCase(
+            file: "bazel/bazel-test-failed.jsonl", adapter: "bazel",
+            activities: ["bazel test failure 2.0/2.0 //lib:util_test: FAILED"], failure: "//lib:util_test: FAILED",
+            consumes: ["testSummary"], exitStatus: 3),
     ]
 }

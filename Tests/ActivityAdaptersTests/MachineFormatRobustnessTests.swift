@@ -13,8 +13,7 @@ struct MachineFormatRobustnessTests {
         var noise: [String] = []
         for (index, line) in input.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().enumerated() {
             mixed += line + [0x0A]
-            guard index % 2 == 1 else { continue }
-            let other = index % 4 == 1 ? "unrelated line \(index)\n" : #"{"unrelated":\#(index),"type":"x"}"# + "\n"
+            let other = index % 2 == 0 ? "unrelated line \(index)\n" : #"{"unrelated":\#(index),"type":"x"}"# + "\n"
             mixed += Array(other.utf8)
             noise.append(other)
         }

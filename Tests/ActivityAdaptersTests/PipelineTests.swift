@@ -133,6 +133,8 @@ struct PipelineTests {
             (["nix-build", "--log-format=internal-json"], "nix"), (["nix", "build", "--log-format", "bar"], "-"),
             (["docker", "buildx", "build", "--progress=rawjson", "."], "buildkit"),
             (["buildctl", "build", "--progress", "rawjson"], "buildkit"), (["docker", "build", "."], "-"),
+            (["bazel", "build", "--build_event_json_file=/dev/stderr", "//..."], "bazel"),
+            (["bazel", "build", "--build_event_json_file=bep.json", "//..."], "-"),
         ])
     func machineFormats(command: [String], expected: String) {
         #expect((AdapterRegistry.adapter(forCommand: command)?.name ?? "-") == expected)

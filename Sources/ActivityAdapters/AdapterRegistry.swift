@@ -163,6 +163,14 @@ public enum AdapterRegistry {
             ]
         ) { _ in BazelAdapter() },
         AdapterInfo(
+            name: "pnpm", aliases: [],
+            formats: [
+                "--reporter=ndjson: packages added of resolved, downloads in bytes, lifecycle scripts nested",
+                "error records as the failure, warn records as warnings",
+            ],
+            reportsOnStandardOutput: true
+        ) { _ in PnpmAdapter() },
+        AdapterInfo(
             name: "ninja", aliases: ["swift-build", "meson", "cmake"],
             formats: ["[n/m] text status lines (ninja, swift build, meson, CMake with ninja)"],
             reportsOnStandardOutput: true
@@ -212,6 +220,8 @@ public enum AdapterRegistry {
             return arguments.contains { $0 == "-json" || $0 == "--json" } ? "terraform" : nil
         case "docker", "docker-buildx", "buildctl":
             return optionValue("--progress", in: arguments) == "rawjson" ? "buildkit" : nil
+        case "pnpm":
+            return optionValue("--reporter", in: arguments) == "ndjson" ? "pnpm" : nil
         case "bazel", "bazelisk":
             let file = optionValue("--build_event_json_file", in: arguments)
             return file == "/dev/stderr" || file == "/dev/fd/2" ? "bazel" : nil

@@ -1,7 +1,8 @@
 /// The machine formats' fixtures, written in each format's documented shape (see each folder's
 /// README): no such tool is installed to capture.
 extension FixtureTests {
-    static let machineFormatCases: [FixtureCase] = terraformCases + nixCases + buildKitCases + dockerCases + bazelCases
+    static let machineFormatCases: [FixtureCase] =
+        terraformCases + nixCases + buildKitCases + dockerCases + bazelCases + pnpmCases
 
     static let terraformCases: [FixtureCase] = [
         FixtureCase(
@@ -138,5 +139,24 @@ extension FixtureTests {
             file: "bazel/bazel-test-failed.jsonl", adapter: "bazel",
             activities: ["bazel test failure 2.0/2.0 //lib:util_test: FAILED"], failure: "//lib:util_test: FAILED",
             consumes: ["testSummary"], exitStatus: 3),
+    ]
+
+    static let pnpmCases: [FixtureCase] = [
+        FixtureCase(
+            file: "pnpm/pnpm-install.ndjson", adapter: "pnpm", command: ["pnpm", "install", "--reporter=ndjson"],
+            activities: [
+                "Installing success 3.0/3.0 ",
+                "Downloading registry.npmjs.org/@esbuild/linux-x64/0.24.0 success 9849243.0/9849243.0 ",
+                "/esbuild@0.24.0 postinstall success 0.0/? ",
+            ],
+            consumes: ["pnpm:"]),
+        FixtureCase(
+            file: "pnpm/pnpm-install-failed.ndjson", adapter: "pnpm",
+            activities: [
+                "Installing failure 3.0/3.0 node_modules/esbuild postinstall: `node install.js` Exit status 1",
+                "Downloading registry.npmjs.org/@esbuild/linux-x64/0.24.0 success 9849243.0/9849243.0 ",
+                "/esbuild@0.24.0 postinstall failure 0.0/? /esbuild@0.24.0 postinstall exited with status 1",
+            ],
+            failure: "/esbuild@0.24.0 postinstall exited with status 1", consumes: ["pnpm:"], exitStatus: 1),
     ]
 }

@@ -135,6 +135,7 @@ struct PipelineTests {
             (["buildctl", "build", "--progress", "rawjson"], "buildkit"), (["docker", "build", "."], "-"),
             (["bazel", "build", "--build_event_json_file=/dev/stderr", "//..."], "bazel"),
             (["bazel", "build", "--build_event_json_file=bep.json", "//..."], "-"),
+            (["pnpm", "install", "--reporter=ndjson"], "pnpm"), (["pnpm", "install"], "-"),
         ])
     func machineFormats(command: [String], expected: String) {
         #expect((AdapterRegistry.adapter(forCommand: command)?.name ?? "-") == expected)

@@ -37,3 +37,20 @@ struct MachineFormatRobustnessTests {
         #expect(adapted.passthrough == cut)
     }
 }
+
+@Suite("Machine formats: after the tool's fatal error")
+struct MachineFormatErrorTests {
+    @Test(
+        "records after the error that stopped the tool begin nothing",
+        arguments: [
+            ("pnpm/pnpm-install-failed.ndjson", "pnpm", #"{"name":"pnpm:summary","level":"debug","prefix":"/x"}"#),
+            ("docker/docker-pull-error.jsonl", "docker-stream", #"{"status":"Digest: sha256:0"}"#),
+        ])
+    func afterError(_ file: String, _ adapter: String, _ later: String) throws {
+        let input = try Fixture.bytes(file)
+        let clean = Fixture.adapt(input, with: adapter, exitStatus: 1)
+        let adapted = Fixture.adapt(input + Array((later + "\n").utf8), with: adapter, exitStatus: 1)
+        #expect(adapted.activities.map(\.description) == clean.activities.map(\.description))
+        #expect(adapted.passthrough.isEmpty)
+    }
+}

@@ -21,14 +21,18 @@ struct DockerStreamAdapter: ToolAdapter {
     private var title = "Docker"
     private var layersSeen = 0.0
     private var layersDone = 0.0
+    /// An error came: the Engine has stopped the request, and what follows begins nothing.
+    private var stopped = false
 
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         guard line.bytes.first == UInt8(ascii: "{"), let message = JSONValue.parse(line.bytes),
             let members = message.members, message["v"] == nil,
             members.contains(where: { ["status", "stream", "errorDetail", "error", "aux"].contains($0.key) })
         else { return false }
+        guard !stopped else { return true }
         if let error = message["errorDetail"]?["message"]?.string ?? message["error"]?.string {
             activities.fail(nil, error: TerminalSanitizer.display(error))
+            stopped = true
         } else if let stream = message["stream"]?.string {
             readStream(stream, &activities)
         } else if let status = message["status"]?.string {

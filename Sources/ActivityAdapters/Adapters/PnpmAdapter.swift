@@ -18,12 +18,15 @@ struct PnpmAdapter: ToolAdapter {
     private var reused = 0.0
     private var downloaded = 0.0
     private var added = 0.0
+    /// An error record came: pnpm has stopped, and what follows (its summary) begins nothing.
+    private var stopped = false
 
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         guard line.bytes.first == UInt8(ascii: "{"), let record = JSONValue.parse(line.bytes),
             let name = record["name"]?.string, name == "pnpm" || name.hasPrefix("pnpm:"),
             let level = record["level"]?.string
         else { return false }
+        guard !stopped else { return true }
         if !activities.isOpen(Self.install) { activities.update(Self.install, title: "Installing", completed: 0) }
         switch name {
         case "pnpm:progress":
@@ -53,6 +56,7 @@ struct PnpmAdapter: ToolAdapter {
             // pnpm stops at its error: what is open ends with it.
             activities.log(message, level: .error)
             activities.fail(nil, error: message)
+            stopped = true
         } else if level == "warn", !message.isEmpty, name == "pnpm" {
             activities.log(message, level: .warning)
         }

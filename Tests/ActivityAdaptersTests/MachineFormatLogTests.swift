@@ -37,4 +37,17 @@ struct MachineFormatLogTests {
         #expect(logs.last?.0 == .error)
         #expect(logs.last?.1 == "error: Cannot build '\(FixtureTests.nixDerivation)'.")
     }
+
+    @Test("a Terraform error diagnostic with no failed resource before it is the command's failure")
+    func terraformConfigurationError() {
+        let line =
+            #"{"@level":"error","@message":"Error: Unsupported argument","@module":"terraform.ui","#
+            + #""diagnostic":{"severity":"error","summary":"Unsupported argument","detail":"No \"colour\" here."},"#
+            + #""type":"diagnostic"}"# + "\n"
+        let adapted = Fixture.adapt(
+            Array(line.utf8), with: "terraform", command: ["terraform", "plan", "-json"], exitStatus: 1)
+        #expect(adapted.failureMessage == "Error: Unsupported argument")
+        #expect(adapted.activities.map(\.description) == ["Planning failure 0.0/? Error: Unsupported argument"])
+        #expect(adapted.passthrough.isEmpty)
+    }
 }

@@ -128,6 +128,49 @@ public enum AdapterRegistry {
             reportsOnStandardOutput: true
         ) { _ in AnsibleAdapter() },
         AdapterInfo(
+            name: "terraform", aliases: ["tofu"],
+            formats: [
+                "-json (Terraform, OpenTofu): the run counting resources applied of the plan, each resource's apply nested",
+                "diagnostic lines as log lines, change_summary",
+            ]
+        ) { command in TerraformAdapter(command: command) },
+        AdapterInfo(
+            name: "nix", aliases: [],
+            formats: [
+                "--log-format internal-json: @nix start/stop/result/msg; activities nested as Nix nests them",
+                "resProgress done/expected (bytes for copies and downloads), a build's phase and log line as its message",
+            ]
+        ) { _ in NixAdapter() },
+        AdapterInfo(
+            name: "buildkit", aliases: ["buildx", "buildctl"],
+            formats: [
+                "--progress=rawjson (docker buildx build, docker build, buildctl build): the build counting its steps",
+                "each step nested, its statuses in bytes under it, its output as log lines, CACHED, errors",
+            ]
+        ) { _ in BuildKitAdapter() },
+        AdapterInfo(
+            name: "docker-stream", aliases: ["jsonmessage"],
+            formats: [
+                "the Docker Engine's JSON messages (pull, push, load): layers in bytes under the whole, errorDetail",
+                "a classic build's stream lines as log lines, Step N/M as its count",
+            ]
+        ) { _ in DockerStreamAdapter() },
+        AdapterInfo(
+            name: "bazel", aliases: ["bep"],
+            formats: [
+                "--build_event_json_file (BEP JSON): targets built of the patterns' targets, buildFinished",
+                "failed targets, tests not PASSED and the console's ERROR: lines as errors",
+            ]
+        ) { _ in BazelAdapter() },
+        AdapterInfo(
+            name: "pnpm", aliases: [],
+            formats: [
+                "--reporter=ndjson: packages added of resolved, downloads in bytes, lifecycle scripts nested",
+                "error records as the failure, warn records as warnings",
+            ],
+            reportsOnStandardOutput: true
+        ) { _ in PnpmAdapter() },
+        AdapterInfo(
             name: "ninja", aliases: ["swift-build", "meson", "cmake"],
             formats: ["[n/m] text status lines (ninja, swift build, meson, CMake with ninja)"],
             reportsOnStandardOutput: true
@@ -142,6 +185,7 @@ public enum AdapterRegistry {
     /// The adapter for a command, chosen by its program's name: `git`, `curl`, `wget`, `pv`, `dd`,
     /// `rsync`, `tar`, `ffmpeg`, `pip`/`pip3`/`python -m pip`, `ninja`, `swift build`, `cargo`, `apt-get`,
     /// `apt`, `dpkg`, `ansible-playbook`, also after `sudo` or `env`. `pv` with `-b` counts bytes.
+    /// A tool's machine format is read where its command line turns it on (``machineFormat(_:_:)``).
     public static func adapter(forCommand command: [String]) -> AdapterInfo? {
         var words = command[...]
         while let first = words.first, ["sudo", "env"].contains(programName(first)) {
@@ -150,6 +194,7 @@ public enum AdapterRegistry {
         guard let first = words.first else { return nil }
         let program = programName(first)
         let rest = Array(words.dropFirst())
+        if let machineFormat = machineFormat(program, rest) { return named(machineFormat) }
         switch program {
         case "git", "curl", "wget", "dd", "rsync", "tar", "ffmpeg", "ninja", "cargo", "apt", "apt-get", "dpkg",
             "ansible", "ansible-playbook":
@@ -165,6 +210,35 @@ public enum AdapterRegistry {
         default:
             return nil
         }
+    }
+
+    /// The machine format a command line turns on: `terraform apply -json`,
+    /// `nix build --log-format internal-json`, `docker buildx build --progress=rawjson`.
+    static func machineFormat(_ program: String, _ arguments: [String]) -> String? {
+        switch program {
+        case "terraform", "tofu":
+            return arguments.contains { $0 == "-json" || $0 == "--json" } ? "terraform" : nil
+        case "docker", "docker-buildx", "buildctl":
+            return optionValue("--progress", in: arguments) == "rawjson" ? "buildkit" : nil
+        case "pnpm":
+            return optionValue("--reporter", in: arguments) == "ndjson" ? "pnpm" : nil
+        case "bazel", "bazelisk":
+            let file = optionValue("--build_event_json_file", in: arguments)
+            return file == "/dev/stderr" || file == "/dev/fd/2" ? "bazel" : nil
+        case _ where program.hasPrefix("nix"):
+            return optionValue("--log-format", in: arguments) == "internal-json" ? "nix" : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The value of a long option, written `--name value` or `--name=value`.
+    static func optionValue(_ name: String, in arguments: [String]) -> String? {
+        for (index, argument) in arguments.enumerated() {
+            if argument == name { return index + 1 < arguments.count ? arguments[index + 1] : nil }
+            if argument.hasPrefix(name + "=") { return String(argument.dropFirst(name.count + 1)) }
+        }
+        return nil
     }
 
     /// `/usr/bin/git` → `git`.

@@ -21,7 +21,7 @@ struct FixtureCase: CustomTestStringConvertible, Sendable {
 
 @Suite("Adapters read the real tools' output")
 struct FixtureTests {
-    static let cases = toolCases + ansibleCases
+    static let cases = toolCases + ansibleCases + machineFormatCases
 
     static let toolCases: [FixtureCase] = [
         FixtureCase(

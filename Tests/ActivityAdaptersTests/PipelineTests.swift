@@ -124,4 +124,20 @@ struct PipelineTests {
     func programNames(command: [String], expected: String) {
         #expect((AdapterRegistry.adapter(forCommand: command)?.name ?? "-") == expected)
     }
+
+    @Test(
+        "run picks a machine format's adapter where the command line turns the format on",
+        arguments: [
+            (["terraform", "apply", "-auto-approve", "-json"], "terraform"), (["tofu", "plan", "-json"], "terraform"),
+            (["terraform", "apply"], "-"), (["nix", "build", "--log-format", "internal-json", ".#hello"], "nix"),
+            (["nix-build", "--log-format=internal-json"], "nix"), (["nix", "build", "--log-format", "bar"], "-"),
+            (["docker", "buildx", "build", "--progress=rawjson", "."], "buildkit"),
+            (["buildctl", "build", "--progress", "rawjson"], "buildkit"), (["docker", "build", "."], "-"),
+            (["bazel", "build", "--build_event_json_file=/dev/stderr", "//..."], "bazel"),
+            (["bazel", "build", "--build_event_json_file=bep.json", "//..."], "-"),
+            (["pnpm", "install", "--reporter=ndjson"], "pnpm"), (["pnpm", "install"], "-"),
+        ])
+    func machineFormats(command: [String], expected: String) {
+        #expect((AdapterRegistry.adapter(forCommand: command)?.name ?? "-") == expected)
+    }
 }

@@ -39,7 +39,10 @@ enum AdaptCommand {
             Some tools report progress only when asked: git --progress, wget --progress=bar:force,
             pv -f (or -n), dd status=progress, rsync --info=progress2, tar --checkpoint=N
             --checkpoint-action=echo, pip --progress-bar raw, ffmpeg -progress pipe:1,
-            apt-get -o APT::Status-Fd=N, dpkg --status-fd N. See Docs/adapters.md.
+            apt-get -o APT::Status-Fd=N, dpkg --status-fd N. Machine formats: terraform -json,
+            nix --log-format internal-json, docker buildx build --progress=rawjson,
+            pnpm --reporter=ndjson, bazel --build_event_json_file=FILE, the Docker Engine's JSON
+            messages (docker-stream). See Docs/adapters.md.
             """)
     static let parser = OptionParser(spec)
 

@@ -125,11 +125,12 @@ public struct ActivityStore: Sendable {
     }
 
     /// Whether `handle` names the activity in its slot (open, or finished and not yet evicted):
-    /// `self[handle] != nil`, without copying the activity out.
+    /// `self[handle] != nil`, without copying the activity out. (The slot is read through a
+    /// member: comparing the optional activity itself with `nil` copies it.)
     @inline(__always)
     func holds(_ handle: ActivityHandle) -> Bool {
         let index = handle.index
-        return index < slots.count && generations[index] == handle.generation && slots[index] != nil
+        return index < slots.count && generations[index] == handle.generation && slots[index]?.completed != nil
     }
 
     /// Where ``requestCancel(_:)`` sends a cancel: set by whoever can reach the producers

@@ -119,7 +119,7 @@ struct StyledLine: Sendable, LineSink {
     /// alike in `colors` becomes one span, so it takes one colour sequence.
     func wrapped(to width: Int, indent: Int, colors: ColorTheme? = nil) -> [StyledLine] {
         guard self.width > width, width > indent + 4 else { return [self] }
-        let cells = WrapCell.cells(of: spans)
+        let (cells, utf8) = WrapCell.cells(of: spans)
         let alike: (ColorRole?, ColorRole?) -> Bool = { a, b in colors?.drawsAlike(a, b) ?? (a == b) }
         var rows: [StyledLine] = []
         var start = 0
@@ -145,21 +145,21 @@ struct StyledLine: Sendable, LineSink {
             var row = StyledLine(first ? "" : String(repeating: " ", count: indent))
             var index = start
             while index < end {
-                var text = ""
+                var text: [UInt8] = []
                 let role = spans[cells[index].span].role
                 while index < end, alike(spans[cells[index].span].role, role) {
-                    // The cells of one span that follow each other are one slice of its text.
+                    // The cells of one span that follow each other are one run of its bytes.
                     let span = cells[index].span
-                    let from = cells[index].start
-                    var upTo = cells[index].end
+                    let from = cells[index].bytes.lowerBound
+                    var upTo = cells[index].bytes.upperBound
                     index += 1
                     while index < end, cells[index].span == span {
-                        upTo = cells[index].end
+                        upTo = cells[index].bytes.upperBound
                         index += 1
                     }
-                    text += spans[span].text[from..<upTo]
+                    text += utf8[span][from..<upTo]
                 }
-                row.append(text, role)
+                row.append(String(decoding: text, as: UTF8.self), role)
             }
             rows.append(row)
             if next == start { next = start + 1 }  // a cell wider than the row: never stall

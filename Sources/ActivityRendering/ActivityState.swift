@@ -23,6 +23,9 @@ public struct ActivityState: Sendable, Hashable {
         /// The id's bytes, held apart from the `String`: the store compares them on every event,
         /// and reading them from here takes no reference (reading the string would retain it).
         let idBytes: UnsafeMutableBufferPointer<UInt8>
+        /// Whether it is a frame (see ``ActivityState/isFrame``), settled once from its attributes:
+        /// plain lines and the summary ask it of a parent on every begin and end.
+        let isFrame: Bool
 
         init(
             id: ActivityID, handle: ActivityHandle, parent: ActivityHandle?, depth: Int, unit: String?,
@@ -41,6 +44,7 @@ public struct ActivityState: Sendable, Hashable {
             self.startTime = startTime
             self.sequence = sequence
             self.owner = owner
+            isFrame = attrs[ActivityEvent.Begin.frameAttribute] == .bool(true)
             let utf8 = id.rawValue.utf8
             idBytes = .allocate(capacity: utf8.count)
             _ = idBytes.initialize(from: utf8)
@@ -89,7 +93,7 @@ public struct ActivityState: Sendable, Hashable {
 
     /// Whether the activity is a frame around the work of another program (`activity run`'s
     /// own activity): its children count as top-level for permanent lines.
-    public var isFrame: Bool { identity.attrs[ActivityEvent.Begin.frameAttribute] == .bool(true) }
+    public var isFrame: Bool { identity.isFrame }
     /// When it began, Unix seconds.
     public var startTime: Double { identity.startTime }
     /// Who began it, when the store is fed by several reporters (see ``ActivityOwner``).

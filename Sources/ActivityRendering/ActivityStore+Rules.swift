@@ -15,18 +15,36 @@ extension ActivityStore {
             return []
         }
         var diagnostics: [Diagnostic] = []
-        var depth = 0
-        var parent: ActivityHandle?
+        var runningParent: Int?
         if let parentID = begin.parent {
             let parentSlot = slot(of: parentID)
             if let parentSlot, slots[parentSlot]!.isRunning {
-                parent = handle(at: parentSlot)
-                depth = slots[parentSlot]!.depth + 1
+                runningParent = parentSlot
             } else {
                 let state = parentSlot == nil ? "is not open" : "has already ended"
                 diagnostics = record(line, .unknownParent, "the parent \"\(parentID)\" \(state); attached at the top")
                 begin.parent = nil
             }
+        }
+        return diagnostics + insert(begin, parentSlot: runningParent, time: time, owner: owner, body)
+    }
+
+    /// Makes the activity of a `begin` whose id is new and whose parent, when `parentSlot` names
+    /// one, is running (the checks of the consumer rules done), and hands over its update.
+    /// Returns no diagnostics: an array so that callers return it as their own.
+    mutating func insert(
+        _ begin: ActivityEvent.Begin, parentSlot: Int?, time: Double, owner: ActivityOwner?,
+        _ body: (ActivityUpdate) -> Void
+    ) -> [Diagnostic] {
+        guard openCount < limits.maxOpen else {
+            summary.dropped += 1
+            return []
+        }
+        var depth = 0
+        var parent: ActivityHandle?
+        if let parentSlot {
+            parent = handle(at: parentSlot)
+            depth = slots[parentSlot]!.depth + 1
         }
         let index = takeSlot()
         let handle = handle(at: index)
@@ -52,7 +70,7 @@ extension ActivityStore {
         openCount += 1
         summary.begun += 1
         body(ActivityUpdate(.begin(begin), handle: handle, timestamp: time))
-        return diagnostics
+        return []
     }
 
     /// Attributes with their keys and string values safe to show.
@@ -159,12 +177,12 @@ extension ActivityStore {
         _ handle: ActivityHandle, status: ActivityEvent.Status, time: Double, event: ActivityEvent.End? = nil,
         _ body: (ActivityUpdate) -> Void
     ) {
-        guard self[handle] != nil else { return }
+        guard holds(handle) else { return }
         var order: [ActivityHandle] = []
         var stack: [ActivityHandle] = [handle]
         while let next = stack.popLast() {
             order.append(next)
-            if let children = self[next]?.children { stack.append(contentsOf: children) }
+            if holds(next), let children = slots[next.index]?.children { stack.append(contentsOf: children) }
         }
         for next in order.reversed() {
             let isTarget = next == handle
@@ -178,12 +196,12 @@ extension ActivityStore {
         _ body: (ActivityUpdate) -> Void
     ) {
         let index = handle.index
-        guard self[handle]?.isRunning == true else { return }
+        guard holds(handle), slots[index]!.isRunning else { return }
         var normalized = event ?? ActivityEvent.End(id: slots[index]!.id, status: status)
         normalized.timestamp = time
         slots[index]!.status = status
         slots[index]!.endTime = max(time, slots[index]!.startTime)
-        if let parent = slots[index]!.parent, self[parent] != nil,
+        if let parent = slots[index]!.parent, holds(parent),
             let childIndex = slots[parent.index]!.children.firstIndex(of: handle)
         {
             slots[parent.index]!.children.remove(at: childIndex)

@@ -120,7 +120,17 @@ public struct ActivityStore: Sendable {
 
     /// Whether `handle` names a frame (see ``ActivityState/isFrame``).
     public func isFrame(_ handle: ActivityHandle?) -> Bool {
-        handle.flatMap { self[$0] }?.isFrame ?? false
+        guard let handle, holds(handle) else { return false }
+        return slots[handle.index]?.identity.isFrame ?? false
+    }
+
+    /// Whether `handle` names the activity in its slot (open, or finished and not yet evicted):
+    /// `self[handle] != nil`, without copying the activity out. (The slot is read through a
+    /// member: comparing the optional activity itself with `nil` copies it.)
+    @inline(__always)
+    func holds(_ handle: ActivityHandle) -> Bool {
+        let index = handle.index
+        return index < slots.count && generations[index] == handle.generation && slots[index]?.completed != nil
     }
 
     /// Where ``requestCancel(_:)`` sends a cancel: set by whoever can reach the producers
@@ -260,6 +270,9 @@ public struct ActivityStore: Sendable {
         if case .end = event.kind, let id = event.id {
             return applyEnd(event, id: id, line: line, sender: sender, body)
         }
+        if case .begin = event.kind, let id = event.id, case .some(let parentSlot) = usualBegin(event, id: id) {
+            return applyBegin(event, id: id, parentSlot: parentSlot, line: line, sender: sender, body)
+        }
         guard case .progress = event.kind, let id = event.id else {
             return apply(event.event(), line: line, sender: sender, owner: sender.map { .connection($0) }, body)
         }
@@ -277,6 +290,40 @@ public struct ActivityStore: Sendable {
             at: index, completed: event.completed, total: event.total, message: event.message.map(event.string),
             title: event.title.map(event.string), time: time, body)
         return []
+    }
+
+    /// Whether a `begin` decoded in place takes the usual way, which ``applyBegin(_:id:parentSlot:line:sender:_:)``
+    /// folds from the line's bytes: its id and parent without escapes, no attributes, its id not
+    /// seen before and its parent, if it names one, running. Then the slot of that parent
+    /// (`.some(nil)`: it names none); `nil` for anything else, which the general path folds (and
+    /// reports).
+    @inline(__always)
+    private func usualBegin(_ event: borrowing LineEvent, id: LineEvent.Text) -> Int?? {
+        guard !id.escaped, event.attributes == nil,
+            slot(of: UnsafeBufferPointer(rebasing: event.bytes[id.range])) == nil
+        else { return nil }
+        guard let parent = event.parent else { return .some(nil) }
+        guard !parent.escaped, let index = slot(of: UnsafeBufferPointer(rebasing: event.bytes[parent.range])),
+            slots[index]!.isRunning
+        else { return nil }
+        return index
+    }
+
+    /// A `begin` decoded in place (see ``usualBegin(_:id:)``): its id looked up from the line's
+    /// bytes and its parent's id the one the store already holds, so only the new id and the
+    /// texts become strings.
+    private mutating func applyBegin(
+        _ event: borrowing LineEvent, id: LineEvent.Text, parentSlot: Int?, line: Int, sender: Int32?,
+        _ body: (ActivityUpdate) -> Void
+    ) -> [Diagnostic] {
+        releaseEvicted()
+        let time = stamp(event.timestamp)
+        let begin = ActivityEvent.Begin(
+            id: event.activityID(id), title: event.string(event.title!), parent: parentSlot.map { slots[$0]!.id },
+            total: event.total?.value, completed: event.completed ?? 0, unit: event.unit.map(event.string),
+            message: event.message.map(event.string), cancellable: event.cancellable, blocking: event.blocking,
+            timestamp: time)
+        return insert(begin, parentSlot: parentSlot, time: time, owner: sender.map { .connection($0) }, body)
     }
 
     /// An `end` decoded in place: the activity found from the line's bytes, and the event's id
@@ -386,9 +433,8 @@ public struct ActivityStore: Sendable {
 
     /// Forgets the id of a finished activity; its slot is freed at the next call.
     private mutating func evict(_ handle: ActivityHandle) {
-        guard let activity = self[handle] else { return }
-        var raw = activity.id.rawValue
-        let hash = raw.withUTF8 { ids.hash($0) }
+        guard holds(handle), let identity = slots[handle.index]?.identity else { return }
+        let hash = ids.hash(UnsafeBufferPointer(identity.idBytes))
         ids.remove(hash: hash, slot: handle.index)
         evictedSlots.append(handle.index)
     }

@@ -258,16 +258,6 @@ extension JSONScanner {
         isDigit(byte) || byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e")
     }
 
-    /// An id with no escape: only id bytes, of a valid length.
-    @inline(__always)
-    private mutating func plainID() -> LineEvent.Text? {
-        guard skip(#"""#) else { return nil }
-        let start = index
-        index = ActivityID.endOfIDBytes(in: bytes, from: index)
-        guard WireLimits.idLength.contains(index - start), skip(#"""#) else { return nil }
-        return LineEvent.Text(range: start..<(index - 1), escaped: false)
-    }
-
     /// Any string, its escapes checked and kept.
     @inline(__always)
     private mutating func anyText(_ hasText: inout Bool) -> LineEvent.Text? {

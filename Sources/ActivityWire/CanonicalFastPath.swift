@@ -62,7 +62,7 @@ extension LineEvent {
 
 extension JSONScanner {
     fileprivate mutating func progress(into event: inout LineEvent) -> Bool {
-        guard skip(#","id":"#), let id = idValue(), let completed = count(after: #","completed":"#),
+        guard skip(#","id":"#), let id = plainID(), let completed = count(after: #","completed":"#),
             let total = total(after: #","total":"#), let title = text(after: #","title":"#),
             let message = text(after: #","message":"#)
         else { return false }
@@ -75,7 +75,7 @@ extension JSONScanner {
     }
 
     fileprivate mutating func begin(into event: inout LineEvent) -> Bool {
-        guard skip(#","id":"#), let own = idValue(), let parent = id(after: #","parent":"#), skip(#","title":"#),
+        guard skip(#","id":"#), let own = plainID(), let parent = id(after: #","parent":"#), skip(#","title":"#),
             let title = textValue(), let total = total(after: #","total":"#),
             let completed = count(after: #","completed":"#), let unit = text(after: #","unit":"#),
             let message = text(after: #","message":"#)
@@ -92,7 +92,7 @@ extension JSONScanner {
     }
 
     fileprivate mutating func end(into event: inout LineEvent) -> Bool {
-        guard skip(#","id":"#), let id = idValue(), skip(#","status":""#) else { return false }
+        guard skip(#","id":"#), let id = plainID(), skip(#","status":""#) else { return false }
         event.id = id
         if skip(#"success""#) {
             event.status = .success
@@ -158,17 +158,7 @@ extension JSONScanner {
     @inline(__always)
     private mutating func id(after key: StaticString) -> LineEvent.Text?? {
         guard skip(key) else { return .some(nil) }
-        return idValue().map { $0 }
-    }
-
-    /// An id under the cursor, quotes included: only id bytes, no escape, a valid length.
-    @inline(__always)
-    private mutating func idValue() -> LineEvent.Text? {
-        guard skip(#"""#) else { return nil }
-        let start = index
-        index = ActivityID.endOfIDBytes(in: bytes, from: index)
-        guard WireLimits.idLength.contains(index - start), skip(#"""#) else { return nil }
-        return LineEvent.Text(range: start..<(index - 1), escaped: false)
+        return plainID().map { $0 }
     }
 
     /// A string under the cursor, read as the general scanner reads it (escapes checked, no raw
@@ -190,6 +180,17 @@ extension JSONScanner {
 }
 
 extension JSONScanner {
+    /// An id under the cursor, quotes included, as both fast paths take it: only id bytes, no
+    /// escape, a valid length (an id with an escape goes to the general path).
+    @inline(__always)
+    mutating func plainID() -> LineEvent.Text? {
+        guard skip(#"""#) else { return nil }
+        let start = index
+        index = ActivityID.endOfIDBytes(in: bytes, from: index)
+        guard WireLimits.idLength.contains(index - start), skip(#"""#) else { return nil }
+        return LineEvent.Text(range: start..<(index - 1), escaped: false)
+    }
+
     /// Consumes `text` if the bytes under the cursor are exactly it.
     @inline(__always)
     mutating func skip(_ text: StaticString) -> Bool {

@@ -9,13 +9,15 @@ struct InPlaceFoldTests {
     /// What folding a stream leaves: each update's kind and event, the diagnostics, the summary.
     struct Folded: Equatable {
         var updates: [String] = []
+        /// What the store holds of each activity a `begin` made.
+        var begins: [String] = []
         var diagnostics: [Diagnostic] = []
         var begun = 0
         var ended: [ActivityEvent.Status: Int] = [:]
     }
 
-    static func fold(_ text: String, inPlace: Bool) throws -> Folded {
-        var store = ActivityStore()
+    static func fold(_ text: String, inPlace: Bool, limits: ActivityStore.Limits = .init()) throws -> Folded {
+        var store = ActivityStore(limits: limits)
         var folded = Folded()
         var reader = EventStreamReader(source: BytesSource(Array(text.utf8)))
         try reader.forEach(
@@ -27,6 +29,14 @@ struct InPlaceFoldTests {
                     folded.diagnostics += store.apply(event.event(), line: line) { updates.append($0) }
                 }
                 folded.updates += updates.map { "\($0.kind) \($0.event(in: store))" }
+                for update in updates where update.kind == .begin {
+                    guard let activity = update.handle.flatMap({ store[$0] }) else { continue }
+                    let parent = activity.parent.flatMap { store[$0]?.id.rawValue } ?? "-"
+                    folded.begins.append(
+                        "\(activity.id) \(activity.title) \(activity.unit ?? "-") \(activity.message ?? "-") "
+                            + "\(parent) \(activity.depth) \(activity.completed) \(activity.total ?? -1) "
+                            + "\(activity.cancellable) \(activity.blocking) \(activity.isFrame) \(activity.attrs)")
+                }
             }, others: { _ in })
         folded.begun = store.summary.begun
         folded.ended = store.summary.ended
@@ -53,5 +63,28 @@ struct InPlaceFoldTests {
         #expect(inPlace == whole)
         #expect(whole.ended[.failure] == 1 && whole.ended[.cancelled] == 1 && whole.ended[.abandoned] == 1)
         #expect(whole.diagnostics.map(\.code) == [.alreadyEnded, .unknownActivity, .childrenOpen, .alreadyEnded])
+    }
+
+    @Test("Begins of new, repeated, nested, orphaned and escaped activities, with and without attributes, fold alike")
+    func begins() throws {
+        let stream = """
+            {"v":1,"type":"begin","ts":1,"id":"3f9c2a71d04be815.1","title":"Suite","total":4,"unit":"tests"}
+            {"v":1,"type":"begin","ts":2,"id":"3f9c2a71d04be815.2","parent":"3f9c2a71d04be815.1","title":"T\\u00e9st","message":"a\\u001b[31mb"}
+            {"title": "Again", "id": "3f9c2a71d04be815.2", "type": "begin", "v": 1}
+            {"v":1,"type":"begin","id":"orphan","parent":"never.begun","title":"O","total":null,"completed":2}
+            {"v":1,"type":"end","ts":3,"id":"3f9c2a71d04be815.2"}
+            {"v":1,"type":"begin","id":"late","parent":"3f9c2a71d04be815.2","title":"L","cancellable":true}
+            {"v":1,"type":"begin","id":"e\\u0073caped","parent":"3f9c2\\u0061\\u0037\\u0031d04be815.1","title":"E"}
+            {"v":1,"type":"begin","id":"frame","title":"F","blocking":"dim","attrs":{"x-activity-frame":true,"k":"v"}}
+            {"v":1,"type":"begin","id":"child","parent":"frame","title":"C","unit":"bytes"}
+            {"v":1,"type":"begin","id":"one.too.many","title":"Dropped"}
+
+            """
+        let limits = ActivityStore.Limits(maxOpen: 6)
+        let whole = try Self.fold(stream, inPlace: false, limits: limits)
+        let inPlace = try Self.fold(stream, inPlace: true, limits: limits)
+        #expect(inPlace == whole)
+        #expect(whole.begins.count == 7)
+        #expect(whole.diagnostics.map(\.code) == [.duplicateBegin, .unknownParent, .unknownParent])
     }
 }

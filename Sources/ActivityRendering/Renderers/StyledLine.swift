@@ -119,10 +119,7 @@ struct StyledLine: Sendable, LineSink {
     /// alike in `colors` becomes one span, so it takes one colour sequence.
     func wrapped(to width: Int, indent: Int, colors: ColorTheme? = nil) -> [StyledLine] {
         guard self.width > width, width > indent + 4 else { return [self] }
-        var cells: [(character: Character, role: ColorRole?, width: Int)] = []
-        for span in spans {
-            for character in span.text { cells.append((character, span.role, DisplayWidth.of(character))) }
-        }
+        let (cells, utf8) = WrapCell.cells(of: spans)
         let alike: (ColorRole?, ColorRole?) -> Bool = { a, b in colors?.drawsAlike(a, b) ?? (a == b) }
         var rows: [StyledLine] = []
         var start = 0
@@ -133,28 +130,36 @@ struct StyledLine: Sendable, LineSink {
             var end = start
             var lastBreak: Int?
             while end < cells.count, used + cells[end].width <= room {
-                if cells[end].character == " " || cells[end].width == 2 { lastBreak = end }
+                if cells[end].isSpace || cells[end].width == 2 { lastBreak = end }
                 used += cells[end].width
                 end += 1
             }
-            if end < cells.count, cells[end].character == " " || cells[end].width == 2 { lastBreak = end }
+            if end < cells.count, cells[end].isSpace || cells[end].width == 2 { lastBreak = end }
             var next = end
             if end < cells.count, let position = lastBreak, position > start {
                 end = position  // the row ends there; the next starts after any spaces
                 next = position
             }
-            while end > start, cells[end - 1].character == " " { end -= 1 }
-            while next < cells.count, cells[next].character == " " { next += 1 }
+            while end > start, cells[end - 1].isSpace { end -= 1 }
+            while next < cells.count, cells[next].isSpace { next += 1 }
             var row = StyledLine(first ? "" : String(repeating: " ", count: indent))
             var index = start
             while index < end {
-                var text = ""
-                let role = cells[index].role
-                while index < end, alike(cells[index].role, role) {
-                    text.append(cells[index].character)
+                var text: [UInt8] = []
+                let role = spans[cells[index].span].role
+                while index < end, alike(spans[cells[index].span].role, role) {
+                    // The cells of one span that follow each other are one run of its bytes.
+                    let span = cells[index].span
+                    let from = cells[index].bytes.lowerBound
+                    var upTo = cells[index].bytes.upperBound
                     index += 1
+                    while index < end, cells[index].span == span {
+                        upTo = cells[index].bytes.upperBound
+                        index += 1
+                    }
+                    text += utf8[span][from..<upTo]
                 }
-                row.append(text, role)
+                row.append(String(decoding: text, as: UTF8.self), role)
             }
             rows.append(row)
             if next == start { next = start + 1 }  // a cell wider than the row: never stall

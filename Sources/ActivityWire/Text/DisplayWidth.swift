@@ -55,33 +55,46 @@ package enum DisplayWidth {
     @inline(__always)
     package static func simpleWidth(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var width = 0
+        guard forEachSimpleCharacter(in: bytes, { _, _, columns in width += columns }) else { return nil }
+        return width
+    }
+
+    /// Calls `body` with the byte offset, byte length and width of each character of text that
+    /// ``simpleWidth(_:)`` measures (each its own grapheme cluster, one scalar), in order;
+    /// `false`, having stopped, at the first byte of anything else.
+    @inline(__always)
+    package static func forEachSimpleCharacter(
+        in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ offset: Int, _ length: Int, _ width: Int) -> Void
+    ) -> Bool {
         var i = 0
         let count = bytes.count
         while i < count {
             let lead = bytes[i]
             if lead < 0x80 {
-                guard lead >= 0x20 && lead < 0x7F else { return nil }
-                width += 1
+                guard lead >= 0x20 && lead < 0x7F else { return false }
+                body(i, 1, 1)
                 i += 1
                 continue
             }
             // Native strings hold valid UTF-8: the lead byte says how many continuation bytes follow.
             let value: UInt32
+            let length: Int
             if lead < 0xE0 {
-                guard i + 1 < count else { return nil }
+                guard i + 1 < count else { return false }
                 value = UInt32(lead & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
-                i += 2
+                length = 2
             } else if lead < 0xF0 {
-                guard i + 2 < count else { return nil }
+                guard i + 2 < count else { return false }
                 value = UInt32(lead & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
-                i += 3
+                length = 3
             } else {
-                return nil  // beyond the Basic Multilingual Plane: emoji and rarer scripts
+                return false  // beyond the Basic Multilingual Plane: emoji and rarer scripts
             }
-            guard standsAlone(value) else { return nil }
-            width += knownWidth(value) ?? scalarWidth(Unicode.Scalar(value).unsafelyUnwrapped)
+            guard standsAlone(value) else { return false }
+            body(i, length, knownWidth(value) ?? scalarWidth(Unicode.Scalar(value).unsafelyUnwrapped))
+            i += length
         }
-        return width
+        return true
     }
 
     /// Whether the character is a grapheme cluster of its own whatever surrounds it, unless

@@ -46,7 +46,7 @@ package enum TerminalSanitizer {
     /// ``display(_:)``, with tabs kept when `keepingTabs` (a passed-through line's own columns).
     static func display(_ text: String, keepingTabs: Bool) -> String {
         if isClean(text) { return text }
-        var result = String.UnicodeScalarView()
+        var result = ScalarBytes(capacity: text.utf8.count)
         var scalars = text.unicodeScalars.makeIterator()
         var pending: Unicode.Scalar? = nil
         func next() -> Unicode.Scalar? {
@@ -81,7 +81,7 @@ package enum TerminalSanitizer {
                 }
             }
         }
-        return String(result)
+        return String(decoding: result.bytes, as: UTF8.self)
     }
 
     /// Skips a CSI sequence's parameter and intermediate bytes and its final byte.
@@ -249,5 +249,27 @@ package enum TerminalSanitizer {
             previous = scalar
         }
         return joined == nil
+    }
+}
+
+/// What the sanitizer keeps, as UTF-8 bytes: appending to a `String.UnicodeScalarView` one
+/// scalar at a time costs several times more, and most kept scalars are ASCII.
+private struct ScalarBytes {
+    private(set) var bytes: [UInt8] = []
+    /// The scalar appended last (a joiner is kept only after an emoji).
+    private(set) var last: Unicode.Scalar?
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    @inline(__always)
+    mutating func append(_ scalar: Unicode.Scalar) {
+        last = scalar
+        if scalar.isASCII {
+            bytes.append(UInt8(truncatingIfNeeded: scalar.value))
+        } else {
+            UTF8.encode(scalar) { bytes.append($0) }
+        }
     }
 }

@@ -212,17 +212,14 @@ struct OverlayTmuxTests {
         func count() -> Int {
             ((try? String(contentsOfFile: ticks, encoding: .utf8)) ?? "").split(separator: "\n").count
         }
-        let deadline = Date().addingTimeInterval(60)
-        while count() < 3, Date() < deadline { usleep(20_000) }
+        #expect(Poll.until { count() >= 3 })
         try tmux.suspendJob()
         let stopped = count()
         usleep(600_000)
         #expect(count() <= stopped + 1, "the command went on while activity was stopped")
         #expect(tmux.cursorVisible)
         try tmux.press("fg", "Enter")
-        let resumed = Date().addingTimeInterval(60)
-        while count() < stopped + 3, Date() < resumed { usleep(20_000) }
-        #expect(count() >= stopped + 3, "fg did not resume the command")
+        #expect(Poll.until { count() >= stopped + 3 }, "fg did not resume the command")
     }
 
     @Test(

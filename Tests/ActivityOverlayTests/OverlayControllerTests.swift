@@ -2,6 +2,7 @@ import ActivityOverlay
 import ActivityWire
 import Observation
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("OverlayController")
@@ -125,10 +126,7 @@ struct OverlayControllerTests {
         controller.send(event(E.begin("a")))
         // Only a hang fails: in a full run on two cores the timer's task may wait minutes for a
         // thread, behind tests that block theirs.
-        let deadline = ContinuousClock.now + .seconds(900)
-        while !controller.state.isVisible && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        await Poll.until(timeout: 900) { controller.state.isVisible }
         #expect(controller.state.isVisible)
         #expect(scheduler.now() >= 20)
     }

@@ -46,11 +46,15 @@ struct PluginHostTests {
                 environment: ["PATH": directory + ":/usr/bin:/bin", "LANG": "C.UTF-8"])
             let session = try RenderSession(options: options)
             session.handle(E.begin("a", "Still drawn", total: 100, at: 0))
-            for step in 1...500 where !display.text.contains("plugin") {
+            // Progress until the warning shows: the plugin's end is noticed when it is next written to.
+            var step = 0
+            let warned = Poll.until {
+                step += 1
                 session.handle(E.progress("a", Double(step % 100), at: Double(step) * 0.01))
-                usleep(10_000)
+                return display.text.contains("plugin")
             }
-            session.handle(E.end("a", at: 6))
+            #expect(warned)
+            session.handle(E.end("a", at: Double(step) * 0.01 + 1))
             session.finish()
             let text = display.text
             #expect(text.components("plugin \"die\"").count == 2, "\(text)")

@@ -8,11 +8,7 @@ import Testing
 /// recorded activities.
 @Suite("Real tools under activity run", .serialized)
 struct LiveToolTests {
-    static let bin: URL = {
-        var url = Bundle.main.bundleURL
-        if url.pathExtension == "xctest" { url.deleteLastPathComponent() }
-        return url
-    }()
+    static let bin = CommandRunner.binFolder
 
     static func installed(_ tool: String) -> Bool { executableOnPath(tool) != nil }
 

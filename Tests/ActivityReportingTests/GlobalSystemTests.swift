@@ -50,9 +50,7 @@ struct GlobalSystemTests {
 
     @Test("A shell script reporting with `activity emit` nests under ours")
     func emitChild() async throws {
-        var binFolder = Bundle.main.bundleURL
-        if binFolder.pathExtension == "xctest" { binFolder.deleteLastPathComponent() }
-        let activityCommand = binFolder.appendingPathComponent("activity").path
+        let activityCommand = CommandRunner.activity
         try #require(FileManager.default.isExecutableFile(atPath: activityCommand), "\(activityCommand) not built")
         let script = #"""
             id=$("$ACTIVITY_COMMAND" emit begin "Step from the shell" --total 2)

@@ -8,7 +8,7 @@ import Testing
 /// the signal.
 @Suite("Ending the activities on SIGINT and SIGTERM")
 struct InterruptEndingTests {
-    static let program = productsFolder.appendingPathComponent("activity-example-downloads").path
+    static let program = CommandRunner.binFolder.appendingPathComponent("activity-example-downloads").path
 
     /// Starts the example with its events in a file, waits until the text written so far holds
     /// `ready`, sends `signal`, and returns the lines and how the process ended.

@@ -78,15 +78,6 @@ struct TestError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The folder holding the package's built products (the test runner sits in it).
-var productsFolder: URL {
-    var url = Bundle.main.bundleURL
-    while url.pathExtension == "xctest" || url.lastPathComponent.hasSuffix(".xctest") {
-        url.deleteLastPathComponent()
-    }
-    return url
-}
-
 /// Every `completed` value the stream gives for `id`, from `progress` and `end` lines, in order.
 func completedValues(_ events: [ActivityEvent], _ id: ActivityID) -> [Double] {
     events.compactMap { event in

@@ -15,11 +15,7 @@ enum Support {
 
     /// A folder beside the test runner for make's outputs: a build product, reused between runs,
     /// so make only rebuilds what changed.
-    static let buildArea: URL = {
-        var folder = Bundle.main.bundleURL
-        if folder.pathExtension == "xctest" || !folder.hasDirectoryPath { folder = folder.deletingLastPathComponent() }
-        return folder.appending(path: "libactivity-tests")
-    }()
+    static let buildArea = CommandRunner.binFolder.appending(path: "libactivity-tests")
 
     /// Finds an executable on PATH (and in ~/.cargo/bin, where rustup puts rustc).
     static func executable(_ name: String) -> String? {

@@ -44,7 +44,9 @@ struct RunScreenTmuxTests {
         try "exec \(command)\n".write(
             to: pane.folder.url.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
         try pane.type("cd \(pane.folder.url.path); clear")
-        try pane.wait(for: "$")
+        // The screen cleared, only the prompt on it: the prompt before `clear` is there at once,
+        // and a `clear` that ran after the next line was typed wiped that line away.
+        _ = try pane.waitForScreen { $0.trimmingCharacters(in: .whitespacesAndNewlines) == "$" }
         try pane.type((underRun ? "activity run -- " : "") + "sh run.sh; echo FIN''ISHED")
         for step in steps {
             try pane.wait(for: step.text)

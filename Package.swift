@@ -36,7 +36,9 @@ package.targets += [
 package.targets += [
     .target(name: "ActivityWire"),
     // JSONTestSuite holds test data (JSON files read at run time), not sources.
-    .testTarget(name: "ActivityWireTests", dependencies: ["ActivityWire"], exclude: ["JSONTestSuite", "Captures"]),
+    .testTarget(
+        name: "ActivityWireTests", dependencies: ["ActivityWire", "TestSupport"],
+        exclude: ["JSONTestSuite", "Captures"]),
 ]
 
 // MARK: - Producers
@@ -102,7 +104,10 @@ package.targets += [
     .target(name: "ActivityOverlay", dependencies: ["ActivityWire"]),
     .testTarget(
         name: "ActivityOverlayTests",
-        dependencies: ["ActivityOverlay", "ActivityWire", "ActivityReporting", "ActivityTerminal", "ActivityRendering"]
+        dependencies: [
+            "ActivityOverlay", "ActivityWire", "ActivityReporting", "ActivityTerminal", "ActivityRendering",
+            "TestSupport",
+        ]
     ),
     .target(name: "ActivityTimeline", dependencies: ["ActivityWire"]),
     .testTarget(
@@ -116,7 +121,8 @@ package.targets += [
 package.targets += [
     .target(name: "ActivityAdapters", dependencies: ["ActivityWire"]),
     .testTarget(
-        name: "ActivityAdaptersTests", dependencies: ["ActivityAdapters", "ActivityWire", "ActivityCLI"],
+        name: "ActivityAdaptersTests",
+        dependencies: ["ActivityAdapters", "ActivityWire", "ActivityCLI", "TestSupport"],
         exclude: ["Fixtures"]
     ),
 ]

@@ -1,6 +1,7 @@
 import ActivityAdapters
 import ActivityWire
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -201,10 +202,7 @@ struct AptStatusDescriptorTests {
         try Self.fakeAptGet(in: folder)
         let process = try Self.start(["apt-get", "wait", "x"], in: folder)
         let waiting = folder.appendingPathComponent("waiting").path
-        let deadline = Date().addingTimeInterval(60)
-        while !FileManager.default.fileExists(atPath: waiting) && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        #expect(Poll.until { FileManager.default.fileExists(atPath: waiting) })
         #expect(try LiveToolTests.waitForDisplay("Installing packages", in: folder))
         let path = try #require(Self.text("apt-config-path", in: folder))
         #expect(FileManager.default.fileExists(atPath: path))

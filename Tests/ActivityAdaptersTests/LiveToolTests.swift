@@ -1,23 +1,16 @@
 import ActivityAdapters
 import ActivityWire
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the real tools under `activity run --mode jsonl` against local data and checks the
 /// recorded activities.
 @Suite("Real tools under activity run", .serialized)
 struct LiveToolTests {
-    static let bin: URL = {
-        var url = Bundle.main.bundleURL
-        if url.pathExtension == "xctest" { url.deleteLastPathComponent() }
-        return url
-    }()
+    static let bin = CommandRunner.binFolder
 
-    static func installed(_ tool: String) -> Bool {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
-        }
-    }
+    static func installed(_ tool: String) -> Bool { executableOnPath(tool) != nil }
 
     struct Recorded {
         /// As a shell's `$?` gives it: 128 + N for a run ended by signal N.
@@ -96,12 +89,7 @@ struct LiveToolTests {
     /// Waits until the display of a run started in `folder` contains `text` (a minute at most).
     static func waitForDisplay(_ text: String, in folder: URL) throws -> Bool {
         let display = folder.appendingPathComponent("display.jsonl")
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if try String(contentsOf: display, encoding: .utf8).contains(text) { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return false
+        return Poll.file(display.path, contains: text)
     }
 
     static func temporaryFolder() throws -> URL {

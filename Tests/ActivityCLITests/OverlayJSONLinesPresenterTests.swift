@@ -2,6 +2,7 @@ import ActivityOverlay
 import ActivityWire
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ActivityCLI
@@ -36,12 +37,7 @@ struct OverlayJSONLinesPresenterTests {
         /// its own time); `false` only after a minute, against a hang.
         func waitFor(phase: String) -> Bool {
             let needle = Array("\"phase\":\"\(phase)\"".utf8)
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                if bytes.withLock({ $0.firstRange(of: needle) != nil }) { return true }
-                usleep(2000)
-            }
-            return false
+            return Poll.until { bytes.withLock { $0.firstRange(of: needle) != nil } }
         }
     }
 

@@ -163,11 +163,6 @@ struct RenderBatchingTests {
 
     /// Waits until the file holds `text`; `false` after a minute.
     static func waitFor(_ text: String, in path: String) -> Bool {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if contents(path).contains(text) { return true }
-            usleep(10_000)
-        }
-        return false
+        Poll.file(path, contains: text)
     }
 }

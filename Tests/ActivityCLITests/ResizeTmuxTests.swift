@@ -59,17 +59,14 @@ struct ResizeTmuxTests {
     /// tells the program a moment later, so the first frames after a resize may be drawn at the
     /// old width, cut at the edge (a row as wide as the screen).
     func waitForFrame(in pane: TmuxPane, width: Int) throws -> Bool {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let rows = try pane.screen().split(separator: "\n")
+        try pane.screen(when: { screen in
+            let rows = screen.split(separator: "\n")
             let drawn = rows.contains { $0.contains("Rendering") }
             let region = rows.filter {
                 ["running ·", "Rendering", "Indexing", "Compiling"].contains(where: $0.contains)
             }
-            if drawn && region.allSatisfy({ $0.count < width }) { return true }
-            usleep(20_000)
-        }
-        return false
+            return drawn && region.allSatisfy({ $0.count < width })
+        }) != nil
     }
 
     /// What must hold on every screen: one header, one row per running activity, each warning

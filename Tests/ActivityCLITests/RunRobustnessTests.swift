@@ -9,16 +9,7 @@ import Testing
 struct RunRobustnessTests {
     /// Waits until `path` exists (a child's sign of life); the deadline only bounds a broken run.
     func waitForFile(_ path: String, within seconds: Double = 30) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if FileManager.default.fileExists(atPath: path),
-                let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasSuffix("\n")
-            {
-                return true
-            }
-            usleep(5000)
-        }
-        return false
+        Poll.until(timeout: seconds) { (try? String(contentsOfFile: path, encoding: .utf8))?.hasSuffix("\n") ?? false }
     }
 
     @Test("an inherited SIGCHLD set to SIG_IGN does not turn exit statuses into 127")

@@ -198,13 +198,7 @@ struct RunTests {
             ],
             environment: CommandRunner.baseEnvironment(), stdin: "/dev/null", stdout: out.path,
             stderr: folder.url.appendingPathComponent("err").path)
-        var ready = false
-        let deadline = ContinuousClock.now + .seconds(900)
-        while !ready && ContinuousClock.now < deadline {
-            usleep(10_000)
-            ready = (try? String(contentsOf: out, encoding: .utf8))?.contains("ready") ?? false
-        }
-        #expect(ready)
+        #expect(Poll.file(out.path, contains: "ready", timeout: 900))
         kill(pid, SIGTERM)
         let status = CommandRunner.wait(pid, timeout: 60, what: "activity run")
         #expect(status.code == 5 && !status.killed)
@@ -251,12 +245,7 @@ struct RunTerminalTests {
         #expect(try pane.waitFor("got bob"))
         let pid = try #require(
             Int((try String(contentsOf: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
-        var sleeping = false
-        let deadline = Date().addingTimeInterval(60)
-        while !sleeping && Date() < deadline {
-            sleeping = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) == "sleep\n"
-            if !sleeping { usleep(10_000) }
-        }
+        let sleeping = Poll.until { (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) == "sleep\n" }
         #expect(sleeping, "the script never ran sleep")
         try pane.press("C-c")
         // Ended by SIGINT like its command, as the shell sees once its prompt is back.

@@ -1,6 +1,7 @@
 import ActivityOverlay
 import ActivityRendering
 import ActivityWire
+import TestSupport
 import Testing
 
 @testable import ActivityCLI

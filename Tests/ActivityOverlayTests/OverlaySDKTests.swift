@@ -1,5 +1,6 @@
 import ActivityOverlay
 import ActivityWire
+import TestSupport
 import Testing
 
 @testable import ActivityReporting
@@ -11,13 +12,12 @@ struct OverlaySDKTests {
     func settle(_ scheduler: ManualOverlayScheduler, until condition: () -> Bool) async throws {
         // A deadline, not a count of tries: in a busy test run the task under test may wait long
         // for a thread, and only a hang should fail here.
-        let deadline = ContinuousClock.now + .seconds(900)
-        while !condition() && ContinuousClock.now < deadline {
+        let settled = await Poll.until(timeout: 900) {
             scheduler.runQueued()
             await Task.yield()
-            if !condition() { try await Task.sleep(for: .milliseconds(1)) }
+            return condition()
         }
-        try #require(condition())
+        try #require(settled)
     }
 
     @Test("a cancel tap cancels the task running withActivity, and the overlay follows its end")

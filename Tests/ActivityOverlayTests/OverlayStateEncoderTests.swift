@@ -1,6 +1,7 @@
 import ActivityOverlay
 import ActivityWire
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Overlay state JSON lines")
@@ -116,10 +117,6 @@ struct OverlayStateEncoderTests {
     }
 
     static let checkerAvailable: Bool = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/check-jsonschema")
-        }
-            || ProcessInfo.processInfo.environment["CI"] != nil
+        executableOnPath("check-jsonschema") != nil || ProcessInfo.processInfo.environment["CI"] != nil
     }()
 }

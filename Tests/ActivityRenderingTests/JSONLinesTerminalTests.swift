@@ -1,5 +1,6 @@
 import ActivityRendering
 import ActivityWire
+import TestSupport
 import Testing
 
 @Suite("JSON lines on a terminal")
@@ -15,7 +16,8 @@ struct JSONLinesTerminalTests {
 
     @Test("on a terminal: DEL, C1 and bidi controls are \\u escapes, passed-through text is sanitized")
     func terminal() throws {
-        let pty = try PseudoTerminalPair()
+        let pty = try PseudoTerminal(outputProcessing: false)
+        defer { pty.close() }
         let renderer = JSONLinesRenderer(
             output: FileDescriptorOutput(fileDescriptor: pty.terminal), passesTextThrough: true)
         var store = ActivityStore()
@@ -23,7 +25,8 @@ struct JSONLinesTerminalTests {
             for update in store.updates(applying: event) { renderer.render(update, in: store) }
         }
         renderer.passthrough(Array("text\u{1B}]0;PWNED\u{07}\u{9B}2J end\n".utf8), to: .stdout, in: store)
-        let shown = pty.read(until: "end\n")
+        try pty.wait { pty.text.contains("end\n") }
+        let shown = pty.text
         #expect(shown.contains(#""title":"del\u007f c1\u009b31m bidi\u202e nel\u0085""#), "\(shown.debugDescription)")
         #expect(shown.contains(#""error":"done\u009d0;x""#))
         #expect(shown.contains("text end\n"))

@@ -1,6 +1,7 @@
 import ActivityRendering
 import ActivityWire
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -45,11 +46,15 @@ struct PluginHostTests {
                 environment: ["PATH": directory + ":/usr/bin:/bin", "LANG": "C.UTF-8"])
             let session = try RenderSession(options: options)
             session.handle(E.begin("a", "Still drawn", total: 100, at: 0))
-            for step in 1...500 where !display.text.contains("plugin") {
+            // Progress until the warning shows: the plugin's end is noticed when it is next written to.
+            var step = 0
+            let warned = Poll.until {
+                step += 1
                 session.handle(E.progress("a", Double(step % 100), at: Double(step) * 0.01))
-                usleep(10_000)
+                return display.text.contains("plugin")
             }
-            session.handle(E.end("a", at: 6))
+            #expect(warned)
+            session.handle(E.end("a", at: Double(step) * 0.01 + 1))
             session.finish()
             let text = display.text
             #expect(text.components("plugin \"die\"").count == 2, "\(text)")
@@ -80,23 +85,15 @@ struct PluginHostTests {
             install("parent", "sleep 30 & echo $! > '\(pidFile)'; wait", in: directory)
             let plugin = try PluginHost(name: "parent", environment: ["PATH": directory + ":/usr/bin:/bin"])
             plugin.exitTimeout = 0.2
-            var child: pid_t = 0
-            let started = ContinuousClock.now + .seconds(60)
-            while child == 0 && ContinuousClock.now < started {
-                usleep(10_000)
-                child =
+            let child = try #require(
+                Poll.answer {
                     (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap {
                         pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
-                    } ?? 0
-            }
-            try #require(child > 0, "the plugin never started its child")
+                    }
+                },
+                "the plugin never started its child")
             plugin.finish(ActivityStore(), now: 0)
-            var gone = false
-            let ended = ContinuousClock.now + .seconds(60)
-            while !gone && ContinuousClock.now < ended {
-                gone = kill(child, 0) != 0
-                if !gone { usleep(10_000) }
-            }
+            let gone = Poll.until { kill(child, 0) != 0 }
             #expect(gone, "the plugin's child \(child) outlived it")
             if !gone { kill(child, SIGKILL) }
         }

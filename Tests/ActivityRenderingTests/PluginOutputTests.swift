@@ -2,6 +2,7 @@ import ActivityRendering
 import ActivityWire
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -88,8 +89,7 @@ struct PluginOutputTests {
             let session = try RenderSession(options: options)
             session.handle(.begin(.init(id: ActivityID("plain")!, title: "Plain")))
             session.handle(.begin(.init(id: ActivityID("work")!, title: "Work", cancellable: true)))
-            let deadline = Date().addingTimeInterval(30)
-            while requests.ids.withLock({ $0.isEmpty }), Date() < deadline { usleep(10_000) }
+            Poll.until { !requests.ids.withLock { $0.isEmpty } }
             session.finish()
             #expect(requests.ids.withLock { $0 }.map(\.rawValue).allSatisfy { $0 == "work" })
             #expect(!requests.ids.withLock { $0 }.isEmpty)

@@ -1,6 +1,7 @@
 import ActivityRendering
 import ActivityWire
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -74,7 +75,7 @@ struct RenderSessionTests {
                     done.add(1, ordering: .releasing)
                 }
             }
-            while done.load(ordering: .acquiring) < threads { usleep(1000) }
+            #expect(Poll.until(every: 0.001) { done.load(ordering: .acquiring) == threads })
             session.finish()
             #expect(session.summary.count(.success) == threads * 500)
             let lines = display.text.split(separator: "\n")

@@ -1,5 +1,6 @@
 import ActivityWire
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ActivityReporting
@@ -48,7 +49,7 @@ struct ConformanceTests {
         sink.close(timeout: 5)
     }
 
-    static let cProgram = productsFolder.appendingPathComponent("activity-conformance-c")
+    static let cProgram = CommandRunner.binFolder.appendingPathComponent("activity-conformance-c")
 
     static func cScenario(path: String) async throws {
         var environment = ProcessInfo.processInfo.environment

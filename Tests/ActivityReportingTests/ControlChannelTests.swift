@@ -1,6 +1,7 @@
 import ActivityWire
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ActivityReporting
@@ -119,10 +120,8 @@ struct ControlChannelTests {
 
 /// Waits, at most `seconds` (five by default), for `condition`.
 func waitUntil(within seconds: Int = 5, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw TestError("condition not met within \(seconds) s") }
-        try await Task.sleep(for: .milliseconds(2))
+    guard await Poll.until(timeout: Double(seconds), condition) else {
+        throw TestError("condition not met within \(seconds) s")
     }
 }
 

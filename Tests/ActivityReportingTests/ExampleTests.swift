@@ -1,10 +1,11 @@
 import ActivityWire
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Examples/swift")
 struct ExampleTests {
-    static let program = productsFolder.appendingPathComponent("activity-example-downloads")
+    static let program = CommandRunner.binFolder.appendingPathComponent("activity-example-downloads")
 
     /// Runs the example with `ACTIVITY_SINK=file:…` and returns its exit status and the stream.
     func run(_ arguments: [String]) async throws -> (status: Int32, output: String, events: [UInt8]) {

@@ -1,6 +1,7 @@
 import ActivityWire
 import Foundation
 import InMemoryActivity
+import TestSupport
 import Testing
 
 @testable import ActivityReporting
@@ -49,9 +50,7 @@ struct GlobalSystemTests {
 
     @Test("A shell script reporting with `activity emit` nests under ours")
     func emitChild() async throws {
-        var binFolder = Bundle.main.bundleURL
-        if binFolder.pathExtension == "xctest" { binFolder.deleteLastPathComponent() }
-        let activityCommand = binFolder.appendingPathComponent("activity").path
+        let activityCommand = CommandRunner.activity
         try #require(FileManager.default.isExecutableFile(atPath: activityCommand), "\(activityCommand) not built")
         let script = #"""
             id=$("$ACTIVITY_COMMAND" emit begin "Step from the shell" --total 2)
@@ -87,8 +86,7 @@ struct GlobalSystemTests {
         let work = Task {
             try await withActivity("Uploading", cancellable: true) { _ in try await Task.sleep(for: .seconds(600)) }
         }
-        let deadline = ContinuousClock.now + .seconds(900)  // the task may wait long for a thread
-        while sink.begins.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        await Poll.until(timeout: 900) { !sink.begins.isEmpty }  // the task may wait long for a thread
         let id = try #require(sink.begins.first?.id)
         #expect(ActivitySystem.cancel(id))
         await #expect(throws: CancellationError.self) { try await work.value }

@@ -8,7 +8,7 @@ import Testing
 /// the signal.
 @Suite("Ending the activities on SIGINT and SIGTERM")
 struct InterruptEndingTests {
-    static let program = productsFolder.appendingPathComponent("activity-example-downloads").path
+    static let program = CommandRunner.binFolder.appendingPathComponent("activity-example-downloads").path
 
     /// Starts the example with its events in a file, waits until the text written so far holds
     /// `ready`, sends `signal`, and returns the lines and how the process ended.
@@ -26,10 +26,7 @@ struct InterruptEndingTests {
         // Waits for the program's own lines, not for a time: a deadline only against a hang. The
         // check is a search of the text, so that on a loaded machine it comes soon after the
         // line does (decoding the whole file each time took longer as the file grew).
-        let deadline = Date().addingTimeInterval(120)
-        func isReady() -> Bool { ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").contains(ready) }
-        while !isReady() && Date() < deadline { usleep(5000) }
-        if !isReady() { Issue.record("no \(ready) in the events after 120 s") }
+        if !Poll.file(events, contains: ready, timeout: 120) { Issue.record("no \(ready) in the events after 120 s") }
         kill(pid, signal)
         let ended = CommandRunner.wait(pid, timeout: 120, what: "activity-example-downloads")
         return (Self.read(events), ended)

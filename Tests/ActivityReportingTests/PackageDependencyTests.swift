@@ -1,5 +1,6 @@
 import ActivityWire
 import Foundation
+import TestSupport
 import Testing
 
 /// The README's SwiftPM lines, as a package that depends on this one would write them.

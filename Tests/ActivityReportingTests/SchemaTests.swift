@@ -1,6 +1,7 @@
 import ActivityWire
 import Foundation
 import InMemoryActivity
+import TestSupport
 import Testing
 
 @testable import ActivityReporting

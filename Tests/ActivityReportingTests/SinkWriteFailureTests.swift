@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A sink whose destination fails the write (a full disk: `/dev/full`) is said once, naming the
@@ -6,7 +7,7 @@ import Testing
 /// environment is shown with its controls escaped, never raw.
 @Suite("Sinks: a failing write said once with its reason; quoted settings escaped")
 struct SinkWriteFailureTests {
-    static let swiftProgram = productsFolder.appendingPathComponent("activity-example-downloads")
+    static let swiftProgram = CommandRunner.binFolder.appendingPathComponent("activity-example-downloads")
 
     func run(
         _ program: URL, _ arguments: [String] = [], with settings: [String: String]

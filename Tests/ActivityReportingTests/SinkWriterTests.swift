@@ -1,6 +1,7 @@
 import ActivityWire
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ActivityReporting
@@ -156,7 +157,7 @@ struct SinkWriterTests {
             environment["ACTIVITY_SINK"] = "unix:\(path)"
             environment["ACTIVITY_PARENT"] = nil
             let result = try await runProcess(
-                productsFolder.appendingPathComponent("activity-sdk-fork-helper"), environment: environment
+                CommandRunner.binFolder.appendingPathComponent("activity-sdk-fork-helper"), environment: environment
             )
             #expect(result.status == 0)
             let printed = result.output

@@ -2,6 +2,7 @@ import ActivityWire
 import Foundation
 import InMemoryActivity
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ActivityReporting
@@ -63,11 +64,9 @@ extension ActivityEvent {
 
 /// A fresh temporary folder, removed by `body`'s end.
 func withTemporaryFolder<R>(_ body: (URL) async throws -> R) async rethrows -> R {
-    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
-        "activity-sdk-\(UUID().uuidString.prefix(8))")
-    try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    return try await body(folder)
+    let folder = try! TemporaryFolder()
+    defer { withExtendedLifetime(folder) {} }
+    return try await body(folder.url)
 }
 
 func readBytes(_ url: URL) -> [UInt8] {
@@ -77,21 +76,6 @@ func readBytes(_ url: URL) -> [UInt8] {
 struct TestError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-/// Finds an executable on PATH.
-func executableOnPath(_ name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-}
-
-/// The folder holding the package's built products (the test runner sits in it).
-var productsFolder: URL {
-    var url = Bundle.main.bundleURL
-    while url.pathExtension == "xctest" || url.lastPathComponent.hasSuffix(".xctest") {
-        url.deleteLastPathComponent()
-    }
-    return url
 }
 
 /// Every `completed` value the stream gives for `id`, from `progress` and `end` lines, in order.

@@ -1,6 +1,7 @@
 import ActivityWire
 import Foundation
 import InMemoryActivity
+import TestSupport
 import Testing
 
 @testable import ActivityReporting
@@ -100,13 +101,10 @@ struct WithActivityTests {
 
     @Test("The background flusher sends progress without any further call")
     func backgroundFlush() async throws {
-        try await withInMemoryReporter(flushesInBackground: true) { sink in
-            try await withActivity("Waiting for the flusher", total: 10) { activity in
+        await withInMemoryReporter(flushesInBackground: true) { sink in
+            await withActivity("Waiting for the flusher", total: 10) { activity in
                 activity.advance(by: 7)
-                let deadline = ContinuousClock.now + .seconds(900)
-                while sink.events.compactMap(\.progress).isEmpty && ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
+                await Poll.until(timeout: 900) { !sink.events.compactMap(\.progress).isEmpty }
                 #expect(sink.events.compactMap(\.progress).first?.completed == 7)
             }
         }

@@ -1,12 +1,7 @@
 import ActivityWire
 import Foundation
+import TestSupport
 import Testing
-
-/// Finds an executable on PATH.
-func executableOnPath(_ name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-}
 
 /// Runs `check-jsonschema` once over many one-line instance files and returns the names that failed.
 func schemaFailures(lines: [String: [UInt8]], schema: URL) throws -> Set<String> {

@@ -1,5 +1,6 @@
 import CActivity
 import Foundation
+import TestSupport
 import Testing
 
 /// A unit with escape sequences, given to libactivity, never reaches a terminal raw: the C
@@ -8,7 +9,7 @@ import Testing
 extension CrossCheckTests {
     @Test("activity_begin(NULL, \"T\", 10, \"files\\x1b]0;PWNED\\x07\"): no escape reaches the display")
     func hostileUnit() throws {
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryFolder()
         let events = folder.url.appending(path: "events.jsonl")
         #expect(activity_set_sink("file:\(events.path)") == 0)
         let activity = activity_begin(nil, "T", 10, "files\u{1B}]0;PWNED\u{07}\u{1B}[2J")

@@ -1,6 +1,7 @@
 import ActivityWire
 import CActivity
 import Foundation
+import TestSupport
 import Testing
 
 /// A handle that crosses threads: libactivity handles are thread-safe by contract.
@@ -12,11 +13,11 @@ private struct Handle: @unchecked Sendable {
 /// ActivityWire and must be exactly what the Swift encoder writes for the same event.
 @Suite("libactivity and ActivityWire agree", .serialized)
 final class CrossCheckTests {
-    let folder: TemporaryDirectory
+    let folder: TemporaryFolder
     let path: URL
 
     init() throws {
-        folder = try TemporaryDirectory()
+        folder = try TemporaryFolder()
         path = folder.url.appending(path: "events.jsonl")
         #expect(activity_set_sink("file:\(path.path)") == 0)
     }
@@ -177,7 +178,7 @@ extension CrossCheckTests {
         let bytes = try folder.read("events.jsonl")
         let lines = bytes.split(separator: 0x0A)
         #expect(lines.count > 400)
-        let instances = try TemporaryDirectory()
+        let instances = try TemporaryFolder()
         var paths: [String] = []
         for (index, line) in lines.enumerated() {
             let path = instances.url.appending(path: "line-\(index + 1).json")

@@ -1,5 +1,6 @@
 import ActivityWire
 import Foundation
+import TestSupport
 import Testing
 
 /// The examples, run end to end against the library as `make install` installs it.
@@ -8,7 +9,7 @@ struct ExampleTests {
     /// Runs a built example with a file sink and returns what it wrote, checked by ActivityWire.
     private func runExample(
         _ executable: String, _ arguments: [String] = [], environment: [String: String] = [:],
-        in folder: TemporaryDirectory
+        in folder: TemporaryFolder
     ) throws -> (Support.Outcome, StreamReport) {
         let sink = folder.url.appending(path: "events.jsonl")
         var environment = environment
@@ -38,7 +39,7 @@ struct ExampleTests {
     @Test("make -C Examples/c O=DIR builds every example into DIR; the demo reports a clean stream")
     func cExample() async throws {
         let prefix = try await Support.installedPrefix()
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryFolder()
         let make = try #require(Support.executable("make"), "make is not installed")
         let sources = Support.examples.appending(path: "c")
         let before = try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
@@ -70,7 +71,7 @@ struct ExampleTests {
     func pythonExample() async throws {
         let prefix = try await Support.installedPrefix()
         let python = try #require(Support.executable("python3"), "python3 is not installed")
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryFolder()
         let (outcome, report) = try runExample(
             python, [Support.examples.appending(path: "python/demo.py").path],
             environment: ["ACTIVITY_LIBRARY": prefix.appending(path: "lib/libactivity.so.0").path], in: folder)
@@ -91,7 +92,7 @@ struct ExampleTests {
     func rustExample() async throws {
         let cargo = try #require(Self.cargo)
         let prefix = try await Support.installedPrefix()
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryFolder()
         let build = try Support.run(
             cargo,
             [

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `activity run --mode overlay-jsonl --control fd:N`: a presenting process (a Python script, as an
@@ -12,8 +13,8 @@ struct OverlayJSONLCancelTests {
 
     func present(_ request: String, command: [String], prefix: URL) throws -> Support.Outcome {
         let python = try #require(Self.python)
-        let activity = CancelEndToEndTests.products.appending(path: "activity").path
-        let path = CancelEndToEndTests.products.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/bin")
+        let activity = CommandRunner.activity
+        let path = CommandRunner.path
         return try Support.run(
             python, [Self.presenter.path, activity, request, "--"] + command,
             environment: [
@@ -28,7 +29,7 @@ struct OverlayJSONLCancelTests {
         arguments: [CancelEndToEndTests.Producer.swift, .c])
     func cancelControl(_ producer: CancelEndToEndTests.Producer) async throws {
         let prefix = try await Support.installedPrefix()
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryFolder()
         let command = try CancelEndToEndTests().command(producer, in: folder, prefix: prefix)
         let outcome = try present(
             #"{"v":1,"type":"cancel"}"#, command: command.split(separator: " ").map(String.init), prefix: prefix)

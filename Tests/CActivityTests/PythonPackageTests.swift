@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The Python package (`Python/`): its wheel, built with setuptools from a copy of the checkout
@@ -34,7 +35,7 @@ struct PythonPackageTests {
 
     @Sendable static func installAndTest() throws {
         let prefix = try Support.prefix()
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryFolder()
         let venvPython = try Self.environment(in: folder)
         // From a folder outside the checkout, so `import activity` finds the installed package.
         let tests = try Support.run(
@@ -56,7 +57,7 @@ struct PythonPackageTests {
     }
 
     @Sendable static func reportThroughTheBundledLibrary() throws {
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryFolder()
         let venvPython = try Self.environment(in: folder)
         let events = folder.url.appending(path: "events.jsonl")
         let program = """
@@ -85,7 +86,7 @@ struct PythonPackageTests {
 
     @Sendable static func buildWithoutTools() throws {
         let python = try Self.python.get()
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryFolder()
         let source = try Self.copyOfTheSources(in: folder.url)
         // PATH: an empty folder (no cc, gcc, make or pkg-config); pip runs setup.py with its own
         // interpreter, given by its path.
@@ -105,7 +106,7 @@ struct PythonPackageTests {
 
     @Sendable static func buildPure() throws {
         let python = try Self.python.get()
-        let folder = try TemporaryDirectory()
+        let folder = try TemporaryFolder()
         let source = try Self.copyOfTheSources(in: folder.url)
         let wheels = folder.url.appending(path: "wheels")
         let built = try Support.run(
@@ -201,7 +202,7 @@ struct PythonPackageTests {
     }
 
     /// A fresh virtual environment in `folder`/venv with the wheel installed; its python.
-    static func environment(in folder: TemporaryDirectory) throws -> String {
+    static func environment(in folder: TemporaryFolder) throws -> String {
         let wheel = try Self.wheel.get()
         let python = try Self.python.get()
         let environment = folder.url.appending(path: "venv")

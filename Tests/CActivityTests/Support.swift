@@ -15,18 +15,12 @@ enum Support {
 
     /// A folder beside the test runner for make's outputs: a build product, reused between runs,
     /// so make only rebuilds what changed.
-    static let buildArea: URL = {
-        var folder = Bundle.main.bundleURL
-        if folder.pathExtension == "xctest" || !folder.hasDirectoryPath { folder = folder.deletingLastPathComponent() }
-        return folder.appending(path: "libactivity-tests")
-    }()
+    static let buildArea = CommandRunner.binFolder.appending(path: "libactivity-tests")
 
     /// Finds an executable on PATH (and in ~/.cargo/bin, where rustup puts rustc).
     static func executable(_ name: String) -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        var folders = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
-        if let home = environment["HOME"] { folders.append("\(home)/.cargo/bin") }
-        return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        let home = ProcessInfo.processInfo.environment["HOME"]
+        return executableOnPath(name, alsoIn: home.map { ["\($0)/.cargo/bin"] } ?? [])
     }
 
     /// The Swift toolchain's clang: the one beside the `swift` that runs these tests (symbolic links
@@ -56,7 +50,7 @@ enum Support {
     static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
     ) throws -> Outcome {
-        let scratch = try TemporaryDirectory()
+        let scratch = try TemporaryFolder()
         let outputPath = scratch.url.appending(path: "stdout").path
         let errorPath = scratch.url.appending(path: "stderr").path
         var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ACTIVITY_") }
@@ -166,23 +160,5 @@ struct StreamReport {
         "\(lines) lines, \(count("begin")) begin, \(count("progress")) progress, \(count("log")) log, "
             + "\(count("end")) end; \(overlong) too long; diagnostics: "
             + diagnostics.prefix(5).map(\.description).joined(separator: "; ")
-    }
-}
-
-/// A private temporary folder, removed with its contents when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appending(path: "libactivity-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func read(_ name: String) throws -> [UInt8] {
-        try [UInt8](Data(contentsOf: url.appending(path: name)))
     }
 }

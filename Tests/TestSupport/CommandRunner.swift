@@ -172,6 +172,11 @@ package final class TemporaryFolder {
         return file
     }
 
+    /// The bytes of the file `name` in the folder.
+    package func read(_ name: String) throws -> [UInt8] {
+        try [UInt8](Data(contentsOf: url.appendingPathComponent(name)))
+    }
+
     /// A bash script that writes `begin`, waits until the file `gate` exists (at most a
     /// minute), then writes `end`: a producer whose activity lasts as long as a test needs.
     package func gatedProducer(begin: String, end: String) throws -> (script: URL, gate: String) {

@@ -110,13 +110,13 @@ package final class TmuxPane {
     /// Waits until ``display(_:)`` gives `value` for `format`, for at most `timeout` seconds (a
     /// bound for a broken run only).
     package func waitFor(format: String, toBe value: String, timeout: Double = 60) -> Bool {
-        poll(timeout: timeout) { display(format) == value ? true : nil } ?? false
+        Poll.until(timeout: timeout) { display(format) == value }
     }
 
     /// Waits until the cursor is shown (or hidden), for at most `timeout` seconds (a bound for a
     /// broken run only).
     package func waitForCursor(visible: Bool, timeout: Double = 60) -> Bool {
-        poll(timeout: timeout) { cursorVisible == visible ? true : nil } ?? false
+        Poll.until(timeout: timeout) { cursorVisible == visible }
     }
 
     /// Waits until the screen contains `text`, for at most `timeout` seconds: a bound for a
@@ -128,20 +128,10 @@ package final class TmuxPane {
     /// The screen once `condition` holds, or `nil` after `timeout` seconds (a bound for a broken
     /// run only).
     package func screen(when condition: (String) -> Bool, timeout: Double = 60) throws -> String? {
-        try poll(timeout: timeout) {
+        try Poll.answer(timeout: timeout, every: 0.02) {
             let screen = try screen()
             return condition(screen) ? screen : nil
         }
-    }
-
-    /// `probe`'s first answer, asked every 20 ms for at most `timeout` seconds; `nil` after that.
-    private func poll<Answer>(timeout: Double, _ probe: () throws -> Answer?) rethrows -> Answer? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let answer = try probe() { return answer }
-            usleep(20_000)
-        }
-        return nil
     }
 
     /// The screen once `condition` holds; after a minute the test fails with the screen it shows

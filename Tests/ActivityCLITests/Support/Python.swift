@@ -21,11 +21,6 @@ enum Python {
 
     /// Waits (at most `timeout` seconds) for a file a script writes when it is ready.
     static func waitForFile(_ path: String, timeout: Double = 30) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let text = try? String(contentsOfFile: path, encoding: .utf8), !text.isEmpty { return text }
-            usleep(20_000)
-        }
-        return nil
+        Poll.nonEmptyFile(path, timeout: timeout)
     }
 }

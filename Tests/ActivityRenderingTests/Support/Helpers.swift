@@ -1,5 +1,7 @@
 import ActivityRendering
 import ActivityWire
+import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -192,8 +194,7 @@ func writeFile(_ path: String, _ text: String, mode: String = "wb") {
 
 /// A fresh temporary directory, removed by `body`'s end.
 func withTemporaryDirectory<T>(_ body: (String) throws -> T) rethrows -> T {
-    var template = Array("/tmp/activity-rendering-XXXXXX".utf8CString)
-    let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    defer { _ = system("rm -rf '\(path)'") }
-    return try body(path)
+    let folder = try! TemporaryFolder()
+    defer { withExtendedLifetime(folder) {} }
+    return try body(folder.url.path)
 }

@@ -9,8 +9,12 @@ struct InPlaceFoldTests {
     /// What folding a stream leaves: each update's kind and event, the diagnostics, the summary.
     struct Folded: Equatable {
         var updates: [String] = []
+        /// The updates' events, compared as values (a dictionary's text has no fixed order).
+        var events: [ActivityEvent] = []
         /// What the store holds of each activity a `begin` made.
         var begins: [String] = []
+        /// Their `attrs`, compared as values.
+        var attributes: [[String: AttributeValue]] = []
         var diagnostics: [Diagnostic] = []
         var begun = 0
         var ended: [ActivityEvent.Status: Int] = [:]
@@ -28,14 +32,16 @@ struct InPlaceFoldTests {
                 } else {
                     folded.diagnostics += store.apply(event.event(), line: line) { updates.append($0) }
                 }
-                folded.updates += updates.map { "\($0.kind) \($0.event(in: store))" }
+                folded.updates += updates.map { "\($0.kind)" }
+                folded.events += updates.map { $0.event(in: store) }
                 for update in updates where update.kind == .begin {
                     guard let activity = update.handle.flatMap({ store[$0] }) else { continue }
                     let parent = activity.parent.flatMap { store[$0]?.id.rawValue } ?? "-"
                     folded.begins.append(
                         "\(activity.id) \(activity.title) \(activity.unit ?? "-") \(activity.message ?? "-") "
                             + "\(parent) \(activity.depth) \(activity.completed) \(activity.total ?? -1) "
-                            + "\(activity.cancellable) \(activity.blocking) \(activity.isFrame) \(activity.attrs)")
+                            + "\(activity.cancellable) \(activity.blocking) \(activity.isFrame)")
+                    folded.attributes.append(activity.attrs)
                 }
             }, others: { _ in })
         folded.begun = store.summary.begun

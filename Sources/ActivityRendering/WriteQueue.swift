@@ -37,8 +37,7 @@ package struct WriteQueue {
     /// The bytes of the chunks not taken yet, in memory and in the spill.
     package private(set) var byteCount = 0
     /// The part of ``byteCount`` in memory.
-    package var bytesInMemory: Int { memoryCount }
-    private var memoryCount = 0
+    package private(set) var bytesInMemory = 0
     /// Where kept chunks wait beyond ``capacity``: made when first needed; while it holds
     /// anything, every chunk goes after it, so the order stays.
     private var spill: SpillFile?
@@ -91,7 +90,7 @@ package struct WriteQueue {
             head = 0
             for record in spill.takeFront(budget: capacity / 2) {
                 chunks.append(Chunk(bytes: record.bytes, destination: record.lane))
-                memoryCount += record.bytes.count
+                bytesInMemory += record.bytes.count
             }
             // What an I/O error left unreadable is counted out, not waited for.
             byteCount -= before - spill.byteCount - chunks.reduce(0) { $0 + $1.bytes.count }
@@ -105,7 +104,7 @@ package struct WriteQueue {
         let chunk = chunks[head]
         head += 1
         byteCount -= chunk.bytes.count
-        memoryCount -= chunk.bytes.count
+        bytesInMemory -= chunk.bytes.count
         if head == chunks.count {
             chunks.removeAll(keepingCapacity: true)
             head = 0
@@ -138,26 +137,21 @@ package struct WriteQueue {
     /// when memory is full.
     private mutating func push(_ chunk: Chunk, kept: Bool) {
         byteCount += chunk.bytes.count
-        // Memory takes at least one chunk, however large: what it holds is written first.
-        let fits = memoryCount == 0 || memoryCount + chunk.bytes.count <= capacity
-        memoryCount += chunk.bytes.count
         if isSpilling {
-            if afterSpill.isEmpty, spill!.append(chunk.bytes, lane: chunk.destination) {
-                memoryCount -= chunk.bytes.count
-                return
-            }
+            if afterSpill.isEmpty, spill!.append(chunk.bytes, lane: chunk.destination) { return }
             // The disk is full: memory keeps it, after what the spill holds.
             afterSpill.append(chunk)
+            bytesInMemory += chunk.bytes.count
             return
         }
+        // Memory takes at least one chunk, however large: what it holds is written first.
+        let fits = bytesInMemory == 0 || bytesInMemory + chunk.bytes.count <= capacity
         if kept && !fits && !spillFailed {
             if spill == nil { spill = SpillFile.make() }
-            if let spill, spill.append(chunk.bytes, lane: chunk.destination) {
-                memoryCount -= chunk.bytes.count
-                return
-            }
+            if let spill, spill.append(chunk.bytes, lane: chunk.destination) { return }
             spillFailed = true
         }
+        bytesInMemory += chunk.bytes.count
         chunks.append(chunk)
     }
 

@@ -140,10 +140,12 @@ final class Flusher: Sendable {
         }
     }
 
-    /// Sends every live activity's pending progress now. `waiting` also flushes activities whose
-    /// lock is busy, waiting for it.
-    func flushAll(waiting: Bool) {
-        let cores = state.withLock { Array($0.live.values) }
+    /// Sends every live activity's pending progress now, or only those of `reporter`. `waiting`
+    /// also flushes activities whose lock is busy, waiting for it.
+    func flushAll(waiting: Bool, of reporter: Reporter? = nil) {
+        let cores = state.withLock { state in
+            state.live.values.filter { core in reporter.map { core.reporter === $0 } ?? true }
+        }
         for core in cores { core.flushProgress(waiting: waiting) }
     }
 

@@ -44,7 +44,7 @@ struct CancellationTests {
             try await ActivitySystem.$taskReporter.withValue(Reporter(sink: sink, parent: nil)) {
                 try await withActivity("Uploading", total: 10, cancellable: true) { activity in
                     activity.advance()
-                    Flusher.shared.flushAll(waiting: true)
+                    ActivitySystem.flushAll()
                     try await Task.sleep(for: .seconds(600))
                 }
             }

@@ -14,7 +14,7 @@ struct ConformanceTests {
     static func swiftScenario(path: String) throws {
         let sink = try JSONLinesSink(.file(path: path))
         ActivitySystem.$taskReporter.withValue(Reporter(sink: sink, parent: nil)) {
-            let flush = { Flusher.shared.flushAll(waiting: true) }
+            let flush = { ActivitySystem.flushAll() }
             let build = Activity.begin("Build", total: 3, unit: "targets", parent: nil)
             let compile = Activity.begin("Compile", total: 10, parent: build)
             compile.advance(by: 4)

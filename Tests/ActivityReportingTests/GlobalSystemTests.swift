@@ -29,7 +29,9 @@ struct GlobalSystemTests {
                 #expect(result.status == 0)
                 return activity.id
             }
-            ActivitySystem.flush(timeout: 5)
+            // The sink's queue only: `ActivitySystem.flush` would also send the pending progress
+            // of the activities of tests running beside this one.
+            ActivitySystem.reporter.sink.flush(timeout: 5)
             let bytes = readBytes(URL(fileURLWithPath: path))
             #expect(problems(inLines: bytes) == [])
             let begins = decodeEvents(bytes).compactMap(\.begin)

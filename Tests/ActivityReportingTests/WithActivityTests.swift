@@ -240,8 +240,10 @@ struct WithActivityTests {
 }
 
 extension ActivitySystem {
-    /// Sends every live activity's pending progress, without touching any sink's queue.
+    /// Sends the pending progress of the current reporter's activities, without touching any
+    /// sink's queue. Only this test's: tests run in parallel in one process, and a flush of
+    /// another test's activities would send progress that test expects to stay coalesced.
     static func flushAll() {
-        Flusher.shared.flushAll(waiting: true)
+        Flusher.shared.flushAll(waiting: true, of: reporter)
     }
 }

@@ -24,6 +24,10 @@ struct LayersTests {
             insertion: "#include \"registry.h\"",
             expected: "sink.c:LINE: includes registry.h of a unit above or beside it"),
         Breakage(
+            name: "the sink includes the registry's header in angle brackets", file: "sink.c",
+            anchor: "#include \"sink.h\"", insertion: "#include <registry.h>",
+            expected: "sink.c:LINE: includes registry.h of a unit above or beside it"),
+        Breakage(
             name: "a header includes one of a unit above it", file: "control.h", anchor: "#include \"common.h\"",
             insertion: "#include \"registry.h\"",
             expected: "control.h:LINE: includes registry.h of a unit above or beside it"),

@@ -23,7 +23,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "control.h"
+#include "diagnostics.h"
+#include "ids.h"
+#include "sink.h"
 
 enum source { SOURCE_SINK, SOURCE_NONE, SOURCE_FD, SOURCE_UNIX };
 
@@ -51,8 +54,9 @@ static _Atomic unsigned long ignored;
 
 static pthread_mutex_t dispatch_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t dispatch_done = PTHREAD_COND_INITIALIZER;
-static activity *dispatching; /* whose handler runs now */
+static control_target *dispatching; /* whose handler runs now */
 static _Thread_local bool in_handler;
+static control_hooks hooks; /* activity.c's, set before the first activity */
 
 static int configure(const char *text)
 {
@@ -171,8 +175,7 @@ static void refresh(void)
 }
 
 /** Acts on one complete line; a cancel whose handler must run is added to pending. */
-static void take_line(const char *text, size_t length, activity **pending, size_t *count,
-                      const control_hooks *hooks)
+static void take_line(const char *text, size_t length, control_target **pending, size_t *count)
 {
     struct json_tokener *tokener = json_tokener_new();
     if (!tokener) return;
@@ -181,30 +184,30 @@ static void take_line(const char *text, size_t length, activity **pending, size_
                  (size_t)json_tokener_get_parse_end(tokener) == length;
     json_tokener_free(tokener);
     struct json_object *v, *type, *id;
-    activity *a = NULL;
+    control_target *t = NULL;
     if (whole && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, "v", &v) &&
         json_object_is_type(v, json_type_int) && json_object_get_int64(v) == 1 &&
         json_object_object_get_ex(o, "type", &type) && json_object_is_type(type, json_type_string) &&
         strcmp(json_object_get_string(type), "cancel") == 0 && json_object_object_get_ex(o, "id", &id) &&
         json_object_is_type(id, json_type_string) && ids_is_valid(json_object_get_string(id))) {
-        a = hooks->find(json_object_get_string(id));
+        t = hooks.find(json_object_get_string(id));
     }
     json_object_put(o);
     /* Exactly once: the first cancel of a cancellable open activity wins, every other is ignored. */
-    if (!a || !a->cancellable || *count == PENDING || atomic_exchange(&a->cancel_requested, true)) {
+    if (!t || !t->cancellable || *count == PENDING || atomic_exchange(&t->requested, true)) {
         atomic_fetch_add(&ignored, 1);
-        if (a) hooks->release(a);
+        if (t) hooks.release(t);
         return;
     }
-    pending[(*count)++] = a; /* with the reference find took */
+    pending[(*count)++] = t; /* with the reference find took */
 }
 
-static void feed(const char *bytes, size_t length, activity **pending, size_t *count, const control_hooks *hooks)
+static void feed(const char *bytes, size_t length, control_target **pending, size_t *count)
 {
     for (size_t k = 0; k < length; k++) {
         char c = bytes[k];
         if (c == '\n') {
-            if (!control.skipping) take_line(control.line, control.used, pending, count, hooks);
+            if (!control.skipping) take_line(control.line, control.used, pending, count);
             else atomic_fetch_add(&ignored, 1);
             control.used = 0;
             control.skipping = false;
@@ -217,7 +220,7 @@ static void feed(const char *bytes, size_t length, activity **pending, size_t *c
 }
 
 /** Reads one chunk of what is there. */
-static void read_chunk(activity **pending, size_t *count, const control_hooks *hooks)
+static void read_chunk(control_target **pending, size_t *count)
 {
     char chunk[CHUNK];
     ssize_t n;
@@ -226,7 +229,7 @@ static void read_chunk(activity **pending, size_t *count, const control_hooks *h
                               : read(control.fd, chunk, sizeof chunk);
     } while (n < 0 && errno == EINTR);
     if (n > 0) {
-        feed(chunk, (size_t)n, pending, count, hooks);
+        feed(chunk, (size_t)n, pending, count);
         return;
     }
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
@@ -235,17 +238,17 @@ static void read_chunk(activity **pending, size_t *count, const control_hooks *h
     control.finished = true;
 }
 
-/** Calls a's handler, unless it has none or is ending, while no other is running. */
-static void dispatch(activity *a)
+/** Calls t's handler, unless it has none or is ending, while no other is running. */
+static void dispatch(control_target *t)
 {
     pthread_mutex_lock(&dispatch_lock);
-    activity_cancel_handler handler = a->cancel_closed ? NULL : a->cancel_handler;
-    void *context = a->cancel_context;
-    if (handler) dispatching = a;
+    activity_cancel_handler handler = t->closed ? NULL : t->handler;
+    void *context = t->context;
+    if (handler) dispatching = t;
     pthread_mutex_unlock(&dispatch_lock);
     if (!handler) return;
     in_handler = true;
-    handler(a, context);
+    handler(t->handle, context);
     in_handler = false;
     pthread_mutex_lock(&dispatch_lock);
     dispatching = NULL;
@@ -253,13 +256,28 @@ static void dispatch(activity *a)
     pthread_mutex_unlock(&dispatch_lock);
 }
 
-void control_wait(int timeout_ms, const control_hooks *hooks)
+void control_set_hooks(const control_hooks *given)
+{
+    hooks = *given;
+}
+
+void control_target_init(control_target *t, activity *handle, bool cancellable)
+{
+    t->cancellable = cancellable;
+    atomic_init(&t->requested, false);
+    t->handle = handle;
+    t->handler = NULL;
+    t->context = NULL;
+    t->closed = false;
+}
+
+void control_wait(int timeout_ms)
 {
     int64_t deadline = monotonic_ms() + timeout_ms;
-    hooks->set_busy(true);
+    hooks.set_busy(true);
     refresh();
     int fd = control.finished ? -1 : control.fd;
-    hooks->set_busy(false);
+    hooks.set_busy(false);
     for (;;) {
         int64_t remaining = deadline - monotonic_ms();
         if (remaining <= 0) return;
@@ -267,29 +285,29 @@ void control_wait(int timeout_ms, const control_hooks *hooks)
         int ready = poll(&p, 1, (int)remaining); /* a negative fd only sleeps */
         if (ready < 0 && errno == EINTR) continue;
         if (ready <= 0) return;
-        activity *pending[PENDING];
+        control_target *pending[PENDING];
         size_t count = 0;
-        hooks->set_busy(true);
-        read_chunk(pending, &count, hooks);
+        hooks.set_busy(true);
+        read_chunk(pending, &count);
         fd = control.finished ? -1 : control.fd;
-        hooks->set_busy(false);
+        hooks.set_busy(false);
         for (size_t k = 0; k < count; k++) dispatch(pending[k]);
         if (count > 0) {
-            hooks->set_busy(true); /* a release may free: never while fork() is under way */
-            for (size_t k = 0; k < count; k++) hooks->release(pending[k]);
-            hooks->set_busy(false);
+            hooks.set_busy(true); /* a release may free: never while fork() is under way */
+            for (size_t k = 0; k < count; k++) hooks.release(pending[k]);
+            hooks.set_busy(false);
         }
     }
 }
 
-void control_close(activity *a)
+void control_close(control_target *t)
 {
-    if (!a->cancellable) return;
+    if (!t->cancellable) return;
     pthread_mutex_lock(&dispatch_lock);
-    a->cancel_closed = true;
-    a->cancel_handler = NULL;
+    t->closed = true;
+    t->handler = NULL;
     /* A handler ending its own activity (or another) on this thread must not wait for itself. */
-    while (dispatching == a && !in_handler) pthread_cond_wait(&dispatch_done, &dispatch_lock);
+    while (dispatching == t && !in_handler) pthread_cond_wait(&dispatch_done, &dispatch_lock);
     pthread_mutex_unlock(&dispatch_lock);
 }
 
@@ -308,12 +326,12 @@ void control_after_fork_in_child(void)
     if (control.source == SOURCE_FD) control.source = SOURCE_NONE;
 }
 
-void control_set_handler(activity *a, activity_cancel_handler handler, void *context)
+void control_set_handler(control_target *t, activity_cancel_handler handler, void *context)
 {
     pthread_mutex_lock(&dispatch_lock);
-    if (!a->cancel_closed) {
-        a->cancel_handler = handler;
-        a->cancel_context = context;
+    if (!t->closed) {
+        t->handler = handler;
+        t->context = context;
     }
     pthread_mutex_unlock(&dispatch_lock);
 }

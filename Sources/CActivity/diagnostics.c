@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "diagnostics.h"
 
 void complain(const char *format, ...)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include "event.h"
 
 static const char ellipsis[] = "\xE2\x80\xA6"; /* … */
 #define ELLIPSIS_BYTES 3

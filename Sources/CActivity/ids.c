@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "ids.h"
 
 static pthread_mutex_t ids_lock = PTHREAD_MUTEX_INITIALIZER;
 static char prefix[17];

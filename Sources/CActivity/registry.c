@@ -2,8 +2,10 @@
 /*
  * The registry of live activities and the flusher: a thread, started with the first activity,
  * that writes coalesced progress about every 100 ms while activities are live and sleeps
- * otherwise. Between two flushes it waits for control lines from the consumer (control.c). It never waits for the reader: a progress line that cannot go out now stays
- * pending and is retried on the next tick.
+ * otherwise. Between two flushes it waits for control lines from the consumer (control.c). It
+ * never waits for the reader: a progress line that cannot go out now stays pending and is
+ * retried on the next tick. It knows an activity by its entry alone: writing one and freeing one
+ * are activity.c's, registered as callbacks.
  *
  * fork() never catches the flusher in the middle of something (building a line allocates): it
  * has finished starting before activity_begin() returns, and the prepare handler waits for it to
@@ -19,13 +21,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "registry.h"
+#include "control.h"
+#include "ids.h"
+#include "sink.h"
+
+/** How often the flusher writes coalesced progress, in milliseconds. */
+#define FLUSH_INTERVAL_MS 100
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake;
 static bool wake_ready;
-static activity *head;
-static registry_writer write_pending; /* activity.c's, set before the first activity */
+static registry_entry *head;
+static registry_callbacks callbacks; /* activity.c's, set before the first activity */
 static size_t live;
 static bool flusher_running;  /* created (it may still be starting) */
 static bool flusher_started;  /* running its own code: past the thread set-up of libc and sanitizers */
@@ -36,53 +44,36 @@ static pthread_cond_t flusher_changed = PTHREAD_COND_INITIALIZER;
 /** Room for the activities of one flush without allocating (nothing is allocated while idle). */
 enum { BATCH = 256 };
 
-/** Takes a reference to every live activity of the current epoch; registry_lock held. */
-static activity **collect_locked(activity **batch, size_t *count)
+/** Takes a reference to every live entry of the current epoch; registry_lock held. */
+static registry_entry **collect_locked(registry_entry **batch, size_t *count)
 {
     *count = 0;
     if (live == 0) return batch;
-    activity **list = live <= BATCH ? batch : malloc(live * sizeof *list);
+    registry_entry **list = live <= BATCH ? batch : malloc(live * sizeof *list);
     if (!list) return NULL;
     uint64_t current = sink_epoch();
-    for (activity *a = head; a; a = a->next) {
-        if (a->epoch != current) continue;
-        atomic_fetch_add(&a->refs, 1);
-        list[(*count)++] = a;
+    for (registry_entry *e = head; e; e = e->next) {
+        if (e->epoch != current) continue;
+        atomic_fetch_add(&e->refs, 1);
+        list[(*count)++] = e;
     }
     return list;
 }
 
-/** Writes what each activity has pending, then drops the references collect_locked took. */
-static bool emit_all(activity **list, activity **batch, size_t count, int wait_ms, bool may_block)
+/** Writes what each entry has pending, then drops the references collect_locked took. */
+static bool emit_all(registry_entry **list, registry_entry **batch, size_t count, int wait_ms, bool may_block)
 {
     bool all = true;
     int64_t deadline = monotonic_ms() + (wait_ms > 0 ? wait_ms : 0);
     for (size_t k = 0; k < count; k++) {
-        activity *a = list[k];
         int remaining = wait_ms > 0 ? (int)(deadline - monotonic_ms()) : 0;
         if (remaining < 0) remaining = 0;
-        /* The flusher skips an activity another thread is writing or ending (the next tick catches
-           up, and an end carries the final values): a flush never waits, so fork() never waits
-           long for one (registry_before_fork). */
-        if (may_block) {
-            pthread_mutex_lock(&a->lock);
-        } else if (pthread_mutex_trylock(&a->lock) != 0) {
-            all = false;
-            registry_release(a);
-            continue;
-        }
-        if (!a->ended && !write_pending(a, remaining, may_block)) all = false;
-        pthread_mutex_unlock(&a->lock);
-        registry_release(a);
+        if (!callbacks.write_pending(list[k], remaining, may_block)) all = false;
+        registry_release(list[k]);
     }
     if (list != batch) free(list);
     return all;
 }
-
-static void set_busy(bool busy);
-
-/** What control.c needs of the registry while it reads cancels. */
-static const control_hooks hooks = {registry_find, registry_release, set_busy};
 
 static void *flusher_main(void *unused)
 {
@@ -96,11 +87,11 @@ static void *flusher_main(void *unused)
         /* The pause between flushes is spent waiting for control lines (control.c), with the
            registry unlocked: nothing else needs to wake the flusher early. */
         pthread_mutex_unlock(&registry_lock);
-        control_wait(FLUSH_INTERVAL_MS, &hooks);
+        control_wait(FLUSH_INTERVAL_MS);
         pthread_mutex_lock(&registry_lock);
-        activity *batch[BATCH];
+        registry_entry *batch[BATCH];
         size_t count = 0;
-        activity **list = collect_locked(batch, &count);
+        registry_entry **list = collect_locked(batch, &count);
         flushing = true;
         pthread_mutex_unlock(&registry_lock);
         emit_all(list, batch, count, 0, false);
@@ -138,63 +129,61 @@ static void start_flusher_locked(void)
     while (flusher_running && !flusher_started) pthread_cond_wait(&flusher_changed, &registry_lock);
 }
 
-void registry_set_writer(registry_writer writer)
+void registry_set_callbacks(const registry_callbacks *given)
 {
-    write_pending = writer;
+    callbacks = *given;
 }
 
-void registry_free(activity *a)
+void registry_entry_init(registry_entry *e)
 {
-    pthread_mutex_destroy(&a->lock);
-    pthread_mutex_destroy(&a->message_lock);
-    free(a->message);
-    free(a->title);
-    free(a);
+    atomic_init(&e->refs, 1);
+    e->epoch = sink_epoch();
+    e->prev = e->next = NULL;
+    ids_next(e->id);
 }
 
-void registry_release(activity *a)
+void registry_release(registry_entry *e)
 {
-    if (atomic_fetch_sub_explicit(&a->refs, 1, memory_order_acq_rel) == 1) registry_free(a);
+    if (atomic_fetch_sub_explicit(&e->refs, 1, memory_order_acq_rel) == 1) callbacks.destroy(e);
 }
 
-void registry_add(activity *a)
+void registry_add(registry_entry *e)
 {
-    atomic_fetch_add(&a->refs, 1);
+    atomic_fetch_add(&e->refs, 1);
     pthread_mutex_lock(&registry_lock);
-    a->prev = NULL;
-    a->next = head;
-    if (head) head->prev = a;
-    head = a;
+    e->prev = NULL;
+    e->next = head;
+    if (head) head->prev = e;
+    head = e;
     live++;
     if (!flusher_running) start_flusher_locked();
     if (live == 1 && wake_ready) pthread_cond_signal(&wake);
     pthread_mutex_unlock(&registry_lock);
 }
 
-void registry_remove(activity *a)
+void registry_remove(registry_entry *e)
 {
     pthread_mutex_lock(&registry_lock);
-    if (a->prev) a->prev->next = a->next;
-    else head = a->next;
-    if (a->next) a->next->prev = a->prev;
-    a->prev = a->next = NULL;
+    if (e->prev) e->prev->next = e->next;
+    else head = e->next;
+    if (e->next) e->next->prev = e->prev;
+    e->prev = e->next = NULL;
     live--;
     pthread_mutex_unlock(&registry_lock);
-    registry_release(a);
+    registry_release(e);
 }
 
 bool registry_flush(int wait_ms, bool may_block)
 {
-    activity *batch[BATCH];
+    registry_entry *batch[BATCH];
     pthread_mutex_lock(&registry_lock);
     size_t count = 0;
-    activity **list = collect_locked(batch, &count);
+    registry_entry **list = collect_locked(batch, &count);
     pthread_mutex_unlock(&registry_lock);
     return emit_all(list, batch, count, wait_ms, may_block);
 }
 
-/** Marks the flusher busy (fork waits for it) or idle again. */
-static void set_busy(bool busy)
+void registry_set_busy(bool busy)
 {
     pthread_mutex_lock(&registry_lock);
     flushing = busy;
@@ -202,15 +191,15 @@ static void set_busy(bool busy)
     pthread_mutex_unlock(&registry_lock);
 }
 
-activity *registry_find(const char *id)
+registry_entry *registry_find(const char *id)
 {
-    activity *found = NULL;
+    registry_entry *found = NULL;
     pthread_mutex_lock(&registry_lock);
     uint64_t current = sink_epoch();
-    for (activity *a = head; a; a = a->next) {
-        if (a->epoch == current && strcmp(a->id, id) == 0) {
-            atomic_fetch_add(&a->refs, 1);
-            found = a;
+    for (registry_entry *e = head; e; e = e->next) {
+        if (e->epoch == current && strcmp(e->id, id) == 0) {
+            atomic_fetch_add(&e->refs, 1);
+            found = e;
             break;
         }
     }

@@ -20,7 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "sink.h"
+#include "diagnostics.h"
+#include "ids.h"
 
 enum { STATE_UNCONFIGURED = 0, STATE_OFF = 1, STATE_ON = 2 };
 enum sink_kind { KIND_NONE, KIND_FD, KIND_FILE, KIND_UNIX };
@@ -62,13 +64,6 @@ enum { SOCKET_PIECE = LINE_MAX_BYTES };
 
 /** Whether the current thread has SIGPIPE blocked for good (the flusher thread). */
 static _Thread_local bool thread_blocks_sigpipe;
-
-int64_t monotonic_ms(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
 
 static void initialize(void)
 {

@@ -220,6 +220,7 @@ extension OverlayModel {
         case .progress(let progress): self.progress(progress)
         case .log: break
         case .end(let end):
+            guard ConsumerRules.event(.end, for: end.id, standing: standing(of: end.id)) == nil else { return }
             guard running[end.id] != nil else {
                 nested[end.id] = nil
                 return
@@ -231,9 +232,11 @@ extension OverlayModel {
     }
 
     mutating func begin(_ begin: ActivityEvent.Begin, at now: Int) {
-        guard running[begin.id] == nil, nested[begin.id] == nil else { return }  // a duplicate begin
-        if let parent = begin.parent, running[parent]?.isFrame != true,
-            let root = running[parent] != nil ? parent : nested[parent]
+        guard ConsumerRules.begin(begin.id, standing: standing(of: begin.id)) == nil else { return }
+        // Nested under an open parent, unless that parent is a frame (its children are the
+        // top-level work); a parent that is not open attaches the activity at the top.
+        if let parent = begin.parent, ConsumerRules.parent(parent, standing: standing(of: parent)) == nil,
+            running[parent]?.isFrame != true, let root = running[parent] != nil ? parent : nested[parent]
         {
             nested[begin.id] = root
             return
@@ -265,8 +268,16 @@ extension OverlayModel {
             total: begin.total, timeoutAt: configuration.activityTimeoutMilliseconds.map { now + $0 })
     }
 
+    /// What the model knows of `id`: it forgets an activity once it ends.
+    func standing(of id: ActivityID) -> ConsumerRules.Standing {
+        running[id] != nil || nested[id] != nil ? .open : .notOpen
+    }
+
     mutating func progress(_ progress: ActivityEvent.Progress) {
-        guard var activity = running[progress.id] else { return }
+        // Only top-level activities count; a nested one's progress is its root's business.
+        guard ConsumerRules.event(.progress, for: progress.id, standing: standing(of: progress.id)) == nil,
+            var activity = running[progress.id]
+        else { return }
         if let completed = progress.completed { activity.completed = completed }
         if let total = progress.total { activity.total = total.value }
         if let title = progress.title { activity.title = Self.clean(title) }

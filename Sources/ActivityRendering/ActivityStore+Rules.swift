@@ -7,8 +7,8 @@ extension ActivityStore {
         _ begin: ActivityEvent.Begin, time: Double, line: Int, owner: ActivityOwner?, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
         var begin = begin
-        if slot(of: begin.id) != nil {
-            return record(line, .duplicateBegin, "\"\(begin.id)\" has already begun")
+        if let problem = ConsumerRules.begin(begin.id, standing: standing(of: begin.id)) {
+            return record(line, problem)
         }
         guard openCount < limits.maxOpen else {
             summary.dropped += 1
@@ -18,12 +18,11 @@ extension ActivityStore {
         var runningParent: Int?
         if let parentID = begin.parent {
             let parentSlot = slot(of: parentID)
-            if let parentSlot, slots[parentSlot]!.isRunning {
-                runningParent = parentSlot
-            } else {
-                let state = parentSlot == nil ? "is not open" : "has already ended"
-                diagnostics = record(line, .unknownParent, "the parent \"\(parentID)\" \(state); attached at the top")
+            if let problem = ConsumerRules.parent(parentID, standing: standing(ofSlot: parentSlot)) {
+                diagnostics = record(line, problem)
                 begin.parent = nil
+            } else {
+                runningParent = parentSlot
             }
         }
         return diagnostics + insert(begin, parentSlot: runningParent, time: time, owner: owner, body)
@@ -130,7 +129,7 @@ extension ActivityStore {
             if let index = slot(of: id), slots[index]!.isRunning {
                 handle = self.handle(at: index)
             } else {
-                diagnostics = problem(unknown: id, doing: "log", line: line)
+                diagnostics = problem(unknown: id, doing: .log, line: line)
                 log.id = nil
             }
         }
@@ -145,16 +144,18 @@ extension ActivityStore {
         _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
         guard let index, slots[index]!.isRunning else {
-            return problem(unknown: end.id, doing: "end", line: line)
+            return problem(unknown: end.id, doing: .end, line: line)
         }
-        if let refusal = refusal(of: sender, at: index, doing: "end", line: line) { return refusal }
+        if let refusal = refusal(of: sender, at: index, doing: .end, line: line) { return refusal }
         var diagnostics: [Diagnostic] = []
         let children = slots[index]!.children
         if !children.isEmpty {
             // By title for the person reading, with the id for the one who fixes the producer.
-            let names = children.compactMap { self[$0] }.map { "\"\($0.title)\" (\($0.id))" }.joined(separator: ", ")
+            let names = openDescendants(of: handle(at: index)).compactMap { self[$0] }.map {
+                "\"\($0.title)\" (\($0.id))"
+            }
             let title = slots[index]!.title
-            diagnostics = record(line, .childrenOpen, "\"\(title)\" (\(end.id)) ended while \(names) still open")
+            diagnostics = record(line, .childrenOpen(ended: "\"\(title)\" (\(end.id))", descendants: names))
         }
         if let message = end.message { slots[index]!.message = TerminalSanitizer.display(message) }
         if let total = end.total { slots[index]!.total = total.value }
@@ -217,11 +218,12 @@ extension ActivityStore {
     /// The diagnostic for an event that the reporter on `sender` may not send about the running
     /// activity in slot `index`; `nil` when it may (or when the event is the caller's own).
     @inline(__always)
-    mutating func refusal(of sender: Int32?, at index: Int, doing what: String, line: Int) -> [Diagnostic]? {
+    mutating func refusal(of sender: Int32?, at index: Int, doing: ConsumerRules.Doing, line: Int) -> [Diagnostic]? {
         guard let sender, let owner = slots[index]!.identity.owner, !owner.admits(sender) else { return nil }
         return record(
             line, .notOwner,
-            "a reporter sent \(what) for an activity another reporter began (\(slots[index]!.id.rawValue)); skipped")
+            "a reporter sent \(doing.rawValue) for an activity another reporter began (\(slots[index]!.id.rawValue)); skipped"
+        )
     }
 
     /// Ends, as abandoned, the running activities `owner` began, the latest begun first: their
@@ -242,11 +244,35 @@ extension ActivityStore {
         return diagnostics
     }
 
-    mutating func problem(unknown id: ActivityID, doing what: String, line: Int) -> [Diagnostic] {
-        if slot(of: id) != nil {
-            return record(line, .alreadyEnded, "\(what) for \"\(id)\", which has already ended")
+    /// The problem of a `progress`, `log` or `end` for `id`, which the caller found not running.
+    mutating func problem(unknown id: ActivityID, doing: ConsumerRules.Doing, line: Int) -> [Diagnostic] {
+        let standing = standing(of: id)
+        return record(line, .notOpen(doing, id, standing == .open ? .notOpen : standing))
+    }
+
+    /// What the store knows of `id`: it keeps an ended activity for a while, then forgets it.
+    func standing(of id: ActivityID) -> ConsumerRules.Standing {
+        standing(ofSlot: slot(of: id))
+    }
+
+    private func standing(ofSlot index: Int?) -> ConsumerRules.Standing {
+        guard let index else { return .notOpen }
+        return slots[index]!.isRunning ? .open : .ended
+    }
+
+    /// The open descendants of `handle`, each before its own children, in the order they began.
+    private func openDescendants(of handle: ActivityHandle) -> [ActivityHandle] {
+        var result: [ActivityHandle] = []
+        var stack = (slots[handle.index]?.children ?? []).reversed() as [ActivityHandle]
+        while let next = stack.popLast() {
+            result.append(next)
+            if holds(next), let children = slots[next.index]?.children { stack.append(contentsOf: children.reversed()) }
         }
-        return record(line, .unknownActivity, "\(what) for \"\(id)\", which is not open")
+        return result
+    }
+
+    mutating func record(_ line: Int, _ problem: ConsumerRules.Problem) -> [Diagnostic] {
+        record(line, problem.code, problem.message)
     }
 
     mutating func record(_ line: Int, _ code: Diagnostic.Code, _ message: String) -> [Diagnostic] {

@@ -224,9 +224,9 @@ public struct ActivityStore: Sendable {
             return applyBegin(begin, time: time, line: line, owner: owner, body)
         case .progress(let progress):
             guard let index = slot(of: progress.id), slots[index]!.isRunning else {
-                return problem(unknown: progress.id, doing: "progress", line: line)
+                return problem(unknown: progress.id, doing: .progress, line: line)
             }
-            if let refusal = refusal(of: sender, at: index, doing: "progress", line: line) { return refusal }
+            if let refusal = refusal(of: sender, at: index, doing: .progress, line: line) { return refusal }
             applyProgress(
                 at: index, completed: progress.completed, total: progress.total, message: progress.message,
                 title: progress.title, time: time, body)
@@ -283,9 +283,9 @@ public struct ActivityStore: Sendable {
             id.escaped
             ? slot(of: event.activityID(id)) : slot(of: UnsafeBufferPointer(rebasing: event.bytes[id.range]))
         guard let index, slots[index]!.isRunning else {
-            return problem(unknown: event.activityID(id), doing: "progress", line: line)
+            return problem(unknown: event.activityID(id), doing: .progress, line: line)
         }
-        if let refusal = refusal(of: sender, at: index, doing: "progress", line: line) { return refusal }
+        if let refusal = refusal(of: sender, at: index, doing: .progress, line: line) { return refusal }
         applyProgress(
             at: index, completed: event.completed, total: event.total, message: event.message.map(event.string),
             title: event.title.map(event.string), time: time, body)
@@ -336,7 +336,7 @@ public struct ActivityStore: Sendable {
         let index =
             id.escaped
             ? slot(of: event.activityID(id)) : slot(of: UnsafeBufferPointer(rebasing: event.bytes[id.range]))
-        guard let index else { return problem(unknown: event.activityID(id), doing: "end", line: line) }
+        guard let index else { return problem(unknown: event.activityID(id), doing: .end, line: line) }
         let end = ActivityEvent.End(
             id: slots[index]!.id, status: event.status, message: event.message.map(event.string),
             error: event.error.map(event.string), completed: event.completed, total: event.total, timestamp: time)

@@ -72,7 +72,9 @@ public struct TimelineBuilder: Sendable {
         case .progress(let progress): self.progress(progress, at: time)
         case .log(let log): self.log(log, at: time)
         case .end(let end):
-            guard let index = open[end.id] else { return [] }
+            let index = open[end.id]
+            guard ConsumerRules.event(.end, for: end.id, standing: standing(of: end.id, at: index)) == nil, let index
+            else { return [] }
             var finished: [Int] = []
             close(index, at: time, finished: &finished) { activity in
                 activity.status = end.status
@@ -119,9 +121,20 @@ public struct TimelineBuilder: Sendable {
 
     private func isOpen(_ index: Int) -> Bool { open[slots[index].id] == index }
 
+    /// What the builder knows of `id`, whose open slot, if any, the caller has looked up.
+    private func standing(of id: ActivityID, at openIndex: Int?) -> ConsumerRules.Standing {
+        if openIndex != nil { return .open }
+        if ended.contains(id) { return .ended }
+        return remembersEndedIDs ? .neverBegun : .notOpen
+    }
+
     private mutating func begin(_ begin: ActivityEvent.Begin, at time: Double) {
-        guard open[begin.id] == nil, !ended.contains(begin.id) else { return }
-        let parent = begin.parent.flatMap { open[$0] }
+        guard ConsumerRules.begin(begin.id, standing: standing(of: begin.id, at: open[begin.id])) == nil else { return }
+        // A parent that is not open: the activity is attached at the top.
+        let parent = begin.parent.flatMap { parentID -> Int? in
+            let index = open[parentID]
+            return ConsumerRules.parent(parentID, standing: standing(of: parentID, at: index)) == nil ? index : nil
+        }
         let parentActivity = parent.map { slots[$0] }
         var activity = TimelineActivity(
             id: begin.id, title: begin.title, parentID: parent == nil ? nil : begin.parent, parent: parent,
@@ -149,7 +162,10 @@ public struct TimelineBuilder: Sendable {
     }
 
     private mutating func progress(_ progress: ActivityEvent.Progress, at time: Double) {
-        guard let index = open[progress.id] else { return }
+        let index = open[progress.id]
+        guard ConsumerRules.event(.progress, for: progress.id, standing: standing(of: progress.id, at: index)) == nil,
+            let index
+        else { return }
         let before = (slots[index].completed, slots[index].total)
         if let completed = progress.completed { slots[index].completed = completed }
         if let total = progress.total { slots[index].total = total.value }
@@ -160,7 +176,10 @@ public struct TimelineBuilder: Sendable {
 
     private mutating func log(_ log: ActivityEvent.Log, at time: Double) {
         let line = TimelineLog(time: time, level: log.level, message: log.message)
-        guard let id = log.id, let index = open[id] else {
+        let index = log.id.flatMap { open[$0] }
+        guard let id = log.id, ConsumerRules.event(.log, for: id, standing: standing(of: id, at: index)) == nil,
+            let index
+        else {
             looseLogs.append(line)
             return
         }

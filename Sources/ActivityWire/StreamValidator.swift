@@ -20,12 +20,6 @@ public struct StreamValidator: Sendable {
         var openChildren = 0
     }
 
-    private static func describe(_ descendants: [ActivityID]) -> String {
-        let names = descendants.sorted().prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
-        let more = descendants.count > 5 ? " and \(descendants.count - 5) more" : ""
-        return descendants.count == 1 ? "its child \(names) was" : "its descendants \(names)\(more) were"
-    }
-
     private var open: [ActivityID: Open] = [:]
     private var ended: Set<ActivityID> = []
     /// Ids in order of their begin, for a stable report at the end.
@@ -35,35 +29,31 @@ public struct StreamValidator: Sendable {
 
     /// Checks one event against what came before, and returns the problems it shows.
     public mutating func check(_ event: ActivityEvent, line: Int) -> [Diagnostic] {
-        func problem(_ code: Diagnostic.Code, _ message: String) -> [Diagnostic] {
-            [Diagnostic(line: line, code: code, message: message)]
-        }
         switch event {
         case .begin(let begin):
-            if open[begin.id] != nil || ended.contains(begin.id) {
-                return problem(.duplicateBegin, "\"\(begin.id)\" has already begun")
+            if let problem = ConsumerRules.begin(begin.id, standing: standing(of: begin.id)) {
+                return [problem.diagnostic(line: line)]
             }
             var result: [Diagnostic] = []
             var parent = begin.parent
             if let parentID = parent {
-                if open[parentID] != nil {
-                    open[parentID]!.openChildren += 1
-                } else {
-                    let state = ended.contains(parentID) ? "has already ended" : "was never begun"
-                    result += problem(.unknownParent, "the parent \"\(parentID)\" \(state); attached at the top")
+                if let problem = ConsumerRules.parent(parentID, standing: standing(of: parentID)) {
+                    result.append(problem.diagnostic(line: line))
                     parent = nil
+                } else {
+                    open[parentID]!.openChildren += 1
                 }
             }
             open[begin.id] = Open(parent: parent, line: line)
             order.append(begin.id)
             return result
         case .progress(let progress):
-            return checkKnown(progress.id, line: line, doing: "progress")
+            return checkKnown(progress.id, line: line, doing: .progress)
         case .log(let log):
             guard let id = log.id else { return [] }
-            return checkKnown(id, line: line, doing: "log")
+            return checkKnown(id, line: line, doing: .log)
         case .end(let end):
-            let problems = checkKnown(end.id, line: line, doing: "end")
+            let problems = checkKnown(end.id, line: line, doing: .end)
             guard problems.isEmpty, let state = open.removeValue(forKey: end.id) else { return problems }
             ended.insert(end.id)
             if let parent = state.parent { open[parent]?.openChildren -= 1 }
@@ -80,11 +70,10 @@ public struct StreamValidator: Sendable {
                 open[id] = nil
                 ended.insert(id)
             }
-            let children = Self.describe(descendants)
-            return problem(
-                .childrenOpen,
-                "\"\(end.id)\" ended while \(children) still open; consumers end them as abandoned"
-            )
+            let names = descendants.sorted().map { "\"\($0)\"" }
+            return [
+                ConsumerRules.Problem.childrenOpen(ended: "\"\(end.id)\"", descendants: names).diagnostic(line: line)
+            ]
         }
     }
 
@@ -92,22 +81,19 @@ public struct StreamValidator: Sendable {
     /// line (each message names the line of the activity's `begin`).
     public mutating func finish(atLine line: Int) -> [Diagnostic] {
         let result = order.filter { open[$0] != nil }.map {
-            Diagnostic(
-                line: line, code: .neverEnded,
-                message: "\"\($0)\" (begun on line \(open[$0]!.line)) never ended; consumers end it as abandoned"
-            )
+            ConsumerRules.Problem.neverEnded($0, begunOnLine: open[$0]!.line).diagnostic(line: line)
         }
         open.removeAll()
         order.removeAll()
         return result
     }
 
-    private func checkKnown(_ id: ActivityID, line: Int, doing what: String) -> [Diagnostic] {
-        if open[id] != nil { return [] }
-        let (code, message): (Diagnostic.Code, String) =
-            ended.contains(id)
-            ? (.alreadyEnded, "\(what) for \"\(id)\", which has already ended")
-            : (.unknownActivity, "\(what) for \"\(id)\", which was never begun")
-        return [Diagnostic(line: line, code: code, message: message)]
+    private func checkKnown(_ id: ActivityID, line: Int, doing: ConsumerRules.Doing) -> [Diagnostic] {
+        ConsumerRules.event(doing, for: id, standing: standing(of: id)).map { [$0.diagnostic(line: line)] } ?? []
+    }
+
+    /// The validator remembers every id, so it knows one that was never begun.
+    private func standing(of id: ActivityID) -> ConsumerRules.Standing {
+        open[id] != nil ? .open : ended.contains(id) ? .ended : .neverBegun
     }
 }

@@ -70,7 +70,9 @@ struct RunTests {
         #expect(shown.contains("warning: reporter steps.sh (pid "), "\(shown)")
         #expect(shown.contains("), its line 1: a reporter sent end for the run's own activity"), "\(shown)")
         #expect(
-            shown.range(of: #""Alpha" \([0-9a-f]+\.[0-9]+\) ended while "Beta" \("#, options: .regularExpression) != nil
+            shown.range(
+                of: #""Alpha" \([0-9a-f]+\.[0-9]+\) ended while its child "Beta" \("#, options: .regularExpression)
+                != nil
         )
         let recorded = try String(contentsOf: log, encoding: .utf8)
         #expect(recorded.contains("problem source=\"reporter steps.sh (pid "), "\(recorded)")

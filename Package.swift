@@ -22,7 +22,8 @@ let package = Package(
 // MARK: - The system calls every module spells the same way
 
 package.targets += [
-    .target(name: "ActivityPOSIX")
+    .target(name: "ActivityPOSIX"),
+    .testTarget(name: "ActivityPOSIXTests", dependencies: ["ActivityPOSIX"]),
 ]
 
 // MARK: - What the tests share (a tmux pane, a pyte screen, running a program)

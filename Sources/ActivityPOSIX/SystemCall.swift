@@ -31,7 +31,9 @@ package enum SystemCall {
         #endif
     }
 
-    package static func read(_ fd: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    /// The bare `read(2)`: other modules read with ``read(_:into:dontWait:)``, whose result says
+    /// what happened.
+    static func read(_ fd: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
             Glibc.read(fd, bytes, count)
         #elseif canImport(Musl)

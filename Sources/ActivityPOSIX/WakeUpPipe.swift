@@ -41,7 +41,7 @@ package struct WakeUpPipe: Sendable {
     /// Takes every wake-up so far, so that the next poll waits again.
     package func drain() {
         var buffer = [UInt8](repeating: 0, count: 64)
-        while SystemCall.read(readEnd, &buffer, buffer.count) > 0 {}
+        while case .bytes? = try? SystemCall.read(readEnd, into: &buffer) {}
     }
 
     /// Closes both ends: once, when no thread polls or wakes it any more.

@@ -94,16 +94,8 @@ final class SpillFile: @unchecked Sendable {
 
     private func read(_ count: Int, at offset: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = bytes.withUnsafeMutableBytes { raw in
-                pread(fd, raw.baseAddress! + done, count - done, off_t(offset + done))
-            }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { return nil }
-            done += got
-        }
-        return bytes
+        let read = bytes.withUnsafeMutableBytes { raw in try? SystemCall.read(fd, into: raw, at: offset) }
+        return read == count ? bytes : nil
     }
 
     private static func word(_ bytes: [UInt8], _ at: Int) -> UInt32 {

@@ -1,4 +1,5 @@
 import ActivityAdapters
+import ActivityPOSIX
 import ActivityRendering
 import ActivityWire
 
@@ -144,8 +145,8 @@ final class ExternalAdapter: OutputAdapter {
         var results: [AdapterOutput] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-            if count > 0 {
+            switch try? SystemCall.read(output, into: &buffer) {
+            case .bytes(let count):
                 for byte in buffer[..<count] {
                     pending.append(byte)
                     if byte == 0x0A || pending.count >= AdapterPipeline.maxLineBytes {
@@ -153,15 +154,14 @@ final class ExternalAdapter: OutputAdapter {
                         pending.removeAll(keepingCapacity: true)
                     }
                 }
-                continue
-            }
-            if count < 0 && errno == EINTR { continue }
-            if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+            case .wouldBlock:
+                return results
+            case .endOfFile, nil:
                 close(output)
                 output = -1
                 if input >= 0 { results += died("closed its output") }
+                return results
             }
-            return results
         }
     }
 

@@ -495,16 +495,16 @@ struct IOLoop {
             var rounds = 0
             while rounds < 64 {
                 rounds += 1
-                let count = read(fd, buffer.baseAddress, buffer.count)
-                if count > 0 {
+                switch try? SystemCall.read(fd, into: buffer) {
+                case .bytes(let count):
                     tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd, into: display)
                     continue
-                }
-                if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                case .wouldBlock:
+                    break
+                case .endOfFile, nil:
                     tracker.close(fd, into: display)
                     close(fd)
                 }
-                if count < 0 && errno == EINTR { continue }
                 break
             }
         }
@@ -512,10 +512,12 @@ struct IOLoop {
     }
 
     private mutating func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) {
-        let count = read(fd, buffer.baseAddress, buffer.count)
-        if count > 0 {
+        switch try? SystemCall.read(fd, into: buffer) {
+        case .bytes(let count):
             tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd, into: display)
-        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+        case .wouldBlock:
+            break
+        case .endOfFile, nil:
             tracker.close(fd, into: display)
             close(fd)
         }
@@ -553,8 +555,8 @@ struct IOLoop {
     private mutating func pump(
         _ fd: Int32, to stream: StandardStream, _ buffer: UnsafeMutableRawBufferPointer
     ) -> Int32 {
-        let count = read(fd, buffer.baseAddress, buffer.count)
-        if count > 0 {
+        switch try? SystemCall.read(fd, into: buffer) {
+        case .bytes(let count):
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             if let adapter = adapter(for: stream) {
                 // On a pseudo-terminal the screen model gets every byte, so that the command's
@@ -567,7 +569,9 @@ struct IOLoop {
             if display.isClosed(stream) { return finishPipe(fd, stream) }
             let holds = adapter(for: stream)?.holdsUnfinishedLine(Self.adapterStream(stream))
             releasesLine[stream] = holds == true ? POSIX.monotonicSeconds() + Self.promptPause : nil
-        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+        case .wouldBlock:
+            break
+        case .endOfFile, nil:
             // EIO on a pseudo-terminal's master: every holder of the slave has closed it.
             return finishPipe(fd, stream)
         }
@@ -611,10 +615,12 @@ struct IOLoop {
 
     /// Reads apt's status lines. End of file is normal: apt has exited, or closed it.
     private mutating func readStatus(_ buffer: UnsafeMutableRawBufferPointer) {
-        let count = read(status, buffer.baseAddress, buffer.count)
-        if count > 0 {
+        switch try? SystemCall.read(status, into: buffer) {
+        case .bytes(let count):
             showStatus(statusAdapter?.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: .standardError))
-        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+        case .wouldBlock:
+            break
+        case .endOfFile, nil:
             finishStatus()
         }
     }

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityTerminal
 import ActivityWire
 
@@ -161,9 +162,12 @@ struct TerminalPump {
     /// terminal's input has ended.
     mutating func readKeys(on display: any Display) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = read(0, &buffer, buffer.count)
-        if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { return false }
-        guard count > 0 else { return true }
+        let count: Int
+        switch try? SystemCall.read(0, into: &buffer) {
+        case .bytes(let read): count = read
+        case .wouldBlock: return true
+        case .endOfFile, nil: return false
+        }
         if Self.takesCancelKey(buffer[..<count], lineMode: { pty.isInLineMode }, display: display) { return true }
         if pendingKeys.count + count <= Self.pendingKeysLimit { pendingKeys += buffer[..<count] }
         writeKeys()

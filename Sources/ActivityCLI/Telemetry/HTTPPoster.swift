@@ -123,14 +123,11 @@ enum HTTPPoster {
     private static func readStatus(_ fd: Int32, deadline: Double) -> Int? {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1024)
-        while !received.contains(UInt8(ascii: "\n")) && received.count < 8192 {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                received += buffer[..<count]
-            } else if count < 0 && (errno == EAGAIN || errno == EINTR) {
-                guard wait(fd, for: Int16(POLLIN), deadline: deadline) else { return nil }
-            } else {
-                break
+        reading: while !received.contains(UInt8(ascii: "\n")) && received.count < 8192 {
+            switch try? SystemCall.read(fd, into: &buffer) {
+            case .bytes(let count): received += buffer[..<count]
+            case .wouldBlock: guard wait(fd, for: Int16(POLLIN), deadline: deadline) else { return nil }
+            case .endOfFile, nil: break reading
             }
         }
         let line = String(

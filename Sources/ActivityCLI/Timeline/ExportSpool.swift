@@ -72,15 +72,17 @@ final class ExportSpool {
             needsSeparator = true
             let length = lengths[sequence]
             if length > buffer.count { buffer = [UInt8](repeating: 0, count: length) }
-            var done = 0
-            while done < length {
-                let count = buffer.withUnsafeMutableBytes { raw in
-                    pread(fd, raw.baseAddress! + done, length - done, off_t(offsets[sequence] + done))
+            let offset = offsets[sequence]
+            let read = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemError) in
+                    try SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[..<length]), at: offset)
                 }
-                if count < 0 && errno == EINTR { continue }
-                // A file we wrote ending early has been tampered with: say so rather than write less.
-                guard count > 0 else { throw .temporaryFile(count < 0 ? errno : EIO) }
-                done += count
+            }
+            switch read {
+            case .failure(let error): throw .temporaryFile(error.code)
+            // A file we wrote ending early has been tampered with: say so rather than write less.
+            case .success(let count) where count < length: throw .temporaryFile(EIO)
+            case .success: break
             }
             try body(buffer[..<length])
         }

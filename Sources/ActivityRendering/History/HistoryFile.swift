@@ -128,18 +128,12 @@ package enum HistoryFile {
             return .failure(ReadFailure(message: describe(errno: error), missing: error == ENOENT))
         }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes += chunk[..<count]
-                if bytes.count > maxBytes { return .failure(ReadFailure(message: "larger than 16 MiB")) }
-            } else if count == 0 {
-                return .success(bytes)
-            } else if errno != EINTR {
-                return .failure(ReadFailure(message: describe(errno: errno)))
-            }
+        do {
+            let bytes = try SystemCall.readToEnd(fd, limit: maxBytes + 1)
+            guard bytes.count <= maxBytes else { return .failure(ReadFailure(message: "larger than 16 MiB")) }
+            return .success(bytes)
+        } catch {
+            return .failure(ReadFailure(message: describe(errno: error.code)))
         }
     }
 

@@ -321,9 +321,10 @@ package final class LineConnection: Sendable {
             let ready = poll(&request, 1, Int32(saturating: (remaining * 1000).rounded(.up)))
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else { return }
-            let count = SystemCall.read(target.fd, &discarded, discarded.count)
-            if count > 0 || (count < 0 && (errno == EINTR || errno == EAGAIN)) { continue }
-            return
+            switch try? SystemCall.read(target.fd, into: &discarded) {
+            case .bytes, .wouldBlock: continue
+            case .endOfFile, nil: return
+            }
         }
     }
 

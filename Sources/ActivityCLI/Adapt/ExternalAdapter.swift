@@ -49,21 +49,24 @@ final class ExternalAdapter: OutputAdapter {
             close(toAdapter[1])
             throw Failure(message: "cannot start adapter \(name): pipe: \(POSIX.describe(errno))")
         }
-        var environment: [String: String] = [:]
-        for entry in POSIX.environment() {
-            guard let equals = entry.firstIndex(of: "=") else { continue }
-            environment[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+        let environment =
+            SystemCall.environment().filter { !$0.hasPrefix("ACTIVITY_PARENT=") }
+            + (parent.map { ["ACTIVITY_PARENT=\($0.rawValue)"] } ?? [])
+        let spawned = Result { () throws(SystemError) in
+            try ProcessSpawn.spawn(
+                [path], environment: environment,
+                descriptors: [.duplicate(toAdapter[0], as: 0), .duplicate(fromAdapter[1], as: 1)])
         }
-        environment["ACTIVITY_PARENT"] = parent?.rawValue
-        var child: pid_t = 0
-        let status = PluginHost.spawn(
-            path, stdin: toAdapter[0], stdout: fromAdapter[1], environment: environment, pid: &child)
         close(toAdapter[0])
         close(fromAdapter[1])
-        guard status == 0 else {
+        let child: pid_t
+        switch spawned {
+        case .success(let pid):
+            child = pid
+        case .failure(let error):
             close(toAdapter[1])
             close(fromAdapter[0])
-            throw Failure(message: "cannot start adapter \(name) (\(path)): \(POSIX.describe(status))")
+            throw Failure(message: "cannot start adapter \(name) (\(path)): \(error.reason)")
         }
         for fd in [toAdapter[1], fromAdapter[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         self.name = name

@@ -163,8 +163,8 @@ final class Supervisor {
             exitStatus = ExitCode.killed(by: signal)
             killingSignal = signal
             end.status = .failure
-            killedBy = POSIX.signalName(signal)
-            end.error = "killed by \(POSIX.signalName(signal))"
+            killedBy = SignalNumbers.name(signal)
+            end.error = "killed by \(SignalNumbers.name(signal))"
         }
         if let statusAdapter {
             loop.showFinal(statusAdapter.finish(exitStatus: exitStatus, signal: killedBy))

@@ -16,19 +16,6 @@ enum POSIX {
         String(cString: strerror(error))
     }
 
-    /// The conventional name of a signal (`SIGTERM`), or `signal N`.
-    static func signalName(_ signal: Int32) -> String {
-        let names: [Int32: String] = [
-            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
-            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
-            SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
-            SIGCHLD: "SIGCHLD", SIGCONT: "SIGCONT", SIGSTOP: "SIGSTOP", SIGTSTP: "SIGTSTP", SIGTTIN: "SIGTTIN",
-            SIGTTOU: "SIGTTOU", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGWINCH: "SIGWINCH", SIGSYS: "SIGSYS",
-            SIGVTALRM: "SIGVTALRM", SIGPWR: "SIGPWR",
-        ]
-        return names[signal] ?? "signal \(signal)"
-    }
-
     /// Makes sure descriptors 0, 1 and 2 are open, so that no file or socket opened later takes
     /// their place and receives output meant for a terminal.
     static func ensureStandardDescriptors() {

@@ -19,7 +19,10 @@ package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     /// The system's words for the code: "No space left on device".
-    package var reason: String { String(cString: strerror(code)) }
+    package var reason: String { Self.reason(code) }
+
+    /// The system's words for an `errno` value.
+    package static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
     package var description: String { "\(call): \(reason)" }
 }

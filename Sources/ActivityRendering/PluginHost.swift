@@ -68,7 +68,7 @@ public final class PluginHost: ActivityRenderer {
         }
         var pair: [Int32] = [-1, -1]
         guard SystemCall.unixStreamSocketPair(&pair) else {
-            throw .pluginFailed(name: name, reason: "socketpair: \(String(cString: strerror(errno)))")
+            throw .pluginFailed(name: name, reason: "socketpair: \(SystemError.reason(errno))")
         }
         // The plugin only reads; it must not be able to write events back.
         shutdown(pair[1], Int32(SHUT_WR))
@@ -84,7 +84,7 @@ public final class PluginHost: ActivityRenderer {
         guard SystemCall.pipe(&output) else {
             close(pair[0])
             close(pair[1])
-            throw .pluginFailed(name: name, reason: "pipe: \(String(cString: strerror(errno)))")
+            throw .pluginFailed(name: name, reason: "pipe: \(SystemError.reason(errno))")
         }
         let spawned = Result { () throws(SystemError) in
             try ProcessSpawn.spawn(

@@ -39,7 +39,7 @@ enum InterruptEnding {
         guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var ends: [Int32] = []
         guard SystemCall.pipe(&ends) else {
-            Warnings.once(.interruptEnding, "cannot end activities on Ctrl-C: \(String(cString: strerror(errno)))")
+            Warnings.once(.interruptEnding, "cannot end activities on Ctrl-C: \(SystemError.reason(errno))")
             return
         }
         // The handler must never block on the pipe; the thread that reads it may.

@@ -41,13 +41,13 @@ final class ExternalAdapter: OutputAdapter {
     init(name: String, path: String, parent: ActivityID?) throws(Failure) {
         var toAdapter: [Int32] = [-1, -1]
         var fromAdapter: [Int32] = [-1, -1]
-        guard POSIX.makePipe(&toAdapter) else {
-            throw Failure(message: "cannot start adapter \(name): pipe: \(POSIX.describe(errno))")
+        guard SystemCall.pipe(&toAdapter) else {
+            throw Failure(message: "cannot start adapter \(name): pipe: \(SystemError.reason(errno))")
         }
-        guard POSIX.makePipe(&fromAdapter) else {
+        guard SystemCall.pipe(&fromAdapter) else {
             close(toAdapter[0])
             close(toAdapter[1])
-            throw Failure(message: "cannot start adapter \(name): pipe: \(POSIX.describe(errno))")
+            throw Failure(message: "cannot start adapter \(name): pipe: \(SystemError.reason(errno))")
         }
         let environment =
             SystemCall.environment().filter { !$0.hasPrefix("ACTIVITY_PARENT=") }
@@ -123,8 +123,8 @@ final class ExternalAdapter: OutputAdapter {
         input = -1
         var results: [AdapterOutput] = []
         // It has its input's end; give it a bounded time to write the rest and exit.
-        let deadline = POSIX.monotonicSeconds() + 5
-        while output >= 0 && POSIX.monotonicSeconds() < deadline {
+        let deadline = SystemClock.monotonicSeconds() + 5
+        while output >= 0 && SystemClock.monotonicSeconds() < deadline {
             var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
             _ = poll(&poller, 1, 100)
             results += drain()

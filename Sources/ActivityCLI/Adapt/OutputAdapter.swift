@@ -99,7 +99,7 @@ enum AdapterChoice {
         let program = "activity-adapt-" + name
         guard
             let path = ProcessSpawn.executable(
-                program, searching: POSIX.environment("PATH") ?? ProcessSpawn.defaultPath)
+                program, searching: SystemCall.environment("PATH") ?? ProcessSpawn.defaultPath)
         else { throw .notFound(name) }
         do throws(ExternalAdapter.Failure) {
             return try ExternalAdapter(name: name, path: path, parent: parent)

@@ -23,7 +23,7 @@ struct PseudoTerminal {
         case system(String, Int32)
         var message: String {
             switch self {
-            case .system(let what, let error): "\(what): \(POSIX.describe(error))"
+            case .system(let what, let error): "\(what): \(SystemError.reason(error))"
             }
         }
     }

@@ -24,7 +24,7 @@ final class SocketServer {
         case system(String, Int32)
         var message: String {
             switch self {
-            case .system(let what, let error): "\(what): \(POSIX.describe(error))"
+            case .system(let what, let error): "\(what): \(SystemError.reason(error))"
             }
         }
     }
@@ -127,7 +127,7 @@ final class SocketServer {
     /// place for a child that changes directory. `/tmp` when unset, or too long to leave room
     /// for the socket's name in the 108 bytes of a socket address.
     static func baseDirectory() -> String {
-        guard var base = POSIX.environment("TMPDIR"), !base.isEmpty else { return "/tmp" }
+        guard var base = SystemCall.environment("TMPDIR"), !base.isEmpty else { return "/tmp" }
         if !base.hasPrefix("/") {
             guard let cwd = getcwd(nil, 0) else { return "/tmp" }
             defer { free(cwd) }

@@ -35,7 +35,7 @@ enum Spawn {
             case ENOENT, ENOTDIR: "\(command): command not found"
             case EACCES where command.contains("/") && Self.isDirectory(command):
                 "\(command): cannot execute: it is a directory"
-            default: "\(command): cannot execute: \(POSIX.describe(errno))"
+            default: "\(command): cannot execute: \(SystemError.reason(errno))"
             }
         }
     }
@@ -99,7 +99,7 @@ enum Spawn {
     /// The environment for the child: the caller's, with `ACTIVITY_SINK` and `ACTIVITY_PARENT` set.
     static func environment(sink: String, parent: String) -> [String] {
         // ACTIVITY_CONTROL belongs to an outer consumer's sink: the socket is the command's channel.
-        POSIX.environment().filter {
+        SystemCall.environment().filter {
             !$0.hasPrefix("ACTIVITY_SINK=") && !$0.hasPrefix("ACTIVITY_PARENT=") && !$0.hasPrefix("ACTIVITY_CONTROL=")
         }
             + ["ACTIVITY_SINK=\(sink)", "ACTIVITY_PARENT=\(parent)"]

@@ -28,7 +28,7 @@ enum SignalPipe {
     @discardableResult
     static func install() -> Bool {
         var ends: [Int32] = [-1, -1]
-        guard POSIX.makePipe(&ends, nonBlocking: true) else { return false }
+        guard SystemCall.pipe(&ends, nonBlocking: true) else { return false }
         readEnd = ends[0]
         claimed = ProcessSignals.deliver(handled, to: ends[1])
         return true

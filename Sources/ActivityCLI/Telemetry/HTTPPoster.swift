@@ -49,7 +49,7 @@ enum HTTPPoster {
             return postSecurely(
                 body, to: endpoint, contentType: contentType, headers: headers, timeout: timeout, tls: tls)
         }
-        let deadline = POSIX.monotonicSeconds() + timeout
+        let deadline = SystemClock.monotonicSeconds() + timeout
         let fd: Int32
         switch connect(endpoint, deadline: deadline) {
         case .success(let connected): fd = connected
@@ -110,7 +110,7 @@ enum HTTPPoster {
             }
             close(fd)
         }
-        return .failure(Failure(message: POSIX.describe(lastError)))
+        return .failure(Failure(message: SystemError.reason(lastError)))
     }
 
     private static func send(_ bytes: [UInt8], on fd: Int32, deadline: Double) -> Bool {
@@ -140,7 +140,7 @@ enum HTTPPoster {
     /// Waits until `fd` is ready for `events`, or the deadline passes.
     private static func wait(_ fd: Int32, for events: Int16, deadline: Double) -> Bool {
         while true {
-            let left = deadline - POSIX.monotonicSeconds()
+            let left = deadline - SystemClock.monotonicSeconds()
             guard left > 0 else { return false }
             var poller = pollfd(fd: fd, events: events, revents: 0)
             let ready = poll(&poller, 1, Int32(min(left * 1000 + 1, 60_000)))

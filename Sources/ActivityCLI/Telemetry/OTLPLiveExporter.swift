@@ -71,7 +71,7 @@ final class OTLPLiveExporter: Sendable {
 
     /// Folds one event; activities that end become spans in the queue. Never blocks on the network.
     func handle(_ event: ActivityEvent) {
-        let now = POSIX.unixSeconds()
+        let now = SystemClock.unixTimestamp()
         let full = state.withLock { state -> Bool in
             guard !state.closing else { return false }
             let ended = state.builder.apply(event, fallbackTime: now)
@@ -86,14 +86,14 @@ final class OTLPLiveExporter: Sendable {
     func finish() {
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
         state.withLock { state in
-            enqueue(state.builder.finish(at: POSIX.unixSeconds()), in: &state)
+            enqueue(state.builder.finish(at: SystemClock.unixTimestamp()), in: &state)
             state.closing = true
         }
         wake()
         let bound = min(settings.timeout, 5)
-        let deadline = POSIX.monotonicSeconds() + bound
-        while !workerDone.load(ordering: .acquiring) && POSIX.monotonicSeconds() < deadline {
-            POSIX.sleep(seconds: 0.005)
+        let deadline = SystemClock.monotonicSeconds() + bound
+        while !workerDone.load(ordering: .acquiring) && SystemClock.monotonicSeconds() < deadline {
+            SystemClock.sleep(seconds: 0.005)
         }
         let (waiting, dropped, ended) = state.withLock {
             ($0.queue.count - $0.queueStart + $0.inFlight, $0.dropped, $0.ended)
@@ -140,7 +140,7 @@ final class OTLPLiveExporter: Sendable {
                 _ = poll(&poller, 1, Int32(saturating: settings.scheduleDelay * 1000))
                 wakeUp.drain()
             } else {
-                POSIX.sleep(seconds: settings.scheduleDelay)
+                SystemClock.sleep(seconds: settings.scheduleDelay)
             }
             while true {
                 let (batch, closing) = state.withLock { state -> ([String], Bool) in
@@ -165,7 +165,7 @@ final class OTLPLiveExporter: Sendable {
         let attempts = delivery.withLock { $0.failing } ? 1 : 4
         var outcome = HTTPPoster.Outcome.failed("not sent")
         for attempt in 0..<attempts {
-            if attempt > 0 { POSIX.sleep(seconds: 0.25 * Double(1 << (attempt - 1))) }
+            if attempt > 0 { SystemClock.sleep(seconds: 0.25 * Double(1 << (attempt - 1))) }
             outcome = HTTPPoster.post(
                 body, to: settings.endpoint, contentType: "application/json", headers: settings.headers,
                 timeout: settings.timeout, tls: settings.tls)

@@ -8,7 +8,8 @@
 
 /// A system call that failed: which call, and the `errno` it left.
 package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The call, as a person would look it up: `pipe2`, `open`, `poll`.
+    /// The call, as a person would look it up (`pipe2`, `open`, `poll`), with what it was
+    /// called on where that helps (`listen on /run/…/sink`).
     package let call: String
     package let code: Int32
 

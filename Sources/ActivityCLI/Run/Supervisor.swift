@@ -79,10 +79,10 @@ final class Supervisor {
         }
 
         let server: SocketServer
-        do throws(SocketServer.Failure) {
+        do throws(SystemError) {
             server = try SocketServer()
         } catch {
-            return fail(error.message, status: ExitCode.osError)
+            return fail(error.description, status: ExitCode.osError)
         }
         defer { server.close() }
         var adapter: (any OutputAdapter)?
@@ -248,10 +248,10 @@ final class Supervisor {
         _ environment: [String], root: ActivityID, keeping: [Int32]
     ) throws(StartFailure) -> Started {
         let pty: PseudoTerminal
-        do throws(PseudoTerminal.Failure) {
+        do throws(SystemError) {
             pty = try PseudoTerminal(like: 2)
         } catch {
-            throw StartFailure(message: error.message, exitStatus: ExitCode.osError)
+            throw StartFailure(message: error.description, exitStatus: ExitCode.osError)
         }
         let forwardsKeys = RawMode.isForeground(0)
         // A command that is not there fails here, as on pipes; one that cannot be executed is

@@ -22,13 +22,13 @@ final class ExportSpool {
     private var pending: [UInt8] = []
     private var flushed = 0
     /// The first `errno` a write failed with; later pieces are not written.
-    private(set) var failure: Int32?
+    private(set) var failure: SystemError?
 
-    /// A spool in a new temporary file, or the `errno` of why there is none.
+    /// A spool in a new temporary file, or why there is none.
     static func make() -> Result<ExportSpool, ExportFailure> {
         switch TemporaryFile.make(prefix: "activity-export") {
         case .success(let fd): return .success(ExportSpool(fd: fd))
-        case .failure(let error): return .failure(.temporaryFile(error.code))
+        case .failure(let error): return .failure(.temporaryFile(error))
         }
     }
 
@@ -79,9 +79,9 @@ final class ExportSpool {
                 }
             }
             switch read {
-            case .failure(let error): throw .temporaryFile(error.code)
+            case .failure(let error): throw .temporaryFile(error)
             // A file we wrote ending early has been tampered with: say so rather than write less.
-            case .success(let count) where count < length: throw .temporaryFile(EIO)
+            case .success(let count) where count < length: throw .temporaryFile(SystemError("pread", code: EIO))
             case .success: break
             }
             try body(buffer[..<length])
@@ -91,7 +91,7 @@ final class ExportSpool {
     private func flush() {
         guard !pending.isEmpty, failure == nil else { return }
         let error = pending.withUnsafeBytes { SystemCall.writeAll(fd, $0) { _, _ in true } }
-        if error != 0 { failure = error }
+        if error != 0 { failure = SystemError("write", code: error) }
         flushed += pending.count
         pending.removeAll(keepingCapacity: true)
     }
@@ -99,8 +99,8 @@ final class ExportSpool {
 
 /// Why an export stopped after reading began.
 enum ExportFailure: Error {
-    /// The temporary file could not be made, written or read (`errno`).
-    case temporaryFile(Int32)
+    /// The temporary file could not be made, written or read.
+    case temporaryFile(SystemError)
     /// Writing the output failed.
     case output(FileOutput.Failure)
 }

@@ -125,8 +125,8 @@ enum TraceExport {
         switch failure {
         case .output(.closed): return ExitCode.success
         case .output(.failed(let code)): Console.error("\(path): \(SystemError.reason(code))", command: "export")
-        case .temporaryFile(let code):
-            Console.error("temporary file in TMPDIR: \(SystemError.reason(code))", command: "export")
+        case .temporaryFile(let error):
+            Console.error("temporary file in TMPDIR: \(error.reason)", command: "export")
         }
         return ExitCode.ioError
     }

@@ -31,9 +31,8 @@ import Synchronization
 final class OTLPLiveExporter: Sendable {
     private struct State: Sendable {
         var builder = TimelineBuilder(keepsEnded: false)
-        var queue: [String] = []
-        var queueStart = 0
-        var dropped = 0
+        /// The spans to send, the oldest dropped past ``OTLPSettings/maxQueueSize``.
+        var queue: BoundedQueue<String>
         var ended = 0
         /// Spans taken by the sender and not yet delivered or failed.
         var inFlight = 0
@@ -49,7 +48,7 @@ final class OTLPLiveExporter: Sendable {
     }
 
     let settings: OTLPSettings
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let delivery = Mutex(Delivery())
     private let workerDone = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
@@ -63,6 +62,7 @@ final class OTLPLiveExporter: Sendable {
     init(settings: OTLPSettings, warn: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.warn = warn
+        state = Mutex(State(queue: BoundedQueue(maxCount: settings.maxQueueSize)))
         writer = OTLPTraceWriter(
             serviceName: settings.serviceName, resourceAttributes: settings.resourceAttributes,
             version: Commands.version)
@@ -76,7 +76,7 @@ final class OTLPLiveExporter: Sendable {
             guard !state.closing else { return false }
             let ended = state.builder.apply(event, fallbackTime: now)
             enqueue(ended, in: &state)
-            return state.queue.count - state.queueStart >= settings.maxBatchSize
+            return state.queue.count >= settings.maxBatchSize
         }
         if full { wake() }
     }
@@ -96,7 +96,7 @@ final class OTLPLiveExporter: Sendable {
             SystemClock.sleep(seconds: 0.005)
         }
         let (waiting, dropped, ended) = state.withLock {
-            ($0.queue.count - $0.queueStart + $0.inFlight, $0.dropped, $0.ended)
+            ($0.queue.count + $0.inFlight, $0.queue.dropped, $0.ended)
         }
         let report = delivery.withLock { $0 }
         let lost = dropped + report.failedSpans + waiting
@@ -118,15 +118,6 @@ final class OTLPLiveExporter: Sendable {
             state.builder.release(index)
             state.ended += 1
         }
-        let excess = state.queue.count - state.queueStart - settings.maxQueueSize
-        if excess > 0 {
-            state.queueStart += excess
-            state.dropped += excess
-        }
-        if state.queueStart > 4096 && state.queueStart * 2 > state.queue.count {
-            state.queue.removeFirst(state.queueStart)
-            state.queueStart = 0
-        }
     }
 
     private func wake() { wakeUp?.wake() }
@@ -144,9 +135,7 @@ final class OTLPLiveExporter: Sendable {
             }
             while true {
                 let (batch, closing) = state.withLock { state -> ([String], Bool) in
-                    let end = min(state.queue.count, state.queueStart + settings.maxBatchSize)
-                    let batch = Array(state.queue[state.queueStart..<end])
-                    state.queueStart = end
+                    let batch = state.queue.removeFirst(settings.maxBatchSize)
                     state.inFlight = batch.count
                     return (batch, state.closing)
                 }

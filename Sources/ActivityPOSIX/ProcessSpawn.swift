@@ -56,7 +56,7 @@ package enum ProcessSpawn {
     /// exists.
     package static func executable(_ command: String, environment: [String]) -> String? {
         if command.contains("/") { return access(command, F_OK) == 0 ? command : nil }
-        let path = environment.last { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) } ?? defaultPath
+        let path = environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) } ?? defaultPath
         return executable(command, searching: path) ?? existing(command, searching: path)
     }
 

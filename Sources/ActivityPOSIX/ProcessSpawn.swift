@@ -156,6 +156,8 @@ extension ProcessSpawn {
                 case .foreground(let terminal):
                     #if os(Linux)
                         _ = addForegroundAction?(&value, terminal)
+                    #else
+                        _ = terminal  // no such file action: the caller sets the foreground after the spawn
                     #endif
                 }
             }

@@ -37,6 +37,7 @@ struct LayerCheckTests {
             "let count = Glibc.read(fd, pointer, 16)",
             "let count = recv(fd, pointer, 16, 0)",
             "let count = pread(fd, pointer, 16, 0)",
+            "let count = pwrite(fd, pointer, 16, 0)",
             "posix_spawn(&pid, path, &actions, &attributes, argv, envp)",
             "posix_spawn_file_actions_adddup2(&actions, 3, 1)",
             "let pid = fork()",

@@ -35,6 +35,18 @@ struct SystemCallTests {
         #expect(poll(&poller, 1, 0) == 0)
     }
 
+    @Test("a positioned write puts every byte where it is asked, and leaves the file's offset alone")
+    func positionedWrite() throws {
+        let fd = try TemporaryFile.make(prefix: "activity-pwrite").get()
+        defer { SystemCall.close(fd) }
+        let bytes = Array("0123456789".utf8)
+        #expect(bytes.withUnsafeBytes { SystemCall.writeAll(fd, $0, at: 0) } == 0)
+        #expect(Array("abc".utf8).withUnsafeBytes { SystemCall.writeAll(fd, $0, at: 4) } == 0)
+        #expect(lseek(fd, 0, SEEK_CUR) == 0)
+        #expect(try SystemCall.readToEnd(fd, limit: 100) == Array("0123abc789".utf8))
+        #expect(bytes.withUnsafeBytes { SystemCall.writeAll(-1, $0, at: 0) } == EBADF)
+    }
+
     @Test("a variable of the environment, or nil")
     func environment() {
         #expect(

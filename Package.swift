@@ -22,7 +22,8 @@ let package = Package(
 // MARK: - The system calls every module spells the same way
 
 package.targets += [
-    .target(name: "ActivityPOSIX")
+    .target(name: "ActivityPOSIX"),
+    .testTarget(name: "ActivityPOSIXTests", dependencies: ["ActivityPOSIX", "TestSupport"]),
 ]
 
 // MARK: - What the tests share (a tmux pane, a pyte screen, running a program)
@@ -78,7 +79,7 @@ package.targets += [
 // MARK: - Terminal (package-level: width, sanitizer, style detection, size for every display)
 
 package.targets += [
-    .target(name: "ActivityTerminal", dependencies: ["ActivityWire"]),
+    .target(name: "ActivityTerminal", dependencies: ["ActivityWire", "ActivityPOSIX"]),
     .testTarget(
         name: "ActivityTerminalTests", dependencies: ["ActivityTerminal", "TestSupport"], exclude: ["Fixtures"]),
 ]

@@ -85,7 +85,7 @@ public struct AdapterPipeline {
         adapter: any ToolAdapter, toolName: String, parent: ActivityID? = nil, idPrefix: String? = nil
     ) {
         self.adapter = adapter
-        let prefix = idPrefix ?? Self.randomPrefix()
+        let prefix = idPrefix ?? ActivityID.randomPrefix()
         self.activities = AdaptedActivities(toolName: toolName, parent: parent, idPrefix: prefix)
     }
 
@@ -305,11 +305,5 @@ public struct AdapterPipeline {
         guard state.heldReturns > 0 else { return }
         activities.passthrough(ArraySlice(repeating: 0x0D, count: state.heldReturns), stream)
         state.heldReturns = 0
-    }
-
-    /// 64 random bits as 16 hex digits, the per-process id prefix of §4.
-    static func randomPrefix() -> String {
-        let hex = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -10,5 +11,5 @@
 signal(SIGPIPE, SIG_IGN)
 // Inherited as ignored, SIGCHLD would make the kernel reap children itself and waitpid fail.
 signal(SIGCHLD, SIG_DFL)
-POSIX.ensureStandardDescriptors()
+SystemCall.ensureStandardDescriptors()
 exit(ActivityCommand.main(Array(CommandLine.arguments.dropFirst())))

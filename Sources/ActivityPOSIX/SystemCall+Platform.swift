@@ -107,6 +107,23 @@ extension SystemCall {
         #endif
     }
 
+    /// A variable of this process's environment, or `nil`.
+    package static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// Makes sure descriptors 0, 1 and 2 are open (on `/dev/null` where they were not), so that no
+    /// file or socket opened later takes their place and receives output meant for a terminal.
+    package static func ensureStandardDescriptors() {
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
+            if opened >= 0 && opened != fd {
+                dup2(opened, fd)
+                close(opened)
+            }
+        }
+    }
+
     /// This process's environment, as `NAME=value` strings.
     package static func environment() -> [String] {
         #if canImport(Darwin)

@@ -42,6 +42,25 @@ extension SystemCall {
         return 0
     }
 
+    /// Writes all of `bytes` at `offset` of the file `fd` (`pwrite(2)`, which leaves the file's
+    /// offset as it is), going on after an interruption.
+    ///
+    /// Returns 0 once everything is written, else the error (`EIO` for a write of nothing).
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int32 {
+        var done = 0
+        while done < bytes.count {
+            let count = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            if count > 0 {
+                done += count
+            } else if count == 0 {
+                return EIO
+            } else if errno != EINTR {
+                return errno
+            }
+        }
+        return 0
+    }
+
     /// Waits until `fd` takes more bytes, at most `milliseconds`; whether it does.
     @discardableResult
     package static func waitUntilWritable(_ fd: Int32, milliseconds: Int32) -> Bool {

@@ -31,7 +31,9 @@ package enum SystemCall {
         #endif
     }
 
-    package static func read(_ fd: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    /// The bare `read(2)`: other modules read with ``read(_:into:dontWait:)``, whose result says
+    /// what happened.
+    static func read(_ fd: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
             Glibc.read(fd, bytes, count)
         #elseif canImport(Musl)
@@ -119,15 +121,19 @@ package enum SystemCall {
     }
 
     /// A pipe whose two ends are close-on-exec from the start: no child that another thread
-    /// spawns meanwhile inherits one (`pipe` then `fcntl` leaves that moment). Where `pipe2` is
-    /// missing (Darwin), `pipe` and `fcntl`.
-    package static func pipe(_ ends: inout [Int32]) -> Bool {
+    /// spawns meanwhile inherits one (`pipe` then `fcntl` leaves that moment), and both
+    /// non-blocking when asked. Where `pipe2` is missing (Darwin), `pipe` and `fcntl`.
+    package static func pipe(_ ends: inout [Int32], nonBlocking: Bool = false) -> Bool {
         ends = [-1, -1]
         #if canImport(Glibc) || canImport(Musl)
-            return ends.withUnsafeMutableBufferPointer { pipeWithFlags($0.baseAddress!, O_CLOEXEC) } == 0
+            let flags = O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)
+            return ends.withUnsafeMutableBufferPointer { pipeWithFlags($0.baseAddress!, flags) } == 0
         #else
             guard Darwin.pipe(&ends) == 0 else { return false }
-            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            for fd in ends {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+            }
             return true
         #endif
     }

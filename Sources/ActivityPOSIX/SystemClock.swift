@@ -25,6 +25,16 @@ package enum SystemClock {
         return Double(now.tv_sec) + Double(now.tv_nsec / 1000) / 1_000_000
     }
 
+    /// Sleeps for `seconds`, going on after a signal interrupts it.
+    package static func sleep(seconds: Double) {
+        guard seconds > 0 else { return }
+        // At most 31 years, so that the nanoseconds are an integer `Int` holds.
+        let nanoseconds = Int(exactly: (min(seconds, 1e9) * 1e9).rounded(.towardZero)) ?? 0
+        var request = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    }
+
     private static func seconds(of clock: clockid_t) -> Double {
         let now = read(clock)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000

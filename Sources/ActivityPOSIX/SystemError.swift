@@ -8,7 +8,8 @@
 
 /// A system call that failed: which call, and the `errno` it left.
 package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The call, as a person would look it up: `pipe2`, `open`, `poll`.
+    /// The call, as a person would look it up (`pipe2`, `open`, `poll`), with what it was
+    /// called on where that helps (`listen on /run/…/sink`).
     package let call: String
     package let code: Int32
 
@@ -19,7 +20,10 @@ package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     /// The system's words for the code: "No space left on device".
-    package var reason: String { String(cString: strerror(code)) }
+    package var reason: String { Self.reason(code) }
+
+    /// The system's words for an `errno` value.
+    package static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
     package var description: String { "\(call): \(reason)" }
 }

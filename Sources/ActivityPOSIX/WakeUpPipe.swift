@@ -17,17 +17,8 @@ package struct WakeUpPipe: Sendable {
     package let writeEnd: Int32
 
     package init() throws(SystemError) {
-        var ends: [Int32] = [-1, -1]
-        #if canImport(Glibc) || canImport(Musl)
-            let made = ends.withUnsafeMutableBufferPointer { pipeWithFlags($0.baseAddress!, O_CLOEXEC | O_NONBLOCK) }
-            guard made == 0 else { throw SystemError("pipe2") }
-        #else
-            guard Darwin.pipe(&ends) == 0 else { throw SystemError("pipe") }
-            for fd in ends {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            }
-        #endif
+        var ends: [Int32] = []
+        guard SystemCall.pipe(&ends, nonBlocking: true) else { throw SystemError(Self.call) }
         readEnd = ends[0]
         writeEnd = ends[1]
     }
@@ -41,7 +32,16 @@ package struct WakeUpPipe: Sendable {
     /// Takes every wake-up so far, so that the next poll waits again.
     package func drain() {
         var buffer = [UInt8](repeating: 0, count: 64)
-        while SystemCall.read(readEnd, &buffer, buffer.count) > 0 {}
+        while case .bytes? = try? SystemCall.read(readEnd, into: &buffer) {}
+    }
+
+    /// The call that makes the pipe, as a failure names it.
+    private static var call: String {
+        #if canImport(Glibc) || canImport(Musl)
+            "pipe2"
+        #else
+            "pipe"
+        #endif
     }
 
     /// Closes both ends: once, when no thread polls or wakes it any more.

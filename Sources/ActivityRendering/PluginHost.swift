@@ -62,12 +62,13 @@ public final class PluginHost: ActivityRenderer {
             throw .pluginName(TerminalSanitizer.escaped(name))
         }
         let program = "activity-render-" + name
-        guard let path = Self.find(program, path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
+        guard let path = ProcessSpawn.executable(program, searching: environment["PATH"] ?? ProcessSpawn.defaultPath)
+        else {
             throw .pluginNotFound(name: name, program: program)
         }
         var pair: [Int32] = [-1, -1]
         guard SystemCall.unixStreamSocketPair(&pair) else {
-            throw .pluginFailed(name: name, reason: "socketpair: \(String(cString: strerror(errno)))")
+            throw .pluginFailed(name: name, reason: "socketpair: \(SystemError.reason(errno))")
         }
         // The plugin only reads; it must not be able to write events back.
         shutdown(pair[1], Int32(SHUT_WR))
@@ -83,16 +84,23 @@ public final class PluginHost: ActivityRenderer {
         guard SystemCall.pipe(&output) else {
             close(pair[0])
             close(pair[1])
-            throw .pluginFailed(name: name, reason: "pipe: \(String(cString: strerror(errno)))")
+            throw .pluginFailed(name: name, reason: "pipe: \(SystemError.reason(errno))")
         }
-        var child: pid_t = 0
-        let status = Self.spawn(path, stdin: pair[1], stdout: output[1], environment: environment, pid: &child)
+        let spawned = Result { () throws(SystemError) in
+            try ProcessSpawn.spawn(
+                [path], environment: environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" },
+                descriptors: [.duplicate(pair[1], as: 0), .duplicate(output[1], as: 1)])
+        }
         close(pair[1])
         close(output[1])
-        guard status == 0 else {
+        let child: pid_t
+        switch spawned {
+        case .success(let pid):
+            child = pid
+        case .failure(let error):
             close(pair[0])
             close(output[0])
-            throw .pluginFailed(name: name, reason: "\(path): \(String(cString: strerror(status)))")
+            throw .pluginFailed(name: name, reason: "\(path): \(error.reason)")
         }
         relay = PluginOutputRelay(input: output[0])
         if relay == nil { close(output[0]) }
@@ -234,55 +242,5 @@ public final class PluginHost: ActivityRenderer {
             left -= 1
         }
         return true
-    }
-
-    /// The first executable regular file named `program` in the folders of `path`, as
-    /// `posix_spawnp` and the shell search `PATH` (an empty entry is the current folder).
-    package static func find(_ program: String, path: String) -> String? {
-        for directory in path.split(separator: ":", omittingEmptySubsequences: false) {
-            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + program
-            var info = stat()
-            guard stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0
-            else { continue }
-            return candidate
-        }
-        return nil
-    }
-
-    /// `posix_spawn`s `path` with `stdin` as its standard input (and `stdout` as its standard
-    /// output, when given), default signal dispositions, an empty signal mask, in a process group
-    /// of its own. Returns 0 or an errno value. External adapters (`activity-adapt-NAME`) start
-    /// the same way.
-    package static func spawn(
-        _ path: String, stdin: Int32, stdout: Int32? = nil, environment: [String: String], pid: inout pid_t
-    ) -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGWINCH, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        // Its own process group, so that stopping it stops whatever it started too.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-
-        let argv = [strdup(path)]
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
-        defer { (argv + envp).forEach { free($0) } }
-        return (argv + [nil]).withUnsafeBufferPointer { args in
-            (envp + [nil]).withUnsafeBufferPointer { env in
-                posix_spawn(&pid, path, &actions, &attributes, args.baseAddress!, env.baseAddress!)
-            }
-        }
     }
 }

@@ -30,10 +30,7 @@ final class PluginOutputRelay: Sendable {
             let destination = FileDescriptorOutput(fileDescriptor: output)
             var filter = PluginOutput()
             var buffer = [UInt8](repeating: 0, count: 16_384)
-            while true {
-                let count = read(input, &buffer, buffer.count)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
+            while case .bytes(let count)? = try? SystemCall.read(input, into: &buffer) {
                 let (bytes, ids) = filter.feed(buffer[..<count])
                 if !ids.isEmpty { cancels.withLock { $0 += ids } }
                 destination.write(bytes)

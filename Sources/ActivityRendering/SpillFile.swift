@@ -44,18 +44,8 @@ final class SpillFile: @unchecked Sendable {
         record.reserveCapacity(Self.headerSize + bytes.count)
         for value in [lane, length] { withUnsafeBytes(of: value.littleEndian) { record.append(contentsOf: $0) } }
         record.append(contentsOf: bytes)
-        var written = 0
-        while written < record.count {
-            let count = record.withUnsafeBytes { raw in
-                pwrite(fd, raw.baseAddress! + written, raw.count - written, off_t(end + written))
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                // A record cut short is no record: the next append writes over it.
-                return false
-            }
-            written += count
-        }
+        // A record cut short is no record: the next append writes over it.
+        guard record.withUnsafeBytes({ SystemCall.writeAll(fd, $0, at: end) }) == 0 else { return false }
         end += record.count
         byteCount += bytes.count
         return true
@@ -94,16 +84,8 @@ final class SpillFile: @unchecked Sendable {
 
     private func read(_ count: Int, at offset: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = bytes.withUnsafeMutableBytes { raw in
-                pread(fd, raw.baseAddress! + done, count - done, off_t(offset + done))
-            }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { return nil }
-            done += got
-        }
-        return bytes
+        let read = bytes.withUnsafeMutableBytes { raw in try? SystemCall.read(fd, into: raw, at: offset) }
+        return read == count ? bytes : nil
     }
 
     private static func word(_ bytes: [UInt8], _ at: Int) -> UInt32 {

@@ -39,7 +39,7 @@ enum InterruptEnding {
         guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var ends: [Int32] = []
         guard SystemCall.pipe(&ends) else {
-            Warnings.once(.interruptEnding, "cannot end activities on Ctrl-C: \(String(cString: strerror(errno)))")
+            Warnings.once(.interruptEnding, "cannot end activities on Ctrl-C: \(SystemError.reason(errno))")
             return
         }
         // The handler must never block on the pipe; the thread that reads it may.
@@ -48,12 +48,12 @@ enum InterruptEnding {
         // A signal ignored at start-up (a job started in the background) stays ignored.
         let claimed = ProcessSignals.deliver(signals.filter { !ProcessSignals.isIgnored($0) }, to: ends[1])
         let started = HelperThread.start {
-            var byte: UInt8 = 0
-            while SystemCall.read(readEnd, &byte, 1) != 1 {}
+            var byte: [UInt8] = [0]
+            while (try? SystemCall.read(readEnd, into: &byte)) != .bytes(1) {}
             ProcessSignals.stopDelivering(claimed)
             Flusher.shared.endAll(status: .cancelled, message: "interrupted")
             ActivitySystem.flush(timeout: 0.5)
-            kill(getpid(), Int32(byte))
+            kill(getpid(), Int32(byte[0]))
         }
         if started == nil {
             ProcessSignals.stopDelivering(claimed)

@@ -55,8 +55,7 @@ enum ActivityIDGenerator {
         let text: String
 
         init() {
-            let hex = String(UInt64.random(in: .min ... .max), radix: 16)
-            text = String(repeating: "0", count: 16 - hex.count) + hex
+            text = ActivityID.randomPrefix()
         }
     }
 

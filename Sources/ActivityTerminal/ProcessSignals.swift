@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import Synchronization
 
 #if canImport(Glibc)
@@ -25,16 +26,9 @@ import Synchronization
 /// A handler the program installed before is chained to; one it installs after replaces ours
 /// (and should call ``restoreTerminals()``), and stays when the last claim is released.
 package enum ProcessSignals {
-    /// The signals whose default action ends the process and that `activity` takes itself; faults
-    /// (SIGSEGV, SIGABRT, …) are not among them: they are this process's own errors.
-    package static let terminating: [Int32] = {
-        let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU, SIGXFSZ]
-        #if os(Linux)
-            return signals + [SIGPWR]
-        #else
-            return signals
-        #endif
-    }()
+    /// The signals whose default action ends the process and that `activity` takes itself
+    /// (``SignalNumbers/terminating``).
+    package static let terminating = SignalNumbers.terminating
 
     /// The signals whose handler restores the terminals: blocked while a drawer draws
     /// (``TerminalClaim/draw(waiting:_:)``).

@@ -25,6 +25,13 @@ public struct ActivityID: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     public var description: String { rawValue }
 
+    /// 64 random bits as 16 lowercase hex digits: the per-process prefix that keeps ids of many
+    /// processes and machines apart (§4 of the protocol).
+    package static func randomPrefix() -> String {
+        let hex = String(UInt64.random(in: .min ... .max), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     public static func < (lhs: ActivityID, rhs: ActivityID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Whether `bytes` form a valid id.

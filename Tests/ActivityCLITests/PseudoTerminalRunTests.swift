@@ -123,6 +123,21 @@ struct PseudoTerminalRunTests {
         #expect(screen.contains("x       col2    col3\nlonger  c2      c3"), "\(screen)")
     }
 
+    /// The pseudo-terminal path looked the command up on its own, for executable files only, and
+    /// said "command not found" (127) where the pipes said "cannot execute" (126).
+    @Test(
+        "a command that is a file without execute permission cannot execute (126), as on pipes",
+        .enabled(if: available))
+    func notExecutable() throws {
+        let pane = try TmuxPane()
+        _ = try pane.folder.file("not-runnable", contents: "echo never\n")
+        try pane.type("PATH='\(pane.folder.url.path)':$PATH activity run -- not-runnable; echo status=$?")
+        #expect(try pane.waitFor("status=126"))
+        let screen = try pane.screen()
+        #expect(screen.contains("not-runnable: cannot execute: Permission denied"), "\(screen)")
+        #expect(!screen.contains("never"))
+    }
+
     @Test(
         "a run started in the background prints plain lines, never a live region over the shell",
         .enabled(if: available))

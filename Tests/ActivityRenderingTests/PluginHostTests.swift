@@ -98,4 +98,49 @@ struct PluginHostTests {
             if !gone { kill(child, SIGKILL) }
         }
     }
+
+    /// The signals ignored in a process of the plugin's, from its `/proc/PID/status`.
+    static func ignoredSignals(_ status: String) -> UInt64? {
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigIgn:") }) else { return nil }
+        return UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+    }
+
+    @Test("a plugin gets back at its default every signal activity changes, as run's command does")
+    func pluginSignals() throws {
+        try withTemporaryDirectory { directory in
+            let out = directory + "/status"
+            // grep runs with the dispositions the plugin's shell got, ignored ones kept.
+            install("signals", "grep SigIgn /proc/self/status > '\(out)'; cat > /dev/null", in: directory)
+            // SIGTTIN is one activity changes (it stops or ignores it around a terminal), but it
+            // was not on the plugins' own list; SIGPROF is the caller's alone and stays ignored.
+            let oldTTIN = signal(SIGTTIN, SIG_IGN)
+            let oldPROF = signal(SIGPROF, SIG_IGN)
+            let plugin: PluginHost
+            do {
+                defer {
+                    signal(SIGTTIN, oldTTIN)
+                    signal(SIGPROF, oldPROF)
+                }
+                plugin = try PluginHost(name: "signals", environment: ["PATH": directory + ":/usr/bin:/bin"])
+            }
+            plugin.finish(ActivityStore(), now: 0)
+            let ignored = try #require(Self.ignoredSignals(readFile(out) ?? ""), "the plugin wrote no status")
+            #expect(ignored & (1 << UInt64(SIGTTIN - 1)) == 0, "SIGTTIN is at its default in the plugin")
+            #expect(ignored & (1 << UInt64(SIGPROF - 1)) != 0, "SIGPROF stays ignored")
+        }
+    }
+
+    @Test("a plugin that is a script without #! runs with /bin/sh, as a shell runs it")
+    func pluginWithoutInterpreter() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/activity-render-bare"
+            writeFile(path, "cat > '\(directory)/got.jsonl'\n")
+            chmod(path, 0o755)
+            let plugin = try PluginHost(name: "bare", environment: ["PATH": directory + ":/usr/bin:/bin"])
+            var store = ActivityStore()
+            for update in store.updates(applying: E.begin("a", "A", at: 5)) { plugin.render(update, in: store) }
+            plugin.finish(store, now: 6)
+            #expect(readFile(directory + "/got.jsonl")?.contains(#""title":"A""#) == true)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import ActivityAdapters
+import ActivityPOSIX
 import ActivityRendering
 import ActivityWire
 
@@ -40,29 +41,32 @@ final class ExternalAdapter: OutputAdapter {
     init(name: String, path: String, parent: ActivityID?) throws(Failure) {
         var toAdapter: [Int32] = [-1, -1]
         var fromAdapter: [Int32] = [-1, -1]
-        guard POSIX.makePipe(&toAdapter) else {
-            throw Failure(message: "cannot start adapter \(name): pipe: \(POSIX.describe(errno))")
+        guard SystemCall.pipe(&toAdapter) else {
+            throw Failure(message: "cannot start adapter \(name): pipe: \(SystemError.reason(errno))")
         }
-        guard POSIX.makePipe(&fromAdapter) else {
+        guard SystemCall.pipe(&fromAdapter) else {
             close(toAdapter[0])
             close(toAdapter[1])
-            throw Failure(message: "cannot start adapter \(name): pipe: \(POSIX.describe(errno))")
+            throw Failure(message: "cannot start adapter \(name): pipe: \(SystemError.reason(errno))")
         }
-        var environment: [String: String] = [:]
-        for entry in POSIX.environment() {
-            guard let equals = entry.firstIndex(of: "=") else { continue }
-            environment[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+        let environment =
+            SystemCall.environment().filter { !$0.hasPrefix("ACTIVITY_PARENT=") }
+            + (parent.map { ["ACTIVITY_PARENT=\($0.rawValue)"] } ?? [])
+        let spawned = Result { () throws(SystemError) in
+            try ProcessSpawn.spawn(
+                [path], environment: environment,
+                descriptors: [.duplicate(toAdapter[0], as: 0), .duplicate(fromAdapter[1], as: 1)])
         }
-        environment["ACTIVITY_PARENT"] = parent?.rawValue
-        var child: pid_t = 0
-        let status = PluginHost.spawn(
-            path, stdin: toAdapter[0], stdout: fromAdapter[1], environment: environment, pid: &child)
         close(toAdapter[0])
         close(fromAdapter[1])
-        guard status == 0 else {
+        let child: pid_t
+        switch spawned {
+        case .success(let pid):
+            child = pid
+        case .failure(let error):
             close(toAdapter[1])
             close(fromAdapter[0])
-            throw Failure(message: "cannot start adapter \(name) (\(path)): \(POSIX.describe(status))")
+            throw Failure(message: "cannot start adapter \(name) (\(path)): \(error.reason)")
         }
         for fd in [toAdapter[1], fromAdapter[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         self.name = name
@@ -119,8 +123,8 @@ final class ExternalAdapter: OutputAdapter {
         input = -1
         var results: [AdapterOutput] = []
         // It has its input's end; give it a bounded time to write the rest and exit.
-        let deadline = POSIX.monotonicSeconds() + 5
-        while output >= 0 && POSIX.monotonicSeconds() < deadline {
+        let deadline = SystemClock.monotonicSeconds() + 5
+        while output >= 0 && SystemClock.monotonicSeconds() < deadline {
             var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
             _ = poll(&poller, 1, 100)
             results += drain()
@@ -144,8 +148,8 @@ final class ExternalAdapter: OutputAdapter {
         var results: [AdapterOutput] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-            if count > 0 {
+            switch try? SystemCall.read(output, into: &buffer) {
+            case .bytes(let count):
                 for byte in buffer[..<count] {
                     pending.append(byte)
                     if byte == 0x0A || pending.count >= AdapterPipeline.maxLineBytes {
@@ -153,15 +157,14 @@ final class ExternalAdapter: OutputAdapter {
                         pending.removeAll(keepingCapacity: true)
                     }
                 }
-                continue
-            }
-            if count < 0 && errno == EINTR { continue }
-            if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+            case .wouldBlock:
+                return results
+            case .endOfFile, nil:
                 close(output)
                 output = -1
                 if input >= 0 { results += died("closed its output") }
+                return results
             }
-            return results
         }
     }
 

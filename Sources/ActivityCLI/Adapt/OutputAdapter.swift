@@ -1,4 +1,5 @@
 import ActivityAdapters
+import ActivityPOSIX
 import ActivityRendering
 import ActivityWire
 
@@ -96,7 +97,9 @@ enum AdapterChoice {
             name.utf8.allSatisfy({ ActivityID.isValid(CollectionOfOne($0)) && $0 != UInt8(ascii: "/") })
         else { throw .invalidName(name) }
         let program = "activity-adapt-" + name
-        guard let path = PluginHost.find(program, path: POSIX.environment("PATH") ?? "/usr/local/bin:/usr/bin:/bin")
+        guard
+            let path = ProcessSpawn.executable(
+                program, searching: SystemCall.environment("PATH") ?? ProcessSpawn.defaultPath)
         else { throw .notFound(name) }
         do throws(ExternalAdapter.Failure) {
             return try ExternalAdapter(name: name, path: path, parent: parent)

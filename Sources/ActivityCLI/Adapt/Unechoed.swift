@@ -1,4 +1,5 @@
 import ActivityAdapters
+import ActivityPOSIX
 
 /// The lines an external adapter was given and has not echoed yet: what passes through raw if it
 /// dies, so that a dead adapter never loses the tool's output.
@@ -14,9 +15,8 @@ struct Unechoed {
     static let maxBytes = 1 << 20
     static let maxLines = 4096
 
-    private var lines: [(bytes: [UInt8], stream: AdapterStream)] = []
-    private var count = 0
-    private var first = 0
+    private var lines = BoundedQueue<(bytes: [UInt8], stream: AdapterStream)>(
+        maxCount: Self.maxLines, maxWeight: Self.maxBytes)
 
     /// `bytes` were written to the adapter's input.
     mutating func sent(_ bytes: UnsafeRawBufferPointer, _ stream: AdapterStream) {
@@ -26,11 +26,6 @@ struct Unechoed {
             start = index + 1
         }
         if start < bytes.count { append(bytes[start...], stream) }
-        while count > Self.maxBytes || lines.count - first > Self.maxLines { dropFirst() }
-        if first > 1024 {
-            lines.removeFirst(first)
-            first = 0
-        }
     }
 
     /// The adapter wrote `line`, which is not an event: that line, and every one before it, is
@@ -39,39 +34,30 @@ struct Unechoed {
     /// tool's), so it leaves every line kept.
     mutating func echoed(_ line: [UInt8]) {
         guard line.contains(where: { $0 != 0x0A && $0 != 0x0D }) else { return }
-        guard let index = lines[first...].firstIndex(where: { $0.bytes == line }) else { return }
-        while first <= index { dropFirst() }
+        guard let offset = lines.firstOffset(where: { $0.bytes == line }) else { return }
+        _ = lines.removeFirst(offset + 1)
     }
 
     /// The lines not echoed, in order, as passthrough; none are kept.
     mutating func takeAll() -> [AdapterOutput] {
         var outputs: [AdapterOutput] = []
-        for line in lines[first...] {
+        for line in lines.removeAll() {
             if case .passthrough(let previous, let stream) = outputs.last, stream == line.stream {
                 outputs[outputs.count - 1] = .passthrough(previous + line.bytes, stream)
             } else {
                 outputs.append(.passthrough(line.bytes, line.stream))
             }
         }
-        lines = []
-        first = 0
-        count = 0
         return outputs
     }
 
     /// Adds a piece: to the last line if that one has no end yet and came from the same stream.
+    /// Past the bounds, the oldest lines go.
     private mutating func append(_ piece: Slice<UnsafeRawBufferPointer>, _ stream: AdapterStream) {
-        count += piece.count
-        if first < lines.count, let last = lines.last, last.bytes.last != 0x0A, last.stream == stream {
-            lines[lines.count - 1].bytes.append(contentsOf: piece)
+        if let last = lines.last, last.bytes.last != 0x0A, last.stream == stream {
+            lines.updateLast(addingWeight: piece.count) { $0.bytes.append(contentsOf: piece) }
         } else {
-            lines.append((Array(piece), stream))
+            lines.append((Array(piece), stream), weight: piece.count)
         }
-    }
-
-    private mutating func dropFirst() {
-        count -= lines[first].bytes.count
-        lines[first].bytes = []
-        first += 1
     }
 }

@@ -1,4 +1,5 @@
 import ActivityAdapters
+import ActivityPOSIX
 import ActivityWire
 
 #if canImport(Glibc)
@@ -63,15 +64,15 @@ enum AdaptCommand {
         let name = parsed.positionals[0]
         let file = parsed.positionals.count > 1 ? parsed.positionals[1] : "-"
         guard let fd = CommandInput.descriptor(for: file) else {
-            Console.error("\(file): \(POSIX.describe(errno))", command: "adapt")
+            Console.error("\(file): \(SystemError.reason(errno))", command: "adapt")
             return ExitCode.noInput
         }
         defer { CommandInput.release(fd) }
         let adapter: any OutputAdapter
         do throws(AdapterChoice.Failure) {
             adapter = try AdapterChoice.make(
-                name, command: [], parent: POSIX.environment("ACTIVITY_PARENT").flatMap(ActivityID.init),
-                idPrefix: POSIX.randomHex())
+                name, command: [], parent: SystemCall.environment("ACTIVITY_PARENT").flatMap(ActivityID.init),
+                idPrefix: ActivityID.randomPrefix())
         } catch {
             Console.error(error.message, command: "adapt")
             if case .invalidName = error { return ExitCode.usage }
@@ -131,7 +132,7 @@ final class AdapterOutputWriter {
         for output in outputs {
             switch output {
             case .event(var event):
-                event.timestamp = POSIX.unixSeconds()
+                event.timestamp = SystemClock.unixTimestamp()
                 if atLineStart {
                     encoder.encode(event, into: &bytes)
                 } else if waiting.count < 1024 {

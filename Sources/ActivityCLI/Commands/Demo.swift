@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityWire
 
 /// `activity demo [--speed X | --quick] [display options]`: a simulated build, drawn live.
@@ -32,15 +33,15 @@ enum DemoCommand {
         case .failure(let error): return error.exitStatus
         }
         let watcher = SignalWatcher.start(finishing: display)
-        let start = POSIX.monotonicSeconds()
-        let startTime = POSIX.unixSeconds()
+        let start = SystemClock.monotonicSeconds()
+        let startTime = SystemClock.unixTimestamp()
         for entry in DemoScript.timeline() {
             var event = entry.event
             if parsed.flag("quick") {
                 event.timestamp = startTime + entry.time
             } else {
-                POSIX.sleep(seconds: start + entry.time / (speed ?? 1) - POSIX.monotonicSeconds())
-                event.timestamp = POSIX.unixSeconds()
+                SystemClock.sleep(seconds: start + entry.time / (speed ?? 1) - SystemClock.monotonicSeconds())
+                event.timestamp = SystemClock.unixTimestamp()
             }
             display.handle(event)
         }

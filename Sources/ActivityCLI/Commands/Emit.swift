@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityReporting
 import ActivityTerminal
 import ActivityWire
@@ -108,7 +109,7 @@ enum EmitCommand {
         let parser = beginParser
         let parsed = try parser.parse(arguments)
         try parser.expectPositionals(parsed, 1...1, names: "TITLE")
-        let id = try parser.id(parsed, "id") ?? ActivityID(unchecked: POSIX.randomHex() + ".1")
+        let id = try parser.id(parsed, "id") ?? ActivityID(unchecked: ActivityID.randomPrefix() + ".1")
         let parent = try parser.id(parsed, "parent") ?? inheritedParent()
         // Each call is a process of its own: the activity belongs to the script that called it.
         var attrs: [String: AttributeValue] = [ownerAttribute: .number(Double(owningProcess()))]
@@ -128,7 +129,7 @@ enum EmitCommand {
         return ActivityEvent.Begin(
             id: id, title: parsed.positionals[0], parent: parent, total: try parser.count(parsed, "total"),
             unit: parsed.value("unit"), message: parsed.value("message"), cancellable: cancellable, attrs: attrs,
-            timestamp: POSIX.unixSeconds())
+            timestamp: SystemClock.unixTimestamp())
     }
 
     static let progressSpec = CommandSpec(
@@ -154,7 +155,7 @@ enum EmitCommand {
         return ActivityEvent.Progress(
             id: try parser.id(parsed.positionals[0], what: "ID"), completed: try parser.count(parsed, "completed"),
             total: total, message: parsed.value("message"), title: parsed.value("title"),
-            timestamp: POSIX.unixSeconds())
+            timestamp: SystemClock.unixTimestamp())
     }
 
     static let endSpec = CommandSpec(
@@ -180,7 +181,7 @@ enum EmitCommand {
         return ActivityEvent.End(
             id: try parser.id(parsed.positionals[0], what: "ID"),
             status: try parser.choice(parsed, "status", among: statuses) ?? .success,
-            message: parsed.value("message"), error: parsed.value("error"), timestamp: POSIX.unixSeconds())
+            message: parsed.value("message"), error: parsed.value("error"), timestamp: SystemClock.unixTimestamp())
     }
 
     static let logSpec = CommandSpec(
@@ -204,7 +205,7 @@ enum EmitCommand {
         return ActivityEvent.Log(
             message: parsed.positionals[0], id: try parser.id(parsed, "id"),
             level: try parser.choice(parsed, "level", among: ActivityEvent.Level.allCases) ?? .info,
-            timestamp: POSIX.unixSeconds())
+            timestamp: SystemClock.unixTimestamp())
     }
 
     // MARK: - Delivery
@@ -220,7 +221,7 @@ enum EmitCommand {
 
     /// `ACTIVITY_PARENT`, when it holds a valid id.
     static func inheritedParent() -> ActivityID? {
-        guard let text = POSIX.environment("ACTIVITY_PARENT"), !text.isEmpty else { return nil }
+        guard let text = SystemCall.environment("ACTIVITY_PARENT"), !text.isEmpty else { return nil }
         guard let id = ActivityID(text) else {
             Console.error(
                 "ignoring ACTIVITY_PARENT=\(TerminalSanitizer.escaped(text)): not a valid activity id", command: "emit")
@@ -242,7 +243,7 @@ enum EmitCommand {
     /// `false` (emit exits with 74): the events are being lost, not just unread.
     static func deliver(_ event: ActivityEvent) -> Bool {
         // Empty is unset, as in both libraries.
-        guard let spec = POSIX.environment("ACTIVITY_SINK"), !spec.isEmpty else { return true }
+        guard let spec = SystemCall.environment("ACTIVITY_SINK"), !spec.isEmpty else { return true }
         let shown = "\"" + TerminalSanitizer.escaped(spec) + "\""
         let destination: ActivitySinkDestination
         do throws(ActivitySinkError) {
@@ -254,7 +255,7 @@ enum EmitCommand {
         }
         guard destination != .none else { return true }
         let timeout = timeoutSeconds()
-        let deadline = POSIX.monotonicSeconds() + timeout
+        let deadline = SystemClock.monotonicSeconds() + timeout
         let target: LineConnection.Target
         do throws(ActivitySinkError) {
             target = try LineConnection.open(destination, connectTimeout: timeout)
@@ -267,7 +268,7 @@ enum EmitCommand {
         sigemptyset(&signals)
         sigaddset(&signals, SIGPIPE)
         let outcome = LineConnection.write(ActivityEventEncoder().encode(event), to: target, signals: &signals) {
-            POSIX.monotonicSeconds() >= deadline
+            SystemClock.monotonicSeconds() >= deadline
         }
         switch outcome {
         case .written:
@@ -278,19 +279,19 @@ enum EmitCommand {
             return true
         case .failed(let error) where outcome.readerWentAway:
             Console.error(
-                "event not sent: ACTIVITY_SINK=\(shown): its reader went away (\(POSIX.describe(error)))",
+                "event not sent: ACTIVITY_SINK=\(shown): its reader went away (\(SystemError.reason(error)))",
                 command: "emit")
             return true
         case .failed(let error):
             Console.error(
-                "cannot write to ACTIVITY_SINK=\(shown): \(POSIX.describe(error)); event not sent", command: "emit")
+                "cannot write to ACTIVITY_SINK=\(shown): \(SystemError.reason(error)); event not sent", command: "emit")
             return false
         }
     }
 
     /// `ACTIVITY_TIMEOUT_MS` in seconds, as the C library reads it: 0 to 60000 ms, 1000 by default.
     static func timeoutSeconds() -> Double {
-        guard let text = POSIX.environment("ACTIVITY_TIMEOUT_MS") else { return 1 }
+        guard let text = SystemCall.environment("ACTIVITY_TIMEOUT_MS") else { return 1 }
         guard let value = Int(text), (0...60_000).contains(value) else {
             Console.error(
                 "ignoring ACTIVITY_TIMEOUT_MS=\(TerminalSanitizer.escaped(text)): not a number of milliseconds from 0 to 60000",

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityTimeline
 
 /// `activity export --format chrome-trace|otlp-json [-o FILE] RECORDING`: converts a recording for
@@ -57,7 +58,7 @@ enum ExportCommand {
         case .chromeTrace:
             return TraceExport.chromeTrace(parsed.positionals[0], writer: ChromeTraceWriter(), to: output)
         case .otlpJSON:
-            let resource = OTLPSettings.resource(environment: POSIX.environment)
+            let resource = OTLPSettings.resource(environment: SystemCall.environment)
             let writer = OTLPTraceWriter(
                 serviceName: parsed.value("service-name") ?? resource.serviceName,
                 resourceAttributes: resource.attributes, version: Commands.version)

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityRendering
 import ActivityWire
 
@@ -33,7 +34,7 @@ enum RenderCommand {
         try parser.expectPositionals(parsed, 0...1, names: "FILE")
         let file = parsed.positionals.first ?? "-"
         guard let fd = CommandInput.descriptor(for: file) else {
-            Console.error("\(file): \(POSIX.describe(errno))", command: "render")
+            Console.error("\(file): \(SystemError.reason(errno))", command: "render")
             return ExitCode.noInput
         }
         defer { CommandInput.release(fd) }
@@ -132,7 +133,7 @@ struct StreamFeeder {
             paced += 1
             display.flushOutput()
             pacer.wait(for: event.timestamp)
-            event.timestamp = POSIX.unixSeconds()
+            event.timestamp = SystemClock.unixTimestamp()
             display.handle(event, line: line)
         }
         try reader.forEach(
@@ -183,7 +184,7 @@ struct Pacer {
     /// The longest wait between two events, in recorded seconds; `nil` for no limit.
     var maxGap: Double?
     private var lastRecorded: Double?
-    private var scheduled = POSIX.monotonicSeconds()
+    private var scheduled = SystemClock.monotonicSeconds()
 
     init(speed: Double, maxGap: Double?) {
         self.speed = speed
@@ -195,12 +196,12 @@ struct Pacer {
         guard let timestamp else { return }
         defer { lastRecorded = timestamp }
         guard let last = lastRecorded else {
-            scheduled = POSIX.monotonicSeconds()
+            scheduled = SystemClock.monotonicSeconds()
             return
         }
         var gap = max(0, timestamp - last)
         if let maxGap { gap = min(gap, maxGap) }
         scheduled += gap / speed
-        POSIX.sleep(seconds: scheduled - POSIX.monotonicSeconds())
+        SystemClock.sleep(seconds: scheduled - SystemClock.monotonicSeconds())
     }
 }

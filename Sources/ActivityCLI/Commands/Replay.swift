@@ -1,3 +1,4 @@
+import ActivityPOSIX
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -37,7 +38,7 @@ enum ReplayCommand {
         let maxGap = try parser.positiveNumber(parsed, "max-gap")
         let file = parsed.positionals[0]
         guard let fd = CommandInput.descriptor(for: file) else {
-            Console.error("\(file): \(POSIX.describe(errno))", command: "replay")
+            Console.error("\(file): \(SystemError.reason(errno))", command: "replay")
             return ExitCode.noInput
         }
         defer { CommandInput.release(fd) }

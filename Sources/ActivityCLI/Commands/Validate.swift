@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityWire
 
 #if canImport(Glibc)
@@ -47,7 +48,7 @@ enum ValidateCommand {
         for file in files {
             let name = file == "-" ? "<stdin>" : file
             guard let fd = CommandInput.descriptor(for: file) else {
-                Console.error("\(CommandInput.name(file)): \(POSIX.describe(errno))", command: "validate")
+                Console.error("\(CommandInput.name(file)): \(SystemError.reason(errno))", command: "validate")
                 status = ExitCode.noInput
                 continue
             }
@@ -107,7 +108,7 @@ enum ValidateCommand {
     static func describe(_ failure: FileOutput.Failure) -> String {
         switch failure {
         case .closed: "closed"
-        case .failed(let error): POSIX.describe(error)
+        case .failed(let error): SystemError.reason(error)
         }
     }
 }

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityRendering
 import ActivityWire
 
@@ -28,7 +29,7 @@ enum DisplayFactory {
     ) throws(DisplayError) -> any Display {
         let otlp: OTLPSettings?
         do throws(HTTPEndpoint.Invalid) {
-            otlp = try OTLPSettings.resolve(option: options.otlpEndpoint, environment: POSIX.environment)
+            otlp = try OTLPSettings.resolve(option: options.otlpEndpoint, environment: SystemCall.environment)
         } catch {
             throw DisplayError(message: error.message, exitStatus: ExitCode.usage)
         }

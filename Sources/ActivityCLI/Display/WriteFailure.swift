@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityRendering
 import ActivityTerminal
 import ActivityWire
@@ -24,7 +25,7 @@ struct WriteFailure: Equatable {
     var error: Int32
 
     /// `cannot write the log file /dev/full: No space left on device`.
-    var message: String { "cannot write \(output): \(POSIX.describe(error))" }
+    var message: String { "cannot write \(output): \(SystemError.reason(error))" }
 
     /// Whether `error` means the reader went away rather than that the write failed.
     static func isReaderGone(_ error: Int32) -> Bool {

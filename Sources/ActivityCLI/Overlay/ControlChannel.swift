@@ -66,7 +66,7 @@ final class ControlChannel: Sendable {
             // Our own descriptor (the reopened pipe, or a duplicate of the socket), then the
             // given one closed: it would otherwise be inherited by what `activity run` starts.
             if !channel.owned { fd = fcntl(given, F_DUPFD_CLOEXEC, 3) }
-            guard fd >= 0 else { throw Failure(message: "fd:\(given): \(POSIX.describe(errno))") }
+            guard fd >= 0 else { throw Failure(message: "fd:\(given): \(SystemError.reason(errno))") }
             close(given)
         }
         do throws(SystemError) {

@@ -235,8 +235,9 @@ final class TerminalOverlayPresenter: Sendable {
             if fds[0].revents != 0 { wakeUp.drain() }
             var escape = false
             if fds.count > 1, fds[1].revents & Int16(POLLIN) != 0, let inputFD {
-                let count = read(inputFD, &buffer, buffer.count)
-                if count > 0 { escape = Self.containsEscape(buffer[..<count]) }
+                if case .bytes(let count)? = try? SystemCall.read(inputFD, into: &buffer) {
+                    escape = Self.containsEscape(buffer[..<count])
+                }
             }
             apply(escape ? .cancelTapped : .tick)
         }

@@ -83,7 +83,7 @@ final class AptStatusDescriptor {
         }
 
         var ends: [Int32] = [-1, -1]
-        guard POSIX.makePipe(&ends) else { return .skipped("pipe: \(POSIX.describe(errno))") }
+        guard SystemCall.pipe(&ends) else { return .skipped("pipe: \(SystemError.reason(errno))") }
         // A number nothing the command inherits uses (a jobserver's, `exec 3>file`'s), and never
         // 0, 1 or 2 even when activity was started without them.
         let number = fcntl(ends[1], F_DUPFD_CLOEXEC, 3)
@@ -91,7 +91,7 @@ final class AptStatusDescriptor {
         SystemCall.close(ends[1])
         guard number >= 0 else {
             SystemCall.close(ends[0])
-            return .skipped("fcntl: \(POSIX.describe(error))")
+            return .skipped("fcntl: \(SystemError.reason(error))")
         }
         let descriptor = AptStatusDescriptor(
             number: number, readEnd: ends[0], configPath: directory + "/" + fileName)
@@ -178,14 +178,14 @@ final class AptStatusDescriptor {
     /// Writes the configuration file (new, mode 0600); the error's text on failure.
     private func write(_ text: String) -> String? {
         let fd = SystemCall.open(configPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return POSIX.describe(errno) }
+        guard fd >= 0 else { return SystemError.reason(errno) }
         defer { SystemCall.close(fd) }
         do throws(FileOutput.Failure) {
             try FileOutput(fileDescriptor: fd).write(text)
             return nil
         } catch {
-            if case .failed(let number) = error { return POSIX.describe(number) }
-            return POSIX.describe(EPIPE)
+            if case .failed(let number) = error { return SystemError.reason(number) }
+            return SystemError.reason(EPIPE)
         }
     }
 }

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityRendering
 import ActivityWire
 
@@ -93,7 +94,7 @@ struct ConnectionTracker {
         var pieces: [LineSplitter.Piece] = []
         connection.splitter.finish { pieces.append($0) }
         for piece in pieces { take(piece, fd: fd, connection: &connection, into: display) }
-        _ = display.abandon(ownedBy: .connection(fd), at: POSIX.unixSeconds())
+        _ = display.abandon(ownedBy: .connection(fd), at: SystemClock.unixTimestamp())
     }
 
     /// Abandons the activities of owning processes that no longer exist (or of all of them,
@@ -101,7 +102,7 @@ struct ConnectionTracker {
     mutating func reapProcesses(all: Bool = false, isAlive: (Int32) -> Bool, into display: any Display) {
         let gone = processes.filter { all || !isAlive($0) }
         processes.subtract(gone)
-        for pid in gone { _ = display.abandon(ownedBy: .process(pid), at: POSIX.unixSeconds()) }
+        for pid in gone { _ = display.abandon(ownedBy: .process(pid), at: SystemClock.unixTimestamp()) }
     }
 
     /// Where a cancel the person asked for must go, at most once per activity. The run's own

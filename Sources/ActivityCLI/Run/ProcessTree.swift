@@ -80,19 +80,10 @@ struct ProcessTree: Sendable {
 
     private static let maxDepth = 512
 
-    /// Fields 4, 5 and 6 of `/proc/PID/stat`, after the command name in parentheses (which may
-    /// itself hold spaces and parentheses: the last `)` ends it).
+    /// Fields 4, 5 and 6 of `/proc/PID/stat`.
     static func place(of pid: pid_t) -> Place? {
-        guard pid > 0, let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
-        defer { fclose(file) }
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let count = fread(&buffer, 1, buffer.count, file)
-        guard count > 0, let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        let fields = buffer[(close + 1)..<count].split(separator: UInt8(ascii: " "))
-        guard fields.count >= 4,
-            let parent = pid_t(String(decoding: fields[1], as: UTF8.self)),
-            let group = pid_t(String(decoding: fields[2], as: UTF8.self)),
-            let session = pid_t(String(decoding: fields[3], as: UTF8.self))
+        guard let fields = ProcessTable.statusFields(of: pid), fields.count >= 4,
+            let parent = pid_t(fields[1]), let group = pid_t(fields[2]), let session = pid_t(fields[3])
         else { return nil }
         return Place(parent: parent, group: group, session: session)
     }

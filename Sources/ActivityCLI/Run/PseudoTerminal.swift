@@ -19,27 +19,18 @@ struct PseudoTerminal {
     /// The slave's path, opened by the child as its controlling terminal.
     let slavePath: String
 
-    enum Failure: Error {
-        case system(String, Int32)
-        var message: String {
-            switch self {
-            case .system(let what, let error): "\(what): \(POSIX.describe(error))"
-            }
-        }
-    }
-
     /// Opens a pty with the size and settings of `terminal` (the real one).
-    init(like terminal: Int32) throws(Failure) {
-        guard let functions = Self.functions else { throw .system("posix_openpt", ENOSYS) }
+    init(like terminal: Int32) throws(SystemError) {
+        guard let functions = Self.functions else { throw SystemError("posix_openpt", code: ENOSYS) }
         let master = functions.open(O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard master >= 0 else { throw .system("posix_openpt", errno) }
+        guard master >= 0 else { throw SystemError("posix_openpt", code: errno) }
         var name = [CChar](repeating: 0, count: 128)
         guard functions.grant(master) == 0, functions.unlock(master) == 0,
             functions.name(master, &name, name.count) == 0
         else {
             let error = errno
             SystemCall.close(master)
-            throw .system("grantpt", error)
+            throw SystemError("grantpt", code: error)
         }
         self.master = master
         slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityTerminal
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ enum SessionLeader {
         let pid: pid_t
         do throws(Spawn.Failure) {
             pid = try Spawn.spawn(
-                command, environment: POSIX.environment(), streams: .inheritedInForeground(terminal: 2))
+                command, environment: SystemCall.environment(), streams: .inheritedInForeground(terminal: 2))
         } catch {
             Console.error(error.message(for: command[0]), command: "run")
             return error.exitStatus

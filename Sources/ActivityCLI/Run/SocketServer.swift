@@ -20,37 +20,28 @@ final class SocketServer {
     let path: String
     private(set) var fileDescriptor: Int32
 
-    enum Failure: Error {
-        case system(String, Int32)
-        var message: String {
-            switch self {
-            case .system(let what, let error): "\(what): \(POSIX.describe(error))"
-            }
-        }
-    }
-
-    init() throws(Failure) {
+    init() throws(SystemError) {
         let base = Self.baseDirectory()
         Self.removeStaleDirectories(in: base)
         var template = Array((base + "/" + Self.prefix + "\(getpid())-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw .system("mkdtemp \(base)", errno) }
+        guard let made = mkdtemp(&template) else { throw SystemError("mkdtemp \(base)", code: errno) }
         directory = String(cString: made)
         path = directory + "/sink"
         fileDescriptor = SystemCall.unixStreamSocket()
         guard fileDescriptor >= 0 else {
             let error = errno
             rmdir(directory)
-            throw .system("socket", error)
+            throw SystemError("socket", code: error)
         }
         guard var address = UnixAddress(path: path) else {
             close()
-            throw .system(path, ENAMETOOLONG)
+            throw SystemError(path, code: ENAMETOOLONG)
         }
         let bound = address.withSockaddr { bind(fileDescriptor, $0, $1) }
         guard bound == 0, listen(fileDescriptor, 128) == 0 else {
             let error = errno
             close()
-            throw .system("listen on \(path)", error)
+            throw SystemError("listen on \(path)", code: error)
         }
         _ = fcntl(fileDescriptor, F_SETFL, fcntl(fileDescriptor, F_GETFL) | O_NONBLOCK)
     }
@@ -127,7 +118,7 @@ final class SocketServer {
     /// place for a child that changes directory. `/tmp` when unset, or too long to leave room
     /// for the socket's name in the 108 bytes of a socket address.
     static func baseDirectory() -> String {
-        guard var base = POSIX.environment("TMPDIR"), !base.isEmpty else { return "/tmp" }
+        guard var base = SystemCall.environment("TMPDIR"), !base.isEmpty else { return "/tmp" }
         if !base.hasPrefix("/") {
             guard let cwd = getcwd(nil, 0) else { return "/tmp" }
             defer { free(cwd) }

@@ -1,4 +1,4 @@
-import ActivityRendering
+import ActivityPOSIX
 
 #if canImport(Glibc)
     import Glibc
@@ -8,7 +8,7 @@ import ActivityRendering
     import Darwin
 #endif
 
-/// Starts the command of `activity run` with `posix_spawnp`.
+/// Starts the command of `activity run` (``ProcessSpawn``).
 ///
 /// The child gets its standard output and error on the given pipes, its own process group (so
 /// that a forwarded signal reaches the whole tree it starts), default dispositions for every
@@ -35,13 +35,10 @@ enum Spawn {
             case ENOENT, ENOTDIR: "\(command): command not found"
             case EACCES where command.contains("/") && Self.isDirectory(command):
                 "\(command): cannot execute: it is a directory"
-            default: "\(command): cannot execute: \(POSIX.describe(errno))"
+            default: "\(command): cannot execute: \(SystemError.reason(errno))"
             }
         }
     }
-
-    /// glibc's POSIX_SPAWN_SETSID (since 2.26), which the Glibc module does not import.
-    static let setSessionFlag: Int32 = 0x80
 
     /// Where the child's standard streams go.
     enum Streams {
@@ -59,18 +56,6 @@ enum Spawn {
         case inheritedInForeground(terminal: Int32)
     }
 
-    /// glibc's `posix_spawn_file_actions_addtcsetpgrp_np` (since 2.35), looked up at run time
-    /// because the Glibc module does not import it and older C libraries lack it; without it the
-    /// caller makes the child the foreground right after the spawn, a moment late.
-    private static let addForegroundAction:
-        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addtcsetpgrp_np")
-            else { return nil }
-            return unsafeBitCast(
-                symbol,
-                to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-        }()
-
     /// Spawns `arguments[0]` (looked up in `PATH`) with its output and error on pipes.
     static func spawn(
         _ arguments: [String], environment: [String], standardOutput: Int32, standardError: Int32
@@ -85,78 +70,36 @@ enum Spawn {
     static func spawn(
         _ arguments: [String], environment: [String], streams: Streams, keeping: [Int32] = []
     ) throws(Failure) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 onto itself clears close-on-exec (POSIX.1-2024; glibc since 2.29).
-        for fd in keeping { posix_spawn_file_actions_adddup2(&actions, fd, fd) }
-        var sessionFlag = POSIX_SPAWN_SETPGROUP
+        var descriptors = keeping.map { ProcessSpawn.Descriptor.keep($0) }
+        var group = ProcessSpawn.Group.own
         switch streams {
         case .pipes(let output, let error):
-            posix_spawn_file_actions_adddup2(&actions, output, 1)
-            posix_spawn_file_actions_adddup2(&actions, error, 2)
+            descriptors += [.duplicate(output, as: 1), .duplicate(error, as: 2)]
         case .terminal(let path, let input):
-            // After setsid() (which glibc's posix_spawn does before the file actions), opening
-            // the slave without O_NOCTTY makes it the session's controlling terminal.
-            sessionFlag = Self.setSessionFlag
-            posix_spawn_file_actions_addopen(&actions, 1, path, O_RDWR, 0)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            if input { posix_spawn_file_actions_adddup2(&actions, 1, 0) }
+            descriptors.append(.terminal(path: path, input: input))
+            group = .session
         case .inherited:
             break
         case .inheritedInForeground(let terminal):
-            _ = addForegroundAction?(&actions, terminal)
+            descriptors.append(.foreground(terminal: terminal))
         }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in SignalPipe.handled + [SIGPIPE, SIGCHLD, SIGTSTP, SIGTTIN, SIGTTOU, SIGWINCH] {
-            sigaddset(&defaults, signal)
+        do {
+            return try ProcessSpawn.spawn(arguments, environment: environment, descriptors: descriptors, group: group)
+        } catch {
+            throw Failure(errno: error.code, found: resolve(arguments[0], environment: environment) != nil)
         }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        let flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | sessionFlag
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-        if result == ENOEXEC, let script = resolve(arguments[0], environment: environment) {
-            // A script without `#!`: run it with the shell, as a shell and execvp(3) do.
-            let shellArguments = (["/bin/sh", script] + arguments.dropFirst()).map { strdup($0) } + [nil]
-            defer { shellArguments.forEach { free($0) } }
-            let retried = posix_spawn(&pid, "/bin/sh", &actions, &attributes, shellArguments, envp)
-            guard retried == 0 else { throw Failure(errno: retried, found: true) }
-            return pid
-        }
-        guard result == 0 else {
-            throw Failure(errno: result, found: resolve(arguments[0], environment: environment) != nil)
-        }
-        return pid
     }
 
-    /// The file `command` names, looked up in `PATH` as `posix_spawnp` does; `nil` when none exists.
+    /// The file that runs for `command`, found in the `PATH` of `environment` as
+    /// ``ProcessSpawn/spawn(_:environment:descriptors:group:)`` finds it; `nil` when none exists.
     static func resolve(_ command: String, environment: [String]) -> String? {
-        if command.contains("/") { return access(command, F_OK) == 0 ? command : nil }
-        let path = environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) } ?? "/usr/bin:/bin"
-        return PluginHost.find(command, path: path)
+        ProcessSpawn.executable(command, environment: environment)
     }
 
     /// The environment for the child: the caller's, with `ACTIVITY_SINK` and `ACTIVITY_PARENT` set.
     static func environment(sink: String, parent: String) -> [String] {
         // ACTIVITY_CONTROL belongs to an outer consumer's sink: the socket is the command's channel.
-        POSIX.environment().filter {
+        SystemCall.environment().filter {
             !$0.hasPrefix("ACTIVITY_SINK=") && !$0.hasPrefix("ACTIVITY_PARENT=") && !$0.hasPrefix("ACTIVITY_CONTROL=")
         }
             + ["ACTIVITY_SINK=\(sink)", "ACTIVITY_PARENT=\(parent)"]

@@ -59,7 +59,7 @@ final class Supervisor {
     /// Runs the command to its end; returns the status `activity run` exits with, and the signal
     /// it ends by instead when one killed the command.
     func run() -> Outcome {
-        let root = ActivityID(unchecked: POSIX.randomHex() + ".run")
+        let root = ActivityID(unchecked: ActivityID.randomPrefix() + ".run")
         // A frame around the command's own activities: displays treat those as top-level.
         let frame: [String: AttributeValue] = [
             ActivityEvent.Begin.frameAttribute: .bool(true), OverlayConfiguration.priorityAttribute: .number(-1),
@@ -68,27 +68,28 @@ final class Supervisor {
             .begin(
                 .init(
                     id: root, title: Spawn.title(command), cancellable: !mayTakeTerminal,
-                    blocking: mayTakeTerminal ? .none : .block, attrs: frame, timestamp: POSIX.unixSeconds())))
+                    blocking: mayTakeTerminal ? .none : .block, attrs: frame, timestamp: SystemClock.unixTimestamp())))
         display.attributeOutput(to: root)
         func fail(_ message: String, status: Int32) -> Outcome {
-            display.handle(.end(.init(id: root, status: .failure, error: message, timestamp: POSIX.unixSeconds())))
+            display.handle(
+                .end(.init(id: root, status: .failure, error: message, timestamp: SystemClock.unixTimestamp())))
             display.finish()
             Console.error(message, command: "run")
             return Outcome(status: status)
         }
 
         let server: SocketServer
-        do throws(SocketServer.Failure) {
+        do throws(SystemError) {
             server = try SocketServer()
         } catch {
-            return fail(error.message, status: ExitCode.osError)
+            return fail(error.description, status: ExitCode.osError)
         }
         defer { server.close() }
         var adapter: (any OutputAdapter)?
         if let adapterName {
             do throws(AdapterChoice.Failure) {
                 adapter = try AdapterChoice.make(
-                    adapterName, command: command, parent: root, idPrefix: POSIX.randomHex() + ".adapt")
+                    adapterName, command: command, parent: root, idPrefix: ActivityID.randomPrefix() + ".adapt")
             } catch {
                 return fail(error.message, status: ExitCode.unavailable)
             }
@@ -104,7 +105,7 @@ final class Supervisor {
             environment = descriptor.environment(environment)
             // Its own pipeline: apt's status lines never meet a half line of its other output.
             statusAdapter = try? AdapterChoice.make(
-                "apt", command: command, parent: root, idPrefix: POSIX.randomHex() + ".apt-status")
+                "apt", command: command, parent: root, idPrefix: ActivityID.randomPrefix() + ".apt-status")
             if verbose { note(descriptor.note, root: root) }
         case .skipped(let reason):
             if verbose { note("apt: no status descriptor: \(reason)", root: root) }
@@ -132,7 +133,7 @@ final class Supervisor {
         guard child.startWaiting() else {
             child.forward(SIGKILL)
             return fail(
-                "cannot start a thread to wait for the command: \(POSIX.describe(errno))", status: ExitCode.osError)
+                "cannot start a thread to wait for the command: \(SystemError.reason(errno))", status: ExitCode.osError)
         }
 
         let tracker = ConnectionTracker(root: root, tree: .system(command: started.pid))
@@ -151,7 +152,7 @@ final class Supervisor {
         let exitStatus: Int32
         var killedBy: String?
         var killingSignal: Int32?
-        var end = ActivityEvent.End(id: root, timestamp: POSIX.unixSeconds())
+        var end = ActivityEvent.End(id: root, timestamp: SystemClock.unixTimestamp())
         if let code = ChildProcess.exitCode(status) {
             exitStatus = code
             if code != 0 {
@@ -163,8 +164,8 @@ final class Supervisor {
             exitStatus = ExitCode.killed(by: signal)
             killingSignal = signal
             end.status = .failure
-            killedBy = POSIX.signalName(signal)
-            end.error = "killed by \(POSIX.signalName(signal))"
+            killedBy = SignalNumbers.name(signal)
+            end.error = "killed by \(SignalNumbers.name(signal))"
         }
         if let statusAdapter {
             loop.showFinal(statusAdapter.finish(exitStatus: exitStatus, signal: killedBy))
@@ -189,7 +190,7 @@ final class Supervisor {
 
     /// A line on the display about what `run` did, under the command's activity.
     private func note(_ message: String, root: ActivityID) {
-        display.handle(.log(.init(message: message, id: root, level: .info, timestamp: POSIX.unixSeconds())))
+        display.handle(.log(.init(message: message, id: root, level: .info, timestamp: SystemClock.unixTimestamp())))
     }
 
     /// The command, started: its output descriptors (-1 for none) and, on a pseudo-terminal,
@@ -215,13 +216,13 @@ final class Supervisor {
     private func startOnPipes(_ environment: [String], keeping: [Int32]) throws(StartFailure) -> Started {
         var output: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
-        guard POSIX.makePipe(&output) else {
-            throw StartFailure(message: "pipe: \(POSIX.describe(errno))", exitStatus: ExitCode.osError)
+        guard SystemCall.pipe(&output) else {
+            throw StartFailure(message: "pipe: \(SystemError.reason(errno))", exitStatus: ExitCode.osError)
         }
-        guard POSIX.makePipe(&errors) else {
+        guard SystemCall.pipe(&errors) else {
             close(output[0])
             close(output[1])
-            throw StartFailure(message: "pipe: \(POSIX.describe(errno))", exitStatus: ExitCode.osError)
+            throw StartFailure(message: "pipe: \(SystemError.reason(errno))", exitStatus: ExitCode.osError)
         }
         let pid: pid_t
         do throws(Spawn.Failure) {
@@ -247,10 +248,10 @@ final class Supervisor {
         _ environment: [String], root: ActivityID, keeping: [Int32]
     ) throws(StartFailure) -> Started {
         let pty: PseudoTerminal
-        do throws(PseudoTerminal.Failure) {
+        do throws(SystemError) {
             pty = try PseudoTerminal(like: 2)
         } catch {
-            throw StartFailure(message: error.message, exitStatus: ExitCode.osError)
+            throw StartFailure(message: error.description, exitStatus: ExitCode.osError)
         }
         let forwardsKeys = RawMode.isForeground(0)
         // A command that is not there fails here, as on pipes; one that cannot be executed is
@@ -356,7 +357,7 @@ struct IOLoop {
             {
                 break
             }
-            if let deadline, POSIX.monotonicSeconds() >= deadline { break }
+            if let deadline, SystemClock.monotonicSeconds() >= deadline { break }
             // The display's reader stalls: the command's output waits in its pipes (the command
             // blocks on a full one, as on a bare terminal), while reporters are still answered.
             let behind = display.outputIsBehind
@@ -375,18 +376,19 @@ struct IOLoop {
             ]
             fds += tracker.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             var timeout =
-                deadline.map { Int32(saturating: max(0, ($0 - POSIX.monotonicSeconds()) * 1000), rounding: .up) } ?? -1
+                deadline.map { Int32(saturating: max(0, ($0 - SystemClock.monotonicSeconds()) * 1000), rounding: .up) }
+                ?? -1
             let display = self.display
             if let wait = terminal?.tick(on: display) { timeout = timeout < 0 ? wait : min(timeout, wait) }
             if tracker.watchesProcesses { timeout = timeout < 0 ? 250 : min(timeout, 250) }
             // Looks again soon whether the reader has caught up.
             if behind { timeout = timeout < 0 ? Self.behindPause : min(timeout, Self.behindPause) }
             if let until = acceptPausedUntil {
-                let rest = Int32(saturating: max(0, (until - POSIX.monotonicSeconds()) * 1000), rounding: .up)
+                let rest = Int32(saturating: max(0, (until - SystemClock.monotonicSeconds()) * 1000), rounding: .up)
                 timeout = timeout < 0 ? rest : min(timeout, rest)
             }
             if let until = releasesLine.values.min() {
-                let rest = Int32(saturating: max(0, (until - POSIX.monotonicSeconds()) * 1000), rounding: .up)
+                let rest = Int32(saturating: max(0, (until - SystemClock.monotonicSeconds()) * 1000), rounding: .up)
                 timeout = timeout < 0 ? rest : min(timeout, rest)
             }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
@@ -399,7 +401,7 @@ struct IOLoop {
                 for signal in SignalPipe.drain() { child.forward(signal) }
             }
             if fds[1].revents & readable != 0 {
-                deadline = POSIX.monotonicSeconds() + grace
+                deadline = SystemClock.monotonicSeconds() + grace
             }
             if acceptPausedUntil != nil { acceptPending() }
             if fds[2].revents & readable != 0 {
@@ -417,9 +419,9 @@ struct IOLoop {
             for index in 9..<fds.count where fds[index].revents & readable != 0 {
                 receive(fds[index].fd, buffer)
             }
-            if tracker.watchesProcesses && POSIX.monotonicSeconds() >= nextReap {
+            if tracker.watchesProcesses && SystemClock.monotonicSeconds() >= nextReap {
                 reapProcesses(buffer)
-                nextReap = POSIX.monotonicSeconds() + 0.1
+                nextReap = SystemClock.monotonicSeconds() + 0.1
             }
         }
         // The grace is over: what is queued is read, whatever is still open is closed, and its
@@ -455,13 +457,13 @@ struct IOLoop {
     /// a moment (its connections wait in the backlog, their reporters' writes are buffered or
     /// time out), so the loop never spins; the person is told once.
     private mutating func acceptPending() {
-        if let until = acceptPausedUntil, POSIX.monotonicSeconds() < until { return }
+        if let until = acceptPausedUntil, SystemClock.monotonicSeconds() < until { return }
         acceptPausedUntil = nil
         let display = self.display
         while true {
             switch server.accept(refused: { uid in
                 let message = "refused a reporter of another user (uid \(uid))"
-                display.handle(.log(.init(message: message, level: .warning, timestamp: POSIX.unixSeconds())))
+                display.handle(.log(.init(message: message, level: .warning, timestamp: SystemClock.unixTimestamp())))
             }) {
             case .connection(let fd):
                 // Unknown, a descriptor reused for a new connection must not keep its old name.
@@ -470,13 +472,14 @@ struct IOLoop {
             case .none:
                 return
             case .outOfDescriptors(let error):
-                acceptPausedUntil = POSIX.monotonicSeconds() + Self.acceptPause
+                acceptPausedUntil = SystemClock.monotonicSeconds() + Self.acceptPause
                 if !warnedOutOfDescriptors {
                     warnedOutOfDescriptors = true
                     let message =
-                        "cannot accept more reporters for now (\(POSIX.describe(error))); "
+                        "cannot accept more reporters for now (\(SystemError.reason(error))); "
                         + "new ones wait until others finish"
-                    display.handle(.log(.init(message: message, level: .warning, timestamp: POSIX.unixSeconds())))
+                    display.handle(
+                        .log(.init(message: message, level: .warning, timestamp: SystemClock.unixTimestamp())))
                 }
                 return
             }
@@ -495,16 +498,16 @@ struct IOLoop {
             var rounds = 0
             while rounds < 64 {
                 rounds += 1
-                let count = read(fd, buffer.baseAddress, buffer.count)
-                if count > 0 {
+                switch try? SystemCall.read(fd, into: buffer) {
+                case .bytes(let count):
                     tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd, into: display)
                     continue
-                }
-                if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                case .wouldBlock:
+                    break
+                case .endOfFile, nil:
                     tracker.close(fd, into: display)
                     close(fd)
                 }
-                if count < 0 && errno == EINTR { continue }
                 break
             }
         }
@@ -512,10 +515,12 @@ struct IOLoop {
     }
 
     private mutating func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) {
-        let count = read(fd, buffer.baseAddress, buffer.count)
-        if count > 0 {
+        switch try? SystemCall.read(fd, into: buffer) {
+        case .bytes(let count):
             tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd, into: display)
-        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+        case .wouldBlock:
+            break
+        case .endOfFile, nil:
             tracker.close(fd, into: display)
             close(fd)
         }
@@ -553,8 +558,8 @@ struct IOLoop {
     private mutating func pump(
         _ fd: Int32, to stream: StandardStream, _ buffer: UnsafeMutableRawBufferPointer
     ) -> Int32 {
-        let count = read(fd, buffer.baseAddress, buffer.count)
-        if count > 0 {
+        switch try? SystemCall.read(fd, into: buffer) {
+        case .bytes(let count):
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             if let adapter = adapter(for: stream) {
                 // On a pseudo-terminal the screen model gets every byte, so that the command's
@@ -566,8 +571,10 @@ struct IOLoop {
             }
             if display.isClosed(stream) { return finishPipe(fd, stream) }
             let holds = adapter(for: stream)?.holdsUnfinishedLine(Self.adapterStream(stream))
-            releasesLine[stream] = holds == true ? POSIX.monotonicSeconds() + Self.promptPause : nil
-        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+            releasesLine[stream] = holds == true ? SystemClock.monotonicSeconds() + Self.promptPause : nil
+        case .wouldBlock:
+            break
+        case .endOfFile, nil:
             // EIO on a pseudo-terminal's master: every holder of the slave has closed it.
             return finishPipe(fd, stream)
         }
@@ -584,7 +591,7 @@ struct IOLoop {
 
     /// Passes on the unfinished lines whose time is up (``promptPause``).
     private mutating func releaseWaitingLines() {
-        let now = POSIX.monotonicSeconds()
+        let now = SystemClock.monotonicSeconds()
         for (stream, until) in releasesLine where until <= now {
             releasesLine[stream] = nil
             guard let adapter = adapter(for: stream) else { continue }
@@ -611,10 +618,12 @@ struct IOLoop {
 
     /// Reads apt's status lines. End of file is normal: apt has exited, or closed it.
     private mutating func readStatus(_ buffer: UnsafeMutableRawBufferPointer) {
-        let count = read(status, buffer.baseAddress, buffer.count)
-        if count > 0 {
+        switch try? SystemCall.read(status, into: buffer) {
+        case .bytes(let count):
             showStatus(statusAdapter?.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: .standardError))
-        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+        case .wouldBlock:
+            break
+        case .endOfFile, nil:
             finishStatus()
         }
     }
@@ -669,7 +678,7 @@ struct IOLoop {
         for output in outputs {
             switch output {
             case .event(var event):
-                event.timestamp = POSIX.unixSeconds()
+                event.timestamp = SystemClock.unixTimestamp()
                 display.handle(event)
                 noteOwner(of: event)
             case .passthrough(let bytes, _):

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityTerminal
 import ActivityWire
 
@@ -70,7 +71,7 @@ struct TerminalPump {
 
     /// What the command wrote, after its adapter (if any) took its progress lines.
     mutating func show(_ bytes: [UInt8], on display: any Display) {
-        lastOutput = POSIX.monotonicSeconds()
+        lastOutput = SystemClock.monotonicSeconds()
         var rest = bytes[...]
         while !rest.isEmpty {
             if screen.isAlternateScreen {
@@ -119,7 +120,7 @@ struct TerminalPump {
     /// stood long enough become final, the latest status goes out, a new terminal size reaches
     /// the command. Returns the milliseconds until it wants to be called again.
     mutating func tick(on display: any Display) -> Int32 {
-        let now = POSIX.monotonicSeconds()
+        let now = SystemClock.monotonicSeconds()
         var wait = Self.sizeInterval
         if now >= nextSizeCheck {
             pty.copySize(from: terminal)
@@ -161,9 +162,12 @@ struct TerminalPump {
     /// terminal's input has ended.
     mutating func readKeys(on display: any Display) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = read(0, &buffer, buffer.count)
-        if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { return false }
-        guard count > 0 else { return true }
+        let count: Int
+        switch try? SystemCall.read(0, into: &buffer) {
+        case .bytes(let read): count = read
+        case .wouldBlock: return true
+        case .endOfFile, nil: return false
+        }
         if Self.takesCancelKey(buffer[..<count], lineMode: { pty.isInLineMode }, display: display) { return true }
         if pendingKeys.count + count <= Self.pendingKeysLimit { pendingKeys += buffer[..<count] }
         writeKeys()
@@ -198,10 +202,10 @@ struct TerminalPump {
     /// The latest status as the command's activity's message, at most every `statusInterval`
     /// (a meter rewritten thousands of times a second is one changing line, not an event each).
     mutating func sendStatus(on display: any Display, force: Bool = false) {
-        let now = POSIX.monotonicSeconds()
+        let now = SystemClock.monotonicSeconds()
         guard status.latest != status.shown, force || now >= status.at + Self.statusInterval else { return }
         status.shown = status.latest
         status.at = now
-        display.handle(.progress(.init(id: root, message: status.latest, timestamp: POSIX.unixSeconds())))
+        display.handle(.progress(.init(id: root, message: status.latest, timestamp: SystemClock.unixTimestamp())))
     }
 }

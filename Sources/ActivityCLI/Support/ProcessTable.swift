@@ -19,13 +19,20 @@ enum ProcessTable {
         return name.isEmpty ? nil : name
     }
 
-    /// The parent of `pid`: the fourth field of `/proc/PID/stat`, after the command in brackets.
+    /// The parent of `pid`: the fourth field of `/proc/PID/stat`.
     static func parent(of pid: Int32) -> Int32? {
-        guard let bytes = read("/proc/\(pid)/stat", limit: 1024) else { return nil }
+        guard let fields = statusFields(of: pid), fields.count > 1 else { return nil }
+        return Int32(fields[1])
+    }
+
+    /// The fields of `/proc/PID/stat` from the third on (the state, the parent, the group, the
+    /// session, …): those after the command name in parentheses, which may itself hold spaces
+    /// and parentheses (the last `)` ends it).
+    static func statusFields(of pid: Int32) -> [Substring]? {
+        guard pid > 0, let bytes = read("/proc/\(pid)/stat", limit: 1024) else { return nil }
         let stat = String(decoding: bytes, as: UTF8.self)
         guard let end = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: end)...].split(separator: " ")
-        return fields.count > 1 ? Int32(fields[1]) : nil
+        return stat[stat.index(after: end)...].split(separator: " ")
     }
 
     /// What the process runs: the path of its program and its arguments. A fork that has not
@@ -42,14 +49,7 @@ enum ProcessTable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { SystemCall.close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < limit {
-            let count = SystemCall.read(fd, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
-        return bytes.isEmpty ? nil : bytes
+        guard let bytes = try? SystemCall.readToEnd(fd, limit: limit), !bytes.isEmpty else { return nil }
+        return bytes
     }
 }

@@ -28,7 +28,7 @@ enum SignalPipe {
     @discardableResult
     static func install() -> Bool {
         var ends: [Int32] = [-1, -1]
-        guard POSIX.makePipe(&ends, nonBlocking: true) else { return false }
+        guard SystemCall.pipe(&ends, nonBlocking: true) else { return false }
         readEnd = ends[0]
         claimed = ProcessSignals.deliver(handled, to: ends[1])
         return true
@@ -38,9 +38,7 @@ enum SignalPipe {
     static func drain() -> [Int32] {
         var bytes = [UInt8](repeating: 0, count: 64)
         var result: [Int32] = []
-        while true {
-            let count = read(readEnd, &bytes, bytes.count)
-            guard count > 0 else { break }
+        while case .bytes(let count)? = try? SystemCall.read(readEnd, into: &bytes) {
             result += bytes[..<count].map { Int32($0) }
         }
         return result

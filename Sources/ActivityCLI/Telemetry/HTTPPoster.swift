@@ -49,7 +49,7 @@ enum HTTPPoster {
             return postSecurely(
                 body, to: endpoint, contentType: contentType, headers: headers, timeout: timeout, tls: tls)
         }
-        let deadline = POSIX.monotonicSeconds() + timeout
+        let deadline = SystemClock.monotonicSeconds() + timeout
         let fd: Int32
         switch connect(endpoint, deadline: deadline) {
         case .success(let connected): fd = connected
@@ -110,7 +110,7 @@ enum HTTPPoster {
             }
             close(fd)
         }
-        return .failure(Failure(message: POSIX.describe(lastError)))
+        return .failure(Failure(message: SystemError.reason(lastError)))
     }
 
     private static func send(_ bytes: [UInt8], on fd: Int32, deadline: Double) -> Bool {
@@ -123,14 +123,11 @@ enum HTTPPoster {
     private static func readStatus(_ fd: Int32, deadline: Double) -> Int? {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1024)
-        while !received.contains(UInt8(ascii: "\n")) && received.count < 8192 {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                received += buffer[..<count]
-            } else if count < 0 && (errno == EAGAIN || errno == EINTR) {
-                guard wait(fd, for: Int16(POLLIN), deadline: deadline) else { return nil }
-            } else {
-                break
+        reading: while !received.contains(UInt8(ascii: "\n")) && received.count < 8192 {
+            switch try? SystemCall.read(fd, into: &buffer) {
+            case .bytes(let count): received += buffer[..<count]
+            case .wouldBlock: guard wait(fd, for: Int16(POLLIN), deadline: deadline) else { return nil }
+            case .endOfFile, nil: break reading
             }
         }
         let line = String(
@@ -143,7 +140,7 @@ enum HTTPPoster {
     /// Waits until `fd` is ready for `events`, or the deadline passes.
     private static func wait(_ fd: Int32, for events: Int16, deadline: Double) -> Bool {
         while true {
-            let left = deadline - POSIX.monotonicSeconds()
+            let left = deadline - SystemClock.monotonicSeconds()
             guard left > 0 else { return false }
             var poller = pollfd(fd: fd, events: events, revents: 0)
             let ready = poll(&poller, 1, Int32(min(left * 1000 + 1, 60_000)))

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityRendering
 import ActivityTerminal
 import ActivityWire
@@ -80,7 +81,7 @@ final class OTLPExportingDisplay: Display {
     private static func stamped(_ event: ActivityEvent) -> ActivityEvent {
         guard event.timestamp == nil else { return event }
         var event = event
-        event.timestamp = POSIX.unixSeconds()
+        event.timestamp = SystemClock.unixTimestamp()
         return event
     }
 

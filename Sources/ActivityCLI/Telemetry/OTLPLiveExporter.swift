@@ -31,9 +31,8 @@ import Synchronization
 final class OTLPLiveExporter: Sendable {
     private struct State: Sendable {
         var builder = TimelineBuilder(keepsEnded: false)
-        var queue: [String] = []
-        var queueStart = 0
-        var dropped = 0
+        /// The spans to send, the oldest dropped past ``OTLPSettings/maxQueueSize``.
+        var queue: BoundedQueue<String>
         var ended = 0
         /// Spans taken by the sender and not yet delivered or failed.
         var inFlight = 0
@@ -49,7 +48,7 @@ final class OTLPLiveExporter: Sendable {
     }
 
     let settings: OTLPSettings
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let delivery = Mutex(Delivery())
     private let workerDone = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
@@ -63,6 +62,7 @@ final class OTLPLiveExporter: Sendable {
     init(settings: OTLPSettings, warn: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.warn = warn
+        state = Mutex(State(queue: BoundedQueue(maxCount: settings.maxQueueSize)))
         writer = OTLPTraceWriter(
             serviceName: settings.serviceName, resourceAttributes: settings.resourceAttributes,
             version: Commands.version)
@@ -71,12 +71,12 @@ final class OTLPLiveExporter: Sendable {
 
     /// Folds one event; activities that end become spans in the queue. Never blocks on the network.
     func handle(_ event: ActivityEvent) {
-        let now = POSIX.unixSeconds()
+        let now = SystemClock.unixTimestamp()
         let full = state.withLock { state -> Bool in
             guard !state.closing else { return false }
             let ended = state.builder.apply(event, fallbackTime: now)
             enqueue(ended, in: &state)
-            return state.queue.count - state.queueStart >= settings.maxBatchSize
+            return state.queue.count >= settings.maxBatchSize
         }
         if full { wake() }
     }
@@ -86,17 +86,17 @@ final class OTLPLiveExporter: Sendable {
     func finish() {
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
         state.withLock { state in
-            enqueue(state.builder.finish(at: POSIX.unixSeconds()), in: &state)
+            enqueue(state.builder.finish(at: SystemClock.unixTimestamp()), in: &state)
             state.closing = true
         }
         wake()
         let bound = min(settings.timeout, 5)
-        let deadline = POSIX.monotonicSeconds() + bound
-        while !workerDone.load(ordering: .acquiring) && POSIX.monotonicSeconds() < deadline {
-            POSIX.sleep(seconds: 0.005)
+        let deadline = SystemClock.monotonicSeconds() + bound
+        while !workerDone.load(ordering: .acquiring) && SystemClock.monotonicSeconds() < deadline {
+            SystemClock.sleep(seconds: 0.005)
         }
         let (waiting, dropped, ended) = state.withLock {
-            ($0.queue.count - $0.queueStart + $0.inFlight, $0.dropped, $0.ended)
+            ($0.queue.count + $0.inFlight, $0.queue.dropped, $0.ended)
         }
         let report = delivery.withLock { $0 }
         let lost = dropped + report.failedSpans + waiting
@@ -118,15 +118,6 @@ final class OTLPLiveExporter: Sendable {
             state.builder.release(index)
             state.ended += 1
         }
-        let excess = state.queue.count - state.queueStart - settings.maxQueueSize
-        if excess > 0 {
-            state.queueStart += excess
-            state.dropped += excess
-        }
-        if state.queueStart > 4096 && state.queueStart * 2 > state.queue.count {
-            state.queue.removeFirst(state.queueStart)
-            state.queueStart = 0
-        }
     }
 
     private func wake() { wakeUp?.wake() }
@@ -140,13 +131,11 @@ final class OTLPLiveExporter: Sendable {
                 _ = poll(&poller, 1, Int32(saturating: settings.scheduleDelay * 1000))
                 wakeUp.drain()
             } else {
-                POSIX.sleep(seconds: settings.scheduleDelay)
+                SystemClock.sleep(seconds: settings.scheduleDelay)
             }
             while true {
                 let (batch, closing) = state.withLock { state -> ([String], Bool) in
-                    let end = min(state.queue.count, state.queueStart + settings.maxBatchSize)
-                    let batch = Array(state.queue[state.queueStart..<end])
-                    state.queueStart = end
+                    let batch = state.queue.removeFirst(settings.maxBatchSize)
                     state.inFlight = batch.count
                     return (batch, state.closing)
                 }
@@ -165,7 +154,7 @@ final class OTLPLiveExporter: Sendable {
         let attempts = delivery.withLock { $0.failing } ? 1 : 4
         var outcome = HTTPPoster.Outcome.failed("not sent")
         for attempt in 0..<attempts {
-            if attempt > 0 { POSIX.sleep(seconds: 0.25 * Double(1 << (attempt - 1))) }
+            if attempt > 0 { SystemClock.sleep(seconds: 0.25 * Double(1 << (attempt - 1))) }
             outcome = HTTPPoster.post(
                 body, to: settings.endpoint, contentType: "application/json", headers: settings.headers,
                 timeout: settings.timeout, tls: settings.tls)

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityTerminal
 import ActivityWire
 
@@ -114,7 +115,7 @@ struct OTLPSettings: Sendable {
             guard let (variable, path) = value(traces).map({ (traces, $0) }) ?? value(general).map({ (general, $0) })
             else { return nil }
             guard access(path, R_OK) == 0 else {
-                throw HTTPEndpoint.Invalid(message: "\(variable) '\(path)': \(POSIX.describe(errno))")
+                throw HTTPEndpoint.Invalid(message: "\(variable) '\(path)': \(SystemError.reason(errno))")
             }
             return path
         }

@@ -22,13 +22,13 @@ final class ExportSpool {
     private var pending: [UInt8] = []
     private var flushed = 0
     /// The first `errno` a write failed with; later pieces are not written.
-    private(set) var failure: Int32?
+    private(set) var failure: SystemError?
 
-    /// A spool in a new temporary file, or the `errno` of why there is none.
+    /// A spool in a new temporary file, or why there is none.
     static func make() -> Result<ExportSpool, ExportFailure> {
         switch TemporaryFile.make(prefix: "activity-export") {
         case .success(let fd): return .success(ExportSpool(fd: fd))
-        case .failure(let error): return .failure(.temporaryFile(error.code))
+        case .failure(let error): return .failure(.temporaryFile(error))
         }
     }
 
@@ -72,15 +72,17 @@ final class ExportSpool {
             needsSeparator = true
             let length = lengths[sequence]
             if length > buffer.count { buffer = [UInt8](repeating: 0, count: length) }
-            var done = 0
-            while done < length {
-                let count = buffer.withUnsafeMutableBytes { raw in
-                    pread(fd, raw.baseAddress! + done, length - done, off_t(offsets[sequence] + done))
+            let offset = offsets[sequence]
+            let read = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemError) in
+                    try SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[..<length]), at: offset)
                 }
-                if count < 0 && errno == EINTR { continue }
-                // A file we wrote ending early has been tampered with: say so rather than write less.
-                guard count > 0 else { throw .temporaryFile(count < 0 ? errno : EIO) }
-                done += count
+            }
+            switch read {
+            case .failure(let error): throw .temporaryFile(error)
+            // A file we wrote ending early has been tampered with: say so rather than write less.
+            case .success(let count) where count < length: throw .temporaryFile(SystemError("pread", code: EIO))
+            case .success: break
             }
             try body(buffer[..<length])
         }
@@ -89,7 +91,7 @@ final class ExportSpool {
     private func flush() {
         guard !pending.isEmpty, failure == nil else { return }
         let error = pending.withUnsafeBytes { SystemCall.writeAll(fd, $0) { _, _ in true } }
-        if error != 0 { failure = error }
+        if error != 0 { failure = SystemError("write", code: error) }
         flushed += pending.count
         pending.removeAll(keepingCapacity: true)
     }
@@ -97,8 +99,8 @@ final class ExportSpool {
 
 /// Why an export stopped after reading began.
 enum ExportFailure: Error {
-    /// The temporary file could not be made, written or read (`errno`).
-    case temporaryFile(Int32)
+    /// The temporary file could not be made, written or read.
+    case temporaryFile(SystemError)
     /// Writing the output failed.
     case output(FileOutput.Failure)
 }

@@ -1,3 +1,5 @@
+import ActivityPOSIX
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -20,7 +22,7 @@ enum RecordingInput {
     static func write(_ text: String, to path: String, command: String) -> Int32 {
         let fd = path == "-" ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            Console.error("\(path): \(POSIX.describe(errno))", command: command)
+            Console.error("\(path): \(SystemError.reason(errno))", command: command)
             return ExitCode.cannotCreate
         }
         defer { if fd != 1 { close(fd) } }
@@ -28,7 +30,9 @@ enum RecordingInput {
             try FileOutput(fileDescriptor: fd).write(text)
         } catch {
             if error == .closed { return ExitCode.success }
-            if case .failed(let code) = error { Console.error("\(path): \(POSIX.describe(code))", command: command) }
+            if case .failed(let code) = error {
+                Console.error("\(path): \(SystemError.reason(code))", command: command)
+            }
             return ExitCode.ioError
         }
         return ExitCode.success

@@ -37,7 +37,8 @@ extension RecordingPass {
         guard case .success(let summary) = firstPass else { return firstPass }
         let end = lseek(input, 0, SEEK_CUR)
         guard start >= 0, end >= start, lseek(input, start, SEEK_SET) == start else {
-            return .failure(RecordingError(message: "\(name): \(POSIX.describe(errno))", exitStatus: ExitCode.ioError))
+            return .failure(
+                RecordingError(message: "\(name): \(SystemError.reason(errno))", exitStatus: ExitCode.ioError))
         }
         let secondPass = run(
             input, name: name, command: command, reportsProblems: false, byteLimit: Int(end - start), second(summary))
@@ -52,7 +53,8 @@ extension RecordingPass {
         case .failure(let error):
             return .failure(
                 RecordingError(
-                    message: "temporary file in TMPDIR: \(POSIX.describe(error.code))", exitStatus: ExitCode.ioError))
+                    message: "temporary file in TMPDIR: \(SystemError.reason(error.code))", exitStatus: ExitCode.ioError
+                ))
         }
         var source = FileDescriptorSource(fileDescriptor: fd)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -70,7 +72,8 @@ extension RecordingPass {
                 close(copy)
                 return .failure(
                     RecordingError(
-                        message: "temporary file in TMPDIR: \(POSIX.describe(error))", exitStatus: ExitCode.ioError))
+                        message: "temporary file in TMPDIR: \(SystemError.reason(error))", exitStatus: ExitCode.ioError)
+                )
             }
         }
         guard lseek(copy, 0, SEEK_SET) == 0 else {

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityTimeline
 
 #if canImport(Glibc)
@@ -31,7 +32,8 @@ enum ReportPasses {
     ) -> Result<Read<Plan>, RecordingError> {
         let name = CommandInput.name(file)
         guard let fd = CommandInput.descriptor(for: file) else {
-            return .failure(RecordingError(message: "\(file): \(POSIX.describe(errno))", exitStatus: ExitCode.noInput))
+            return .failure(
+                RecordingError(message: "\(file): \(SystemError.reason(errno))", exitStatus: ExitCode.noInput))
         }
         defer { CommandInput.release(fd) }
         var skeleton = TimelineSkeleton()

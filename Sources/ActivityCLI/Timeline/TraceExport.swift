@@ -90,7 +90,7 @@ enum TraceExport {
     ) -> Int32? {
         let name = CommandInput.name(file)
         guard let fd = CommandInput.descriptor(for: file) else {
-            Console.error("\(file): \(POSIX.describe(errno))", command: "export")
+            Console.error("\(file): \(SystemError.reason(errno))", command: "export")
             return ExitCode.noInput
         }
         defer { CommandInput.release(fd) }
@@ -107,7 +107,7 @@ enum TraceExport {
     ) -> Int32 {
         let fd = path == "-" ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            Console.error("\(path): \(POSIX.describe(errno))", command: "export")
+            Console.error("\(path): \(SystemError.reason(errno))", command: "export")
             return ExitCode.cannotCreate
         }
         defer { if fd != 1 { close(fd) } }
@@ -124,9 +124,9 @@ enum TraceExport {
     private static func report(_ failure: ExportFailure, path: String) -> Int32 {
         switch failure {
         case .output(.closed): return ExitCode.success
-        case .output(.failed(let code)): Console.error("\(path): \(POSIX.describe(code))", command: "export")
-        case .temporaryFile(let code):
-            Console.error("temporary file in TMPDIR: \(POSIX.describe(code))", command: "export")
+        case .output(.failed(let code)): Console.error("\(path): \(SystemError.reason(code))", command: "export")
+        case .temporaryFile(let error):
+            Console.error("temporary file in TMPDIR: \(error.reason)", command: "export")
         }
         return ExitCode.ioError
     }

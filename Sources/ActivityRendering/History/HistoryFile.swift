@@ -64,10 +64,10 @@ package enum HistoryFile {
         guard !runs.isEmpty else { return nil }
         let directory = parentDirectory(of: path)
         if let error = makeDirectories(directory) {
-            return "history: cannot create \(directory): \(describe(errno: error)); history not written"
+            return "history: cannot create \(directory): \(SystemError.reason(error)); history not written"
         }
         let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { return "history \(path).lock: \(describe(errno: errno)); history not written" }
+        guard lock >= 0 else { return "history \(path).lock: \(SystemError.reason(errno)); history not written" }
         defer { close(lock) }
         guard acquire(lock) else { return "history \(path): another run holds it; history not written" }
         var history = ActivityHistory()
@@ -91,7 +91,7 @@ package enum HistoryFile {
     private static func replace(_ path: String, with bytes: [UInt8]) -> String? {
         let temporary = path + ".tmp.\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return "history \(temporary): \(describe(errno: errno)); history not written" }
+        guard fd >= 0 else { return "history \(temporary): \(SystemError.reason(errno)); history not written" }
         // A file of our own making never stalls: a stall is a failure.
         var failure = bytes.withUnsafeBytes { raw in SystemCall.writeAll(fd, raw) { _, _ in false } }
         if failure == 0 && fsync(fd) != 0 { failure = errno }
@@ -99,7 +99,7 @@ package enum HistoryFile {
         if failure == 0 && rename(temporary, path) != 0 { failure = errno }
         guard failure == 0 else {
             unlink(temporary)
-            return "history \(path): \(describe(errno: failure)); history not written"
+            return "history \(path): \(SystemError.reason(failure)); history not written"
         }
         return nil
     }
@@ -125,21 +125,15 @@ package enum HistoryFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let error = errno
-            return .failure(ReadFailure(message: describe(errno: error), missing: error == ENOENT))
+            return .failure(ReadFailure(message: SystemError.reason(error), missing: error == ENOENT))
         }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes += chunk[..<count]
-                if bytes.count > maxBytes { return .failure(ReadFailure(message: "larger than 16 MiB")) }
-            } else if count == 0 {
-                return .success(bytes)
-            } else if errno != EINTR {
-                return .failure(ReadFailure(message: describe(errno: errno)))
-            }
+        do {
+            let bytes = try SystemCall.readToEnd(fd, limit: maxBytes + 1)
+            guard bytes.count <= maxBytes else { return .failure(ReadFailure(message: "larger than 16 MiB")) }
+            return .success(bytes)
+        } catch {
+            return .failure(ReadFailure(message: SystemError.reason(error.code)))
         }
     }
 
@@ -162,9 +156,5 @@ package enum HistoryFile {
         case .notHistory: "not a history file (its first line is not 'activity-history 1')"
         case .newerVersion(let version): "written in format \(version), which this version cannot read"
         }
-    }
-
-    static func describe(errno error: Int32) -> String {
-        String(cString: strerror(error))
     }
 }

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityTerminal
 public import ActivityWire
 
@@ -49,7 +50,7 @@ public final class LogFileRenderer: ActivityRenderer {
     {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw .logFile(path: path, reason: String(cString: strerror(errno)))
+            throw .logFile(path: path, reason: SystemError.reason(errno))
         }
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {

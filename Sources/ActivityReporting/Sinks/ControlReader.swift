@@ -64,19 +64,14 @@ package struct ControlReader {
         guard let channel else { return false }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = buffer.withUnsafeMutableBytes { raw in
-                channel.isSocket
-                    ? recv(channel.fd, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT))
-                    : SystemCall.read(channel.fd, raw.baseAddress, raw.count)
-            }
-            if count > 0 {
+            switch try? SystemCall.read(channel.fd, into: &buffer, dontWait: channel.isSocket) {
+            case .bytes(let count):
                 buffer.withUnsafeBytes { raw in
                     splitter.feed(UnsafeRawBufferPointer(rebasing: raw[..<count]), deliver)
                 }
-                continue
+            case .wouldBlock: return true
+            case .endOfFile, nil: return false
             }
-            if count < 0 && errno == EINTR { continue }
-            return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
         }
     }
 

@@ -213,7 +213,7 @@ package final class LineConnection: Sendable {
                         // fails (a full disk) is said, once.
                         Warnings.once(
                             .sinkWriteFailed,
-                            "cannot write to \(name): \(String(cString: strerror(error))); reporting is off")
+                            "cannot write to \(name): \(SystemError.reason(error)); reporting is off")
                     }
                     queue.withLock { queue in
                         queue.inFlight -= 1
@@ -321,9 +321,10 @@ package final class LineConnection: Sendable {
             let ready = poll(&request, 1, Int32(saturating: (remaining * 1000).rounded(.up)))
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else { return }
-            let count = SystemCall.read(target.fd, &discarded, discarded.count)
-            if count > 0 || (count < 0 && (errno == EINTR || errno == EAGAIN)) { continue }
-            return
+            switch try? SystemCall.read(target.fd, into: &discarded) {
+            case .bytes, .wouldBlock: continue
+            case .endOfFile, nil: return
+            }
         }
     }
 
@@ -359,7 +360,7 @@ package final class LineConnection: Sendable {
         case .file(let path):
             // O_NONBLOCK: a FIFO without a reader fails at once instead of blocking the open.
             let fd = SystemCall.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
-            guard fd >= 0 else { throw ActivitySinkError("cannot open \(path): \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else { throw ActivitySinkError("cannot open \(path): \(SystemError.reason(errno))") }
             return Target(fd: fd, owned: true, isSocket: false)
         case .unixSocket(let path):
             return try connect(path, timeout: connectTimeout)
@@ -375,7 +376,7 @@ package final class LineConnection: Sendable {
         guard flags >= 0 else { return "fd:\(fd) is not an open file descriptor" }
         guard flags & O_ACCMODE != O_RDONLY else { return "fd:\(fd) is open for reading only" }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return "fd:\(fd): \(String(cString: strerror(errno)))" }
+        guard fstat(fd, &info) == 0 else { return "fd:\(fd): \(SystemError.reason(errno))" }
         switch info.st_mode & S_IFMT {
         case S_IFIFO, S_IFSOCK: return nil
         case S_IFCHR where isatty(fd) == 1: return nil
@@ -397,7 +398,7 @@ package final class LineConnection: Sendable {
     /// stays non-blocking (it is this connection's own; writes poll first).
     private static func connect(_ path: String, timeout: Double) throws(ActivitySinkError) -> Target {
         let fd = SystemCall.unixStreamSocket()
-        guard fd >= 0 else { throw ActivitySinkError("cannot create a socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw ActivitySinkError("cannot create a socket: \(SystemError.reason(errno))") }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -442,7 +443,7 @@ package final class LineConnection: Sendable {
                 continue
             }
             SystemCall.close(fd)
-            let reason = error == EAGAIN ? "no answer within \(timeout) s" : String(cString: strerror(error))
+            let reason = error == EAGAIN ? "no answer within \(timeout) s" : SystemError.reason(error)
             throw ActivitySinkError("cannot connect to unix:\(path): \(reason)")
         }
         return Target(fd: fd, owned: true, isSocket: true)

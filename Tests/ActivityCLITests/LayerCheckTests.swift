@@ -1,0 +1,68 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `Scripts/check-layers` keeps each system job in ActivityPOSIX: a raw read, a spawn, a socket,
+/// the environment or an errno's words anywhere else fails, with the file and the line.
+@Suite("Scripts/check-layers: every system job in its layer")
+struct LayerCheckTests {
+    static let script = Repository.path("Scripts/check-layers")
+
+    /// Runs the check on a copy of the repository's script, manifest and C library beside one
+    /// Swift file, `file` under `Sources/`, that holds `code` after a line of its own.
+    static func check(_ code: String, in file: String) throws -> CommandResult {
+        let folder = try TemporaryFolder()
+        let files = FileManager.default
+        for part in ["Scripts/check-layers", "Package.swift", "Sources/CActivity"] {
+            let copy = folder.url.appendingPathComponent(part)
+            try files.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try files.copyItem(atPath: Repository.path(part), toPath: copy.path)
+        }
+        let path = folder.url.appendingPathComponent("Sources/" + file)
+        try files.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try ("import Glibc\n" + code + "\n").write(to: path, atomically: true, encoding: .utf8)
+        return try CommandRunner.run(folder.url.appendingPathComponent("Scripts/check-layers").path, [])
+    }
+
+    @Test("the repository passes")
+    func repositoryPasses() throws {
+        let result = try CommandRunner.run(Self.script, [])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+    }
+
+    @Test(
+        "a system job outside ActivityPOSIX is found, with its file and line",
+        arguments: [
+            "let count = read(fd, &buffer, buffer.count)",
+            "let count = Glibc.read(fd, pointer, 16)",
+            "let count = recv(fd, pointer, 16, 0)",
+            "let count = pread(fd, pointer, 16, 0)",
+            "let count = pwrite(fd, pointer, 16, 0)",
+            "posix_spawn(&pid, path, &actions, &attributes, argv, envp)",
+            "posix_spawn_file_actions_adddup2(&actions, 3, 1)",
+            "let pid = fork()",
+            "let home = getenv(\"HOME\")",
+            "let fd = socket(AF_UNIX, SOCK_STREAM, 0)",
+            "let text = String(cString: strerror(errno))",
+        ])
+    func outsideFound(_ line: String) throws {
+        let result = try Self.check(line, in: "ActivityCLI/Sample.swift")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("Sources/ActivityCLI/Sample.swift:2: "), "\(result.standardError)")
+    }
+
+    @Test(
+        "the same jobs inside ActivityPOSIX, and methods that are only named read, pass",
+        arguments: [
+            ("ActivityPOSIX/Sample.swift", "let count = read(fd, &buffer, buffer.count)"),
+            ("ActivityPOSIX/Sample.swift", "posix_spawn(&pid, path, &actions, &attributes, argv, envp)"),
+            ("ActivityCLI/Sample.swift", "let more = reader.read(deliver)"),
+            ("ActivityCLI/Sample.swift", "_ = read(line, &activities)"),
+            ("ActivityCLI/Sample.swift", "let result = try SystemCall.read(fd, into: &buffer)"),
+            ("ActivityCLI/Sample.swift", "let value = SystemCall.environment(\"HOME\")  // not getenv(\"HOME\")"),
+        ])
+    func insidePasses(_ file: String, _ line: String) throws {
+        let result = try Self.check(line, in: file)
+        #expect(result.status == 0, "\(result.standardError)")
+    }
+}

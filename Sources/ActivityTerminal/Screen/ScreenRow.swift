@@ -8,10 +8,16 @@ package struct ScreenRow: Hashable, Sendable {
     /// last cell not blank), so that a row of a few characters costs a few cells to read, copy
     /// and blank again, not the width of the screen.
     var extent: Int
+    /// The row's identity: given when the row comes onto the screen (at the bottom as the screen
+    /// scrolls up, at the top as it scrolls down, or when the screen grows) and kept while it
+    /// moves and is redrawn, so that what reads the screen knows a bar redrawn in place, and
+    /// moved up by scrolling, is the same row. Not part of the row's equality.
+    package internal(set) var number = 0
 
-    package init(columns: Int, style: CellStyle = CellStyle()) {
+    package init(columns: Int, style: CellStyle = CellStyle(), number: Int = 0) {
         cells = Array(repeating: .blank(style), count: columns)
         extent = style.isDefault ? 0 : columns
+        self.number = number
     }
 
     /// Whether every cell is blank.

@@ -22,8 +22,11 @@ struct TqdmAdapter: ToolAdapter {
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         let index = line.row?.index
         if index == 0 { above = nil }
-        guard let bar = TqdmBar(line.text) else {
-            traceback.read(line.text, &activities)
+        let text = line.text
+        // On a screen, a row read while tqdm writes spaces over a bar (`leave=False`, or before
+        // `tqdm.write`) still shows the end of it: a bar never starts with a space there.
+        guard let bar = TqdmBar(text), line.row == nil || !text.hasPrefix(" ") else {
+            traceback.read(text, &activities)
             if index != nil { above = nil }
             return !runs.isEmpty && Self.isClearing(line)
         }
@@ -99,7 +102,9 @@ struct TqdmBar: Equatable {
         guard text.hasSuffix("]"), let open = text.lastRange(of: " [") else { return nil }
         let fields = text[open.upperBound..<text.index(before: text.endIndex)].split(
             separator: ", ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard fields.count >= 2, Self.isTime(fields[0]), let rateUnit = Self.rateUnit(fields[1]) else { return nil }
+        // tqdm pads a rate under 10 to the width of the others: `[00:01<00:00,  2.06it/s]`.
+        guard fields.count >= 2, Self.isTime(fields[0]), let rateUnit = Self.rateUnit(fields[1].drop { $0 == " " })
+        else { return nil }
         postfix = fields.count == 3 && !fields[2].isEmpty ? String(fields[2]) : nil
         unit = rateUnit == "it" ? nil : rateUnit == "B" ? "bytes" : String(rateUnit)
         let head = text[..<open.lowerBound]

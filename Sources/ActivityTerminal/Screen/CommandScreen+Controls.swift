@@ -186,7 +186,7 @@ extension CommandScreen {
         rowsAbove += rowCount
         redraw = (cursor.row, 0)
         guard let last = buffer.rows.lastIndex(where: { !$0.isBlank }) else { return }
-        for row in buffer.rows[0...last] { final.append(row) }
+        for index in 0...last { final.append(buffer.rows[index], next: index < last ? buffer.rows[index + 1] : nil) }
         // Those rows are final: what is drawn there next is on new rows.
         buffer.renumber(0..<last + 1)
     }

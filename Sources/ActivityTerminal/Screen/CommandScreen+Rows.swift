@@ -24,12 +24,12 @@ extension CommandScreen {
         var covered = -1
         for index in indices where index > covered && index < rowCount {
             var start = index
-            while start > 0, buffer.rows[start - 1].wrapped, start > covered + 1 { start -= 1 }
+            while start > covered + 1, buffer.rows[start - 1].continues(into: buffer.rows[start]) { start -= 1 }
             var bytes: [UInt8] = []
             var row = start
             while true {
                 buffer.rows[row].append(to: &bytes)
-                guard buffer.rows[row].wrapped, row + 1 < rowCount else { break }
+                guard row + 1 < rowCount, buffer.rows[row].continues(into: buffer.rows[row + 1]) else { break }
                 row += 1
             }
             covered = row

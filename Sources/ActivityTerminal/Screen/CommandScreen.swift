@@ -166,7 +166,7 @@ package struct CommandScreen: Sendable {
         }
         let used = usedRowCount
         if used > 0 {
-            for row in buffer.rows[0..<used] { final.append(row) }
+            for index in 0..<used { final.append(buffer.rows[index], next: buffer.rows[index + 1..<used].first) }
         }
         buffer.erase(rows: 0..<rowCount, style: CellStyle())
         buffer.renumber(0..<rowCount)
@@ -275,7 +275,7 @@ package struct CommandScreen: Sendable {
         }
         while screen.rows.count > newRows {
             let row = screen.rows.removeFirst()
-            if isFinal { final.append(row) }
+            if isFinal { final.append(row, next: screen.rows.first) }
             cursorRow -= 1
         }
         while screen.rows.count > newRows { screen.rows.removeLast() }

@@ -1,7 +1,8 @@
 /// Rows that became final, as the bytes that draw them, and where each one ends in them.
 package struct FinalRows: Sendable {
     /// One final row: its ``ScreenRow/number``, where its bytes end in ``FinalRows/bytes``
-    /// (before its `\r\n`), and whether its text goes on in the next row (autowrap).
+    /// (before its `\r\n`), and whether its text goes on in the next row (autowrap, unless the
+    /// next row was written anew from its start: ``ScreenRow/startsLine``).
     package struct Row: Sendable, Equatable {
         package var number: Int
         package var end: Int
@@ -12,10 +13,10 @@ package struct FinalRows: Sendable {
     package internal(set) var rows: [Row] = []
     package var count: Int { rows.count }
 
-    /// Reports `row` as final: its bytes, then `\r\n`.
-    mutating func append(_ row: ScreenRow) {
+    /// Reports `row` as final: its bytes, then `\r\n`. `next` is the row under it.
+    mutating func append(_ row: ScreenRow, next: ScreenRow?) {
         row.append(to: &bytes)
-        rows.append(Row(number: row.number, end: bytes.count, wrapped: row.wrapped))
+        rows.append(Row(number: row.number, end: bytes.count, wrapped: row.continues(into: next)))
         bytes.append(0x0D)
         bytes.append(0x0A)
     }

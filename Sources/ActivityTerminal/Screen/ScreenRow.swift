@@ -13,6 +13,10 @@ package struct ScreenRow: Hashable, Sendable {
     /// moves and is redrawn, so that what reads the screen knows a bar redrawn in place, and
     /// moved up by scrolling, is the same row. Not part of the row's equality.
     package internal(set) var number = 0
+    /// Text was written from the row's first column after a `\r`: it is a line of its own,
+    /// though the row above wrapped into it (a bar wider than the screen, redrawn after `\r`,
+    /// starts again on the row it had wrapped into).
+    package internal(set) var startsLine = false
 
     package init(columns: Int, style: CellStyle = CellStyle(), number: Int = 0) {
         cells = Array(repeating: .blank(style), count: columns)
@@ -31,6 +35,12 @@ package struct ScreenRow: Hashable, Sendable {
         }
         extent = style.isDefault ? 0 : cells.count
         wrapped = false
+        startsLine = false
+    }
+
+    /// Whether the row's text goes on in `next`, the row under it.
+    package func continues(into next: ScreenRow?) -> Bool {
+        wrapped && next.map { !$0.startsLine } == true
     }
 
     /// The cells before `column` may not be blank any more.

@@ -16,6 +16,15 @@ enum ScreenReplay {
         _ input: [UInt8], with name: String, columns: Int = 100, rows: Int = 30, chunkSize: Int? = nil,
         exitStatus: Int32? = 0
     ) -> Adapted {
+        adapt(
+            chunks: chunks(input, chunkSize).map(Array.init), with: name, columns: columns, rows: rows,
+            exitStatus: exitStatus)
+    }
+
+    /// The same for output whose chunks are given: each one as the command wrote it.
+    static func adapt(
+        chunks: [[UInt8]], with name: String, columns: Int = 100, rows: Int = 30, exitStatus: Int32? = 0
+    ) -> Adapted {
         let info = AdapterRegistry.named(name)!
         var pipeline = AdapterPipeline(adapter: info.makeAdapter(command: []), toolName: name, idPrefix: "t")
         pipeline.dropsPassthrough = true
@@ -27,7 +36,7 @@ enum ScreenReplay {
             changed.setRedrawn(from: screen)
             outputs += pipeline.read(changed)
         }
-        for chunk in chunks(input, chunkSize) {
+        for chunk in chunks {
             screen.feed(chunk)
             read()
         }

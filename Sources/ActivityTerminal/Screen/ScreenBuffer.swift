@@ -111,7 +111,7 @@ struct ScreenBuffer: Sendable {
         let count = min(count, bottom - top + 1)
         for _ in 0..<count {
             var row = rows.remove(at: top)
-            if keep { final.append(row, next: rows[top]) }
+            if keep { final.append(row, next: top < bottom ? rows[top] : nil) }
             row.clear(style)
             row.number = takeNumber()
             rows.insert(row, at: bottom)

@@ -1,12 +1,13 @@
 /// The other source of an adapter's lines: the rows of the command's screen (``ScreenRows``),
 /// read by the same ``ToolAdapter`` as the lines of a stream.
 ///
-/// A final row is read once, ended by `\n`. The rows the command redraws are read, all of them
+/// A row is read once, ended by `\n`, when it is finished above the cursor or final, whichever
+/// comes first. The rows the command redraws are read, all of them
 /// top first and ended by `\r`, each time one of them changed: a display's rows make one frame.
 /// A redrawn row that then becomes final as it was last read is not read again: the adapter is
 /// told that the line stays (``ToolAdapter/readNewline(ending:_:)``), as when a `\r` turns out to
-/// be the first half of `\r\n`. Rows of plain output are read once final, so a line is never
-/// counted twice. Nothing passes through: the screen shows every byte already.
+/// be the first half of `\r\n`. So a line of plain output is read once, never counted twice.
+/// Nothing passes through: the screen shows every byte already.
 extension AdapterPipeline {
     /// What is kept of the screen between reads: the redrawn rows as last read, and the start of
     /// a final row whose text wrapped into a row not final yet.
@@ -15,6 +16,10 @@ extension AdapterPipeline {
         /// The bytes each redrawn row had when it was last read, by number, until it is final.
         var lastRead: [Int: [UInt8]] = [:]
         var wrapping: (number: Int, bytes: [UInt8])?
+        /// The highest number of a row read as finished while still on the screen: read again
+        /// when it is final only if it was redrawn since (rows come onto the screen numbered
+        /// upwards, so a row numbered higher is new).
+        var finishedThrough = -1
 
         /// Bounds ``lastRead`` whatever the input.
         static let maxRemembered = 256
@@ -24,6 +29,7 @@ extension AdapterPipeline {
     public mutating func read(_ rows: ScreenRows, from stream: AdapterStream = .standardOutput) -> [AdapterOutput] {
         guard !finished else { return [] }
         for row in rows.final { readFinal(row, stream) }
+        readFinished(rows.finished, stream)
         if rows.redrawn != screen.redrawn {
             screen.redrawn = rows.redrawn
             if screen.lastRead.count > ScreenState.maxRemembered { screen.lastRead.removeAll() }
@@ -37,6 +43,22 @@ extension AdapterPipeline {
         }
         activities.flush()
         return activities.takeOutputs()
+    }
+
+    private mutating func readFinished(_ rows: [ScreenRows.FinalRow], _ stream: AdapterStream) {
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            var end = start
+            while end + 1 < rows.endIndex, rows[end].wraps { end += 1 }
+            defer { start = end + 1 }
+            let last = rows[start...end].map(\.number).max() ?? rows[start].number
+            guard rows[start].number > screen.finishedThrough, !rows[end].wraps else { continue }
+            screen.finishedThrough = last
+            let bytes = start == end ? rows[start].bytes : rows[start...end].flatMap(\.bytes)[...]
+            guard !bytes.isEmpty, bytes.count <= Self.maxLineBytes else { continue }
+            let place = ScreenPlace(number: rows[start].number, index: nil)
+            _ = adapter.read(AdapterLine(bytes: bytes, stream: stream, terminator: 0x0A, row: place), &activities)
+        }
     }
 
     private mutating func readFinal(_ row: ScreenRows.FinalRow, _ stream: AdapterStream) {
@@ -54,6 +76,8 @@ extension AdapterPipeline {
 
     private mutating func readFinalLine(number: Int, _ bytes: ArraySlice<UInt8>, _ stream: AdapterStream) {
         guard bytes.count <= Self.maxLineBytes else { return }
+        // Read already as a finished row, and not redrawn since.
+        if number <= screen.finishedThrough, screen.lastRead[number] == nil { return }
         let line = AdapterLine(
             bytes: bytes, stream: stream, terminator: 0x0A, row: ScreenPlace(number: number, index: nil))
         if !screen.lastRead.isEmpty, let read = screen.lastRead.removeValue(forKey: number) {

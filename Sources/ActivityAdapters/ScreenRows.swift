@@ -4,7 +4,8 @@ public struct ScreenPlace: Hashable, Sendable {
     /// by scrolling; a row that comes onto the screen later has a higher one.
     public var number: Int
     /// The row's place among the rows the command redraws, read together top first (0 is the
-    /// top one: a display's first row); `nil` for a final row.
+    /// top one: a display's first row); `nil` for a row read once, as a line: final, or finished
+    /// above the cursor.
     public var index: Int?
 
     public init(number: Int, index: Int?) {
@@ -12,12 +13,13 @@ public struct ScreenPlace: Hashable, Sendable {
         self.index = index
     }
 
-    /// Whether the row is final: it left the screen, or the command no longer redraws it.
+    /// Whether the row is read as a line that stays: the command has gone past it.
     public var isFinal: Bool { index == nil }
 }
 
 /// What changed on a command's screen, for ``AdapterPipeline/read(_:from:)``: the rows that
-/// became final, in order, and the rows the command is redrawing as they stand now.
+/// became final, in order, the rows finished above the cursor, and the rows the command is
+/// redrawing, as they stand now.
 ///
 /// On a terminal a command's progress is what its screen shows, not the bytes it wrote: a bar
 /// redrawn in place is one row's changing text, a nested bar is the row under it, a bar wider
@@ -50,11 +52,15 @@ public struct ScreenRows: Sendable {
     }
 
     public var final: [FinalRow]
+    /// The rows still on the screen above the cursor that the command finished writing and
+    /// does not redraw (lines of plain output), top first, read or not.
+    public var finished: [FinalRow]
     /// Every row the command redraws now, top first, changed or not.
     public var redrawn: [RedrawnRow]
 
-    public init(final: [FinalRow] = [], redrawn: [RedrawnRow] = []) {
+    public init(final: [FinalRow] = [], finished: [FinalRow] = [], redrawn: [RedrawnRow] = []) {
         self.final = final
+        self.finished = finished
         self.redrawn = redrawn
     }
 }

@@ -19,7 +19,7 @@ struct AptStatusAdapter: ToolAdapter {
 
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         let text = Substring(line.text)
-        if line.row?.isFinal == false, let percent = Self.progressRowPercent(text) {
+        if line.row?.index != nil, let percent = Self.progressRowPercent(text) {
             seen = true
             activities.update(Self.install, title: "Installing packages", unit: "%", completed: percent, total: 100)
             activities.markReachesTotalOnSuccess(Self.install)

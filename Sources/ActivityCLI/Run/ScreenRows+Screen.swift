@@ -5,14 +5,19 @@ import ActivityTerminal
 extension ScreenRows {
     /// Adds the rows that became final, as the screen gave them (``CommandScreen/takeFinalRows()``).
     mutating func add(final rows: FinalRows) {
-        for index in rows.rows.indices {
-            let row = rows.rows[index]
-            final.append(FinalRow(number: row.number, bytes: rows.bytes(of: index), wraps: row.wrapped))
-        }
+        final += Self.rows(rows)
     }
 
-    /// The rows `screen` shows the command redrawing now (``CommandScreen/redrawnLines``).
-    mutating func setRedrawn(from screen: CommandScreen) {
+    /// The rows `screen` shows the command finished writing and redrawing now
+    /// (``CommandScreen/finishedRows``, ``CommandScreen/redrawnLines``).
+    mutating func setCurrent(from screen: CommandScreen) {
+        finished = Self.rows(screen.finishedRows)
         redrawn = screen.redrawnLines.map { RedrawnRow(number: $0.number, bytes: $0.bytes) }
+    }
+
+    private static func rows(_ rows: FinalRows) -> [FinalRow] {
+        rows.rows.indices.map { index in
+            FinalRow(number: rows.rows[index].number, bytes: rows.bytes(of: index), wraps: rows.rows[index].wrapped)
+        }
     }
 }

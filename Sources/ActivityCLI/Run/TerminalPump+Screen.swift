@@ -45,7 +45,7 @@ extension TerminalPump {
             display.commandOutput(.final(bytes: final.bytes, rows: rows))
             if readsRows { rowsToRead.add(final: final) }
         }
-        if readsRows { rowsToRead.setRedrawn(from: screen) }
+        if readsRows { rowsToRead.setCurrent(from: screen) }
         publishModes(on: display)
         guard !screen.isAlternateScreen else { return }
         var live = Array(screen.rows[..<screen.usedRowCount])

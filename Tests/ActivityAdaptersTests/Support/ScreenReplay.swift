@@ -33,7 +33,7 @@ enum ScreenReplay {
         func read() {
             var changed = ScreenRows()
             changed.add(final: screen.takeFinalRows())
-            changed.setRedrawn(from: screen)
+            changed.setCurrent(from: screen)
             outputs += pipeline.read(changed)
         }
         for chunk in chunks {

@@ -54,10 +54,19 @@ extension AdapterPipeline {
             let last = rows[start...end].map(\.number).max() ?? rows[start].number
             guard rows[start].number > screen.finishedThrough, !rows[end].wraps else { continue }
             screen.finishedThrough = last
-            let bytes = start == end ? rows[start].bytes : rows[start...end].flatMap(\.bytes)[...]
+            let bytes = start == end ? rows[start].bytes : rows[start...end].flatMap(\.lineBytes)[...]
             guard !bytes.isEmpty, bytes.count <= Self.maxLineBytes else { continue }
-            let place = ScreenPlace(number: rows[start].number, index: nil)
-            _ = adapter.read(AdapterLine(bytes: bytes, stream: stream, terminator: 0x0A, row: place), &activities)
+            let line = AdapterLine(
+                bytes: bytes, stream: stream, terminator: 0x0A, row: ScreenPlace(number: rows[start].number, index: nil)
+            )
+            // A row redrawn (a status line), then left as it was read: it stays.
+            if !screen.lastRead.isEmpty, let read = screen.lastRead.removeValue(forKey: rows[start].number),
+                read.elementsEqual(bytes)
+            {
+                adapter.readNewline(ending: line, &activities)
+                continue
+            }
+            _ = adapter.read(line, &activities)
         }
     }
 
@@ -65,7 +74,7 @@ extension AdapterPipeline {
         if row.wraps || screen.wrapping != nil {
             var wrapping = screen.wrapping ?? (row.number, [])
             // A line longer than the limit is not read, as on a stream.
-            if wrapping.bytes.count + row.bytes.count <= Self.maxLineBytes { wrapping.bytes += row.bytes }
+            if wrapping.bytes.count + row.bytes.count <= Self.maxLineBytes { wrapping.bytes += row.lineBytes }
             screen.wrapping = row.wraps ? wrapping : nil
             guard !row.wraps else { return }
             readFinalLine(number: wrapping.number, wrapping.bytes[...], stream)

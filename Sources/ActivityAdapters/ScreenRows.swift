@@ -27,16 +27,24 @@ public struct ScreenPlace: Hashable, Sendable {
 /// terminal's state machine and hands its rows here.
 public struct ScreenRows: Sendable {
     /// A row that became final: its bytes (text and SGR styles, no other control), and whether
-    /// its text goes on in the next final row (it wrapped at the right margin).
+    /// its text goes on in the next final row (it wrapped at the right margin), with how many
+    /// blank cells end it then (spaces of its line that its bytes leave out).
     public struct FinalRow: Sendable {
         public var number: Int
         public var bytes: ArraySlice<UInt8>
         public var wraps: Bool
+        public var trailingSpaces: Int
 
-        public init(number: Int, bytes: ArraySlice<UInt8>, wraps: Bool) {
+        public init(number: Int, bytes: ArraySlice<UInt8>, wraps: Bool, trailingSpaces: Int = 0) {
             self.number = number
             self.bytes = bytes
             self.wraps = wraps
+            self.trailingSpaces = trailingSpaces
+        }
+
+        /// The row's part of its line: its bytes, and its trailing spaces when it wraps.
+        var lineBytes: [UInt8] {
+            Array(bytes) + (wraps ? Array(repeating: UInt8(ascii: " "), count: trailingSpaces) : [])
         }
     }
 

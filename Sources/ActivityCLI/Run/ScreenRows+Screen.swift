@@ -17,7 +17,10 @@ extension ScreenRows {
 
     private static func rows(_ rows: FinalRows) -> [FinalRow] {
         rows.rows.indices.map { index in
-            FinalRow(number: rows.rows[index].number, bytes: rows.bytes(of: index), wraps: rows.rows[index].wrapped)
+            let row = rows.rows[index]
+            return FinalRow(
+                number: row.number, bytes: rows.bytes(of: index), wraps: row.wrapped, trailingSpaces: row.trailingBlanks
+            )
         }
     }
 }

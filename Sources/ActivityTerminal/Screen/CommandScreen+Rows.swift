@@ -22,6 +22,8 @@ extension CommandScreen {
             while true {
                 buffer.rows[row].append(to: &bytes)
                 guard row + 1 < rowCount, buffer.rows[row].continues(into: buffer.rows[row + 1]) else { break }
+                // The blanks at the end of a row that wraps are part of its line.
+                bytes += repeatElement(UInt8(ascii: " "), count: buffer.rows[row].trailingBlankCount)
                 row += 1
             }
             covered = row

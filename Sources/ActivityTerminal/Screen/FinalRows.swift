@@ -7,6 +7,8 @@ package struct FinalRows: Sendable {
         package var number: Int
         package var end: Int
         package var wrapped: Bool
+        /// The blank cells that end a row that wraps: spaces of its line, not in ``bytes``.
+        package var trailingBlanks = 0
     }
 
     package internal(set) var bytes: [UInt8] = []
@@ -16,7 +18,11 @@ package struct FinalRows: Sendable {
     /// Reports `row` as final: its bytes, then `\r\n`. `next` is the row under it.
     mutating func append(_ row: ScreenRow, next: ScreenRow?) {
         row.append(to: &bytes)
-        rows.append(Row(number: row.number, end: bytes.count, wrapped: row.continues(into: next)))
+        let wraps = row.continues(into: next)
+        rows.append(
+            Row(
+                number: row.number, end: bytes.count, wrapped: wraps, trailingBlanks: wraps ? row.trailingBlankCount : 0
+            ))
         bytes.append(0x0D)
         bytes.append(0x0A)
     }

@@ -38,6 +38,14 @@ package struct ScreenRow: Hashable, Sendable {
         startsLine = false
     }
 
+    /// How many blank cells end the row: part of its text when it wraps into the next one
+    /// (``bytes`` leaves them out).
+    package var trailingBlankCount: Int {
+        var count = 0
+        while count < cells.count, cells[cells.count - 1 - count].isBlank { count += 1 }
+        return count
+    }
+
     /// Whether the row's text goes on in `next`, the row under it.
     package func continues(into next: ScreenRow?) -> Bool {
         wrapped && next.map { !$0.startsLine } == true

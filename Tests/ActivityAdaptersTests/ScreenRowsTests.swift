@@ -44,6 +44,24 @@ struct ScreenRowsTests {
         #expect(adapted.isWellFormed)
     }
 
+    /// The captures read from rows whose activities differ from the lines' (Docs/adapters.md):
+    /// cargo's `Building` line replaced after `\r` by an error before another read, a frame of
+    /// indicatif's MultiProgress seen half drawn, and an ansible jsonl line wrapped at the margin.
+    static let differFromLines: Set<String> = [
+        "cargo/cargo-error-pty-C.txt", "indicatif/indicatif-multi-pty-C.txt", "ansible/ansible-fail-jsonl-pty-C.txt",
+    ]
+
+    @Test(
+        "one adapter, both sources: each capture on a pseudo-terminal makes the same activities from rows as from lines",
+        arguments: FixtureTests.cases.filter { $0.file.contains("-pty-") && !differFromLines.contains($0.file) })
+    func bothSources(_ fixture: FixtureCase) throws {
+        let bytes = try Fixture.bytes(fixture.file)
+        let rows = ScreenReplay.adapt(bytes, with: fixture.adapter, exitStatus: fixture.exitStatus ?? 0)
+        let lines = Fixture.adapt(bytes, with: fixture.adapter, exitStatus: fixture.exitStatus ?? 0)
+        #expect(rows.activities.map(\.description) == lines.activities.map(\.description))
+        #expect(rows.isWellFormed)
+    }
+
     @Test(
         "the adapters of the pipe path give the same activities read from rows",
         arguments: [

@@ -123,7 +123,7 @@ package.targets += [
     .target(name: "ActivityAdapters", dependencies: ["ActivityWire"]),
     .testTarget(
         name: "ActivityAdaptersTests",
-        dependencies: ["ActivityAdapters", "ActivityWire", "ActivityCLI", "TestSupport"],
+        dependencies: ["ActivityAdapters", "ActivityWire", "ActivityCLI", "ActivityTerminal", "TestSupport"],
         exclude: ["Fixtures"]
     ),
 ]

@@ -1,6 +1,10 @@
 /// One line of a tool's output as an adapter sees it: the bytes between two line ends, where both
 /// `\n` and `\r` end a line (curl, wget, dd and rsync write `\r` before an update, git, pv and
 /// ffmpeg after it), and `\r\n` (a pseudo-terminal's newline) ends one as `\n` does.
+///
+/// Read from a command's screen instead (``ScreenRows``), a line is one row's text, ended by `\n`
+/// when the row is final and by `\r` while the command redraws it (it may be overwritten), with
+/// its place on the screen (``row``).
 public struct AdapterLine: Sendable {
     /// The line's bytes without its terminator.
     public var bytes: ArraySlice<UInt8>
@@ -9,11 +13,15 @@ public struct AdapterLine: Sendable {
     /// The byte that ended the line: `\n` (also for `\r\n`), `\r`, or `nil` for a last line
     /// without one.
     public var terminator: UInt8?
+    /// Where the line stands on the command's screen when it was read from one (``ScreenRows``,
+    /// `activity run` on a terminal); `nil` for a line of a stream.
+    public var row: ScreenPlace?
 
-    public init(bytes: ArraySlice<UInt8>, stream: AdapterStream, terminator: UInt8?) {
+    public init(bytes: ArraySlice<UInt8>, stream: AdapterStream, terminator: UInt8?, row: ScreenPlace? = nil) {
         self.bytes = bytes
         self.stream = stream
         self.terminator = terminator
+        self.row = row
     }
 
     /// The line as text (invalid UTF-8 replaced), without the control sequences (`ESC [ … X`) a

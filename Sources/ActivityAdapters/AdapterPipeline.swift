@@ -2,7 +2,8 @@ import ActivityWire
 
 /// Feeds a tool's output, as it arrives in chunks, through a ``ToolAdapter``: cuts it into lines
 /// at `\n`, `\r` and `\r\n`, lets the adapter take its progress lines, and hands back the events
-/// and, unchanged, every byte the adapter did not take.
+/// and, unchanged, every byte the adapter did not take. On a terminal it reads the command's
+/// screen rows instead (``read(_:from:)``), through the same adapter.
 ///
 /// Passthrough is byte-exact: the bytes of a line the adapter does not take, its terminator
 /// included, leave exactly as they came. A bare `\r` just before a progress line belongs to it
@@ -29,11 +30,13 @@ public struct AdapterPipeline {
     /// The longest line an adapter reads; longer ones pass through unread.
     public static let maxLineBytes = 65_536
 
-    private var adapter: any ToolAdapter
-    private var activities: AdaptedActivities
+    var adapter: any ToolAdapter
+    var activities: AdaptedActivities
     private var output = StreamState()
     private var errors = StreamState()
-    private var finished = false
+    var finished = false
+    /// What is kept of the command's screen between reads (``read(_:from:)``).
+    var screen = ScreenState()
 
     /// What is kept of one stream between chunks.
     private struct StreamState {

@@ -58,7 +58,10 @@ public enum AdapterRegistry {
         AdapterInfo(name: "dd", aliases: [], formats: ["status=progress"]) { _ in DdAdapter() },
         AdapterInfo(
             name: "tqdm", aliases: [],
-            formats: ["the default bar (desc, unit, unit_scale, postfix, no total; position=N read, not nested)"]
+            formats: [
+                "the default bar (desc, unit, unit_scale, postfix, no total)",
+                "position=N bars: nested under the bar above on a terminal (screen rows), side by side in a pipe",
+            ]
         ) { _ in TqdmAdapter() },
         AdapterInfo(
             name: "rich", aliases: [],
@@ -110,6 +113,7 @@ public enum AdapterRegistry {
             formats: [
                 "-o APT::Status-Fd=N: dlstatus, pmstatus, pmerror, pmconffile",
                 "dpkg --status-fd N: processing:, status:",
+                "apt's Progress: [ 40%] status row on a terminal (Dpkg::Progress-Fancy)",
             ]
         ) { _ in AptStatusAdapter() },
         AdapterInfo(

@@ -3,9 +3,11 @@
 /// `ESC [2K` (erase the row), `ESC [1A` and `ESC [1B` (a row up, down) between `\r`s, which the
 /// pipeline cuts into lines of their own or leaves at the start or end of a row's line.
 enum RedrawnLine {
-    /// Whether the line begins by erasing its row (`ESC [2K`): the first row of a new frame.
+    /// Whether the line begins by erasing its row (`ESC [2K`), or is the top row the command
+    /// redraws on its screen (``ScreenPlace/index`` 0): the first row of a new frame.
     static func startsFrame(_ line: AdapterLine) -> Bool {
-        line.bytes.starts(with: [0x1B, UInt8(ascii: "["), UInt8(ascii: "2"), UInt8(ascii: "K")])
+        line.row?.index == 0
+            || line.bytes.starts(with: [0x1B, UInt8(ascii: "["), UInt8(ascii: "2"), UInt8(ascii: "K")])
     }
 
     /// Whether the line is control sequences only, nothing visible (what is left of a frame's

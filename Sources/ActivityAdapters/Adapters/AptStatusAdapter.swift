@@ -9,6 +9,8 @@ import ActivityWire
 /// activity without a total; `status: PACKAGE : error : MESSAGE` fails it. The texts are
 /// translated and the numbers are not, so every locale reads the same. apt's last `pmstatus` is
 /// often short of 100 % (80 % for one package): when apt exits 0 the installation ends at 100 %.
+/// Read from a screen (`activity run` on a terminal), apt's own status row, `Progress: [ 40%]`,
+/// is the installation's progress too.
 struct AptStatusAdapter: ToolAdapter {
     private static let download = "download"
     private static let install = "install"
@@ -17,6 +19,12 @@ struct AptStatusAdapter: ToolAdapter {
 
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         let text = Substring(line.text)
+        if line.row?.index != nil, let percent = Self.progressRowPercent(text) {
+            seen = true
+            activities.update(Self.install, title: "Installing packages", unit: "%", completed: percent, total: 100)
+            activities.markReachesTotalOnSuccess(Self.install)
+            return true
+        }
         let fields = text.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
         if fields.count == 4, let percent = NumberText.decimal(fields[2]) {
             switch fields[0] {
@@ -69,6 +77,22 @@ struct AptStatusAdapter: ToolAdapter {
         seen = true
         activities.update(Self.install, title: "dpkg", message: "\(parts[0]): \(parts[1])")
         return true
+    }
+
+    /// The percentage of apt's status row (`Dpkg::Progress-Fancy`, on by default for `apt`):
+    /// `Progress: [ 40%] [########....]` in the row apt keeps at the bottom of the screen under
+    /// a scroll region. The word is translated (`Fortschritt:`); `[%3i%%]` is not.
+    static func progressRowPercent(_ text: Substring) -> Double? {
+        guard let colon = text.firstIndex(of: ":"), colon > text.startIndex,
+            !text[..<colon].contains(" "), text[colon...].hasPrefix(": [")
+        else { return nil }
+        let field = text[text.index(colon, offsetBy: 3)...].prefix(5)
+        guard field.count == 5, field.hasSuffix("%]") else { return nil }
+        let digits = field.dropLast(2).drop { $0 == " " }
+        guard !digits.isEmpty, digits.allSatisfy(NumberText.isDigit), let percent = Double(String(digits)),
+            percent <= 100
+        else { return nil }
+        return percent
     }
 
     mutating func inputEnded(_ activities: inout AdaptedActivities) {

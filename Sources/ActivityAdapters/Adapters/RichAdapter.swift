@@ -25,16 +25,22 @@ struct RichAdapter: ToolAdapter {
     /// The keys of the current display's tasks.
     private var tasks: Set<String> = []
     private var traceback = PythonTraceback()
+    /// The last line read was a final row of a screen.
+    private var afterFinalRow = false
 
     /// Bounds the state whatever the input.
     private static let maxTasks = 64
 
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         let text = line.text
-        if let row = RichRow(text, bare: inFrame || RedrawnLine.startsFrame(line)) {
+        // Read from a screen, rows that became final come top first, as the frame they were.
+        let final = line.row?.isFinal == true
+        defer { afterFinalRow = final }
+        let startsFrame = RedrawnLine.startsFrame(line) || (final && !afterFinalRow)
+        if let row = RichRow(text, bare: inFrame || startsFrame) {
             // Into a pipe rich prints a display's rows, without colours, only once it stopped.
             let stopped = !line.isOverwritten && !line.bytes.contains(0x1B)
-            return read(row, startsFrame: RedrawnLine.startsFrame(line), stopped: stopped, &activities)
+            return read(row, startsFrame: startsFrame, stopped: stopped, &activities)
         }
         inFrame = false
         guard RedrawnLine.isControlOnly(line) else {

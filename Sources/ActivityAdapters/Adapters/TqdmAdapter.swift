@@ -4,7 +4,8 @@
 /// without is `Progress`), counted in its unit (`B` is bytes; `unit_scale`'s `9.80M` is read as
 /// 9,800,000), with the postfix as its message. A bar that starts again from 0 after reaching
 /// its total (an inner loop's bar) ends, and the next one begins. `tqdm.write` lines pass through.
-/// Nested bars (`position=1`) are read, each its own activity under the command's, not nested.
+/// Nested bars (`position=1`): in a stream each is its own activity under the command's; read
+/// from a screen (``ScreenRows``), a bar in the row under an unfinished bar nests under it.
 ///
 /// A bar that reached its total is complete; one that stopped short ends as the exit status says.
 struct TqdmAdapter: ToolAdapter {
@@ -15,10 +16,18 @@ struct TqdmAdapter: ToolAdapter {
 
     /// A Python traceback's exception is the failure's error.
     private var traceback = PythonTraceback()
+    /// On a screen, the bar last read among the rows redrawn together, and its place there.
+    private var above: (index: Int, key: String)?
 
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
-        guard let bar = TqdmBar(line.text) else {
-            traceback.read(line.text, &activities)
+        let index = line.row?.index
+        if index == 0 { above = nil }
+        let text = line.text
+        // On a screen, a row read while tqdm writes spaces over a bar (`leave=False`, or before
+        // `tqdm.write`) still shows the end of it: a bar never starts with a space there.
+        guard let bar = TqdmBar(text), line.row == nil || !text.hasPrefix(" ") else {
+            traceback.read(text, &activities)
+            if index != nil { above = nil }
             return !runs.isEmpty && Self.isClearing(line)
         }
         let name = bar.description ?? ""
@@ -26,17 +35,32 @@ struct TqdmAdapter: ToolAdapter {
         var key = Self.key(name, runs[name] ?? 0)
         if runs[name] == nil {
             runs[name] = 0
-        } else if activities.isOpen(key), let total = activities.total(key),
-            let completed = activities.completed(key), completed >= total, bar.count < completed
+        } else if activities.isOpen(key), let completed = activities.completed(key), bar.count < completed,
+            line.row != nil || activities.total(key).map({ completed >= $0 }) == true
         {
             // The same bar again: an inner loop's bar, cleared and drawn anew for the next pass.
+            // A screen is read a frame at a time, and may show the next pass before the frame
+            // where the last one reached its total: the count going back is the bar's close.
+            if let total = activities.total(key) {
+                activities.update(key, title: name, completed: max(completed, total))
+            }
             activities.succeed(key)
             runs[name, default: 0] += 1
             key = Self.key(name, runs[name] ?? 0)
         }
+        // On a screen a bar in the row under an unfinished one is its inner loop (`position=1`).
+        let outer = index.flatMap { index in
+            above.flatMap { above in
+                above.index == index - 1 && above.key != key && activities.isOpen(above.key)
+                    && activities.total(above.key).map { total in (activities.completed(above.key) ?? 0) < total }
+                        != false
+                    ? above.key : nil
+            }
+        }
+        if let index { above = (index, key) }
         activities.update(
             key, title: bar.description ?? "Progress", unit: bar.unit, completed: bar.count, total: bar.total,
-            message: bar.postfix)
+            message: bar.postfix, under: outer)
         if let total = bar.total, bar.count >= total {
             activities.markComplete(key)
         } else if bar.total == nil && !line.isOverwritten {
@@ -78,7 +102,9 @@ struct TqdmBar: Equatable {
         guard text.hasSuffix("]"), let open = text.lastRange(of: " [") else { return nil }
         let fields = text[open.upperBound..<text.index(before: text.endIndex)].split(
             separator: ", ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard fields.count >= 2, Self.isTime(fields[0]), let rateUnit = Self.rateUnit(fields[1]) else { return nil }
+        // tqdm pads a rate under 10 to the width of the others: `[00:01<00:00,  2.06it/s]`.
+        guard fields.count >= 2, Self.isTime(fields[0]), let rateUnit = Self.rateUnit(fields[1].drop { $0 == " " })
+        else { return nil }
         postfix = fields.count == 3 && !fields[2].isEmpty ? String(fields[2]) : nil
         unit = rateUnit == "it" ? nil : rateUnit == "B" ? "bytes" : String(rateUnit)
         let head = text[..<open.lowerBound]

@@ -25,6 +25,11 @@ protocol OutputAdapter: AnyObject {
     func releaseUnfinishedLine(_ stream: AdapterStream) -> [AdapterOutput]
     /// From now on only events are wanted: the caller has every byte of the output already.
     func dropPassthrough()
+    /// Whether the adapter reads the command's screen rows (``readScreen(_:)``) rather than its
+    /// bytes on a pseudo-terminal: built-in ones do, an external one reads bytes only.
+    var readsScreen: Bool { get }
+    /// Reads what changed on the command's screen instead of its bytes.
+    func readScreen(_ rows: ScreenRows) -> [AdapterOutput]
 }
 
 extension OutputAdapter {
@@ -32,6 +37,8 @@ extension OutputAdapter {
     func dropPassthrough() {}
     func holdsUnfinishedLine(_ stream: AdapterStream) -> Bool { false }
     func releaseUnfinishedLine(_ stream: AdapterStream) -> [AdapterOutput] { [] }
+    var readsScreen: Bool { false }
+    func readScreen(_ rows: ScreenRows) -> [AdapterOutput] { [] }
 }
 
 /// A built-in adapter pipeline as an ``OutputAdapter``.
@@ -51,6 +58,10 @@ final class BuiltInOutputAdapter: OutputAdapter {
     }
 
     func finish(_ stream: AdapterStream) -> [AdapterOutput] { pipeline.finish(stream) }
+
+    var readsScreen: Bool { true }
+
+    func readScreen(_ rows: ScreenRows) -> [AdapterOutput] { pipeline.read(rows) }
 
     func finish(exitStatus: Int32?, signal: String?) -> [AdapterOutput] {
         pipeline.finish(exitStatus: exitStatus, signal: signal)

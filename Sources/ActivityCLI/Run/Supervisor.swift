@@ -313,6 +313,9 @@ struct IOLoop {
     var terminal: TerminalPump?
     /// Whether keys typed on the real terminal are still read.
     private var keysOpen: Bool
+    /// On a pseudo-terminal, the adapter that reads the command's screen rows rather than its
+    /// bytes (``TerminalPump/takeRows()``).
+    private var rowsReader: (any OutputAdapter)?
     /// The cancels the display asks for; `nil` where nothing can be cancelled (tests).
     let cancels: CancelRequests?
     /// The adapter's activities still open, oldest first: the newest owns the command's output.
@@ -337,6 +340,13 @@ struct IOLoop {
         self.adaptsStandardOutput = adaptsStandardOutput
         self.terminal = terminal
         self.keysOpen = terminal?.keys != nil
+        // apt's own status row reaches the activity its status descriptor's lines make: one
+        // installation, whichever tells its progress.
+        let rowsReader = statusAdapter ?? adapter
+        if self.terminal != nil, let rowsReader, rowsReader.readsScreen {
+            self.rowsReader = rowsReader
+            self.terminal?.readsRows = true
+        }
         self.server = server
         self.child = child
         self.display = display
@@ -379,7 +389,10 @@ struct IOLoop {
                 deadline.map { Int32(saturating: max(0, ($0 - SystemClock.monotonicSeconds()) * 1000), rounding: .up) }
                 ?? -1
             let display = self.display
-            if let wait = terminal?.tick(on: display) { timeout = timeout < 0 ? wait : min(timeout, wait) }
+            if let wait = terminal?.tick(on: display) {
+                timeout = timeout < 0 ? wait : min(timeout, wait)
+                readRows()
+            }
             if tracker.watchesProcesses { timeout = timeout < 0 ? 250 : min(timeout, 250) }
             // Looks again soon whether the reader has caught up.
             if behind { timeout = timeout < 0 ? Self.behindPause : min(timeout, Self.behindPause) }
@@ -561,9 +574,12 @@ struct IOLoop {
         switch try? SystemCall.read(fd, into: buffer) {
         case .bytes(let count):
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-            if let adapter = adapter(for: stream) {
+            if rowsReader != nil {
                 // On a pseudo-terminal the screen model gets every byte, so that the command's
-                // display stays as it is; the adapter only reads, for its events.
+                // display stays as it is; the adapter reads the rows it shows, for its events.
+                pass(Array(bytes), to: stream)
+                readRows()
+            } else if let adapter = adapter(for: stream) {
                 if terminal != nil { pass(Array(bytes), to: stream) }
                 show(adapter.feed(bytes, from: Self.adapterStream(stream)), to: stream)
             } else {
@@ -658,9 +674,18 @@ struct IOLoop {
             show(adapter.finish(Self.adapterStream(stream)), to: stream)
         }
         let display = self.display
-        if stream == .stdout { terminal?.finish(on: display) }
+        if stream == .stdout {
+            terminal?.finish(on: display)
+            readRows()
+        }
         close(fd)
         return -1
+    }
+
+    /// Hands the rows that changed on the command's screen to the adapter that reads them.
+    private mutating func readRows() {
+        guard let rowsReader, let rows = terminal?.takeRows() else { return }
+        show(rowsReader.readScreen(rows), to: .stdout)
     }
 
     /// The command's own output: to the pseudo-terminal's parser, else on as it came.

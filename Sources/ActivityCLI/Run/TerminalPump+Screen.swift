@@ -1,3 +1,4 @@
+import ActivityAdapters
 import ActivityTerminal
 
 /// The command's screen, handed to the display: which rows are final now, the live rows and
@@ -39,7 +40,12 @@ extension TerminalPump {
     /// with the cursor when `atPrompt` and the command is at one), the status, the modes.
     mutating func publish(on display: any Display, atPrompt: Bool) {
         let rows = screen.pendingFinalRows
-        if rows > 0 { display.commandOutput(.final(bytes: screen.takeFinalBytes(), rows: rows)) }
+        if rows > 0 {
+            let final = screen.takeFinalRows()
+            display.commandOutput(.final(bytes: final.bytes, rows: rows))
+            if readsRows { rowsToRead.add(final: final) }
+        }
+        if readsRows { rowsToRead.setCurrent(from: screen) }
         publishModes(on: display)
         guard !screen.isAlternateScreen else { return }
         var live = Array(screen.rows[..<screen.usedRowCount])
@@ -104,5 +110,12 @@ extension TerminalPump {
             }
         }
         return nil
+    }
+
+    /// What changed on the screen since the last call, for the command's adapter: the rows that
+    /// became final, and the rows the command redraws as they stand.
+    mutating func takeRows() -> ScreenRows {
+        defer { rowsToRead.final.removeAll(keepingCapacity: true) }
+        return rowsToRead
     }
 }

@@ -1,4 +1,5 @@
 import ActivityPOSIX
+import ActivityAdapters
 import ActivityTerminal
 import ActivityWire
 
@@ -43,6 +44,10 @@ struct TerminalPump {
     /// When rows could first have been made final, by the number (``CommandScreen/rowsAbove``
     /// plus index) of the first row that could not, oldest first.
     var settleable: [(boundary: Int, at: Double)] = []
+    /// Whether the command's adapter reads the screen's rows (``takeRows()``).
+    var readsRows = false
+    /// The rows not yet taken by ``takeRows()``.
+    var rowsToRead = ScreenRows()
 
     /// How long a partial line must sit still before it is shown as a prompt.
     static let promptDelay = 0.05

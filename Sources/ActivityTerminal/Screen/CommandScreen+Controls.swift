@@ -186,7 +186,9 @@ extension CommandScreen {
         rowsAbove += rowCount
         redraw = (cursor.row, 0)
         guard let last = buffer.rows.lastIndex(where: { !$0.isBlank }) else { return }
-        for row in buffer.rows[0...last] { final.append(row) }
+        for index in 0...last { final.append(buffer.rows[index], next: index < last ? buffer.rows[index + 1] : nil) }
+        // Those rows are final: what is drawn there next is on new rows.
+        buffer.renumber(0..<last + 1)
     }
 
     private mutating func setScrollRegion(_ sequence: VTParser.Sequence) {
@@ -291,10 +293,11 @@ extension CommandScreen {
     private mutating func fullReset() {
         leaveAlternateScreen()
         keepClearedRows()
-        let (final, rowsAbove) = (final, rowsAbove)
+        let (final, rowsAbove, nextNumber) = (final, rowsAbove, buffer.nextNumber)
         self = CommandScreen(columns: columns, rows: rowCount)
         self.final = final
         self.rowsAbove = rowsAbove
+        buffer = ScreenBuffer(columns: columns, rows: rowCount, firstNumber: nextNumber)
     }
 
     private mutating func operatingSystemCommand(_ string: [UInt8]) {

@@ -39,7 +39,10 @@ extension CommandScreen {
     /// Text printed after a `\r` from the start of the row it went back to rewrites that row: a
     /// status line. A line editor moving over its prompt first (readline's redraw) does not.
     mutating func noteRewrite() {
-        if returnedRow == cursor.row, cursor.column == 0 { statusRow = cursor.row }
+        if returnedRow == cursor.row, cursor.column == 0 {
+            statusRow = cursor.row
+            buffer.rows[cursor.row].startsLine = true
+        }
         returnedRow = nil
     }
 
@@ -117,6 +120,7 @@ extension CommandScreen {
         buffer.rows[cursor.row].wrapped = true
         cursor.column = 0
         lineFeed()
+        buffer.rows[cursor.row].startsLine = false
     }
 
     /// Moves the cursor down a row, scrolling the region up at its bottom; the column stays (a

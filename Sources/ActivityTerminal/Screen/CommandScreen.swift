@@ -141,11 +141,15 @@ package struct CommandScreen: Sendable {
     /// The final rows since the last call, as the bytes that draw them, each ending in `\r\n`;
     /// empty when there are none.
     package mutating func takeFinalBytes() -> [UInt8] {
-        defer {
-            final.bytes.removeAll(keepingCapacity: true)
-            final.count = 0
-        }
+        defer { final.removeAll() }
         return final.bytes
+    }
+
+    /// The final rows since the last call: their bytes, as ``takeFinalBytes()`` gives them, and
+    /// each row's number and end in them, for what reads the rows' text (adapters).
+    package mutating func takeFinalRows() -> FinalRows {
+        defer { final.removeAll() }
+        return final
     }
 
     /// How many final rows ``takeFinalBytes()`` would give.
@@ -162,9 +166,10 @@ package struct CommandScreen: Sendable {
         }
         let used = usedRowCount
         if used > 0 {
-            for row in buffer.rows[0..<used] { final.append(row) }
+            for index in 0..<used { final.append(buffer.rows[index], next: buffer.rows[index + 1..<used].first) }
         }
         buffer.erase(rows: 0..<rowCount, style: CellStyle())
+        buffer.renumber(0..<rowCount)
         rowsAbove += rowCount
         cursor = (0, 0)
         redraw = (0, 0)
@@ -244,9 +249,13 @@ package struct CommandScreen: Sendable {
                 mainBuffer = main
             }
         } else if newRows > rowCount {
-            let blank = ScreenRow(columns: columns)
-            buffer.rows += repeatElement(blank, count: newRows - rowCount)
-            mainBuffer?.rows += repeatElement(blank, count: newRows - rowCount)
+            for _ in rowCount..<newRows {
+                buffer.rows.append(buffer.newRow())
+                if var main = mainBuffer {
+                    main.rows.append(main.newRow())
+                    mainBuffer = main
+                }
+            }
         }
         if newRows != rowCount {
             // Rows may have left the top: the rows' numbers start afresh.
@@ -266,7 +275,7 @@ package struct CommandScreen: Sendable {
         }
         while screen.rows.count > newRows {
             let row = screen.rows.removeFirst()
-            if isFinal { final.append(row) }
+            if isFinal { final.append(row, next: screen.rows.first) }
             cursorRow -= 1
         }
         while screen.rows.count > newRows { screen.rows.removeLast() }

@@ -6,10 +6,30 @@ struct ScreenBuffer: Sendable {
     private(set) var columns: Int
     /// The cursor that `DECSC` saved on this screen.
     var saved: CommandScreen.SavedCursor?
+    /// The ``ScreenRow/number`` the next row to come onto this screen gets.
+    private(set) var nextNumber: Int
 
-    init(columns: Int, rows: Int) {
+    /// A blank screen whose rows are numbered from `firstNumber`.
+    init(columns: Int, rows: Int, firstNumber: Int = 0) {
         self.columns = columns
-        self.rows = Array(repeating: ScreenRow(columns: columns), count: rows)
+        self.rows = (0..<rows).map { ScreenRow(columns: columns, number: firstNumber + $0) }
+        nextNumber = firstNumber + rows
+    }
+
+    /// A number for a row coming onto the screen.
+    mutating func takeNumber() -> Int {
+        defer { nextNumber += 1 }
+        return nextNumber
+    }
+
+    /// Gives the rows `range` new numbers: they are new rows (the ones they were became final).
+    mutating func renumber(_ range: Range<Int>) {
+        for row in range.clamped(to: 0..<rows.count) { rows[row].number = takeNumber() }
+    }
+
+    /// A blank row of the screen's width for the screen, with a new number.
+    mutating func newRow(style: CellStyle = CellStyle()) -> ScreenRow {
+        ScreenRow(columns: columns, style: style, number: takeNumber())
     }
 
     /// Blanks the whole of the wide character that covers `column`, if one does.
@@ -55,7 +75,10 @@ struct ScreenBuffer: Sendable {
 
     /// Blanks whole rows.
     mutating func erase(rows range: Range<Int>, style: CellStyle) {
-        for row in range.clamped(to: 0..<rows.count) { rows[row] = ScreenRow(columns: columns, style: style) }
+        // Erased, a row is still the same row: a display redrawn after clearing the screen keeps it.
+        for row in range.clamped(to: 0..<rows.count) {
+            rows[row] = ScreenRow(columns: columns, style: style, number: rows[row].number)
+        }
     }
 
     /// Inserts `count` blank cells at `column`, pushing the rest of the row right and off its end.
@@ -88,8 +111,9 @@ struct ScreenBuffer: Sendable {
         let count = min(count, bottom - top + 1)
         for _ in 0..<count {
             var row = rows.remove(at: top)
-            if keep { final.append(row) }
+            if keep { final.append(row, next: top < bottom ? rows[top] : nil) }
             row.clear(style)
+            row.number = takeNumber()
             rows.insert(row, at: bottom)
         }
     }
@@ -99,7 +123,9 @@ struct ScreenBuffer: Sendable {
     mutating func scrollDown(top: Int, bottom: Int, count: Int, style: CellStyle) {
         let count = min(count, bottom - top + 1)
         rows.removeSubrange(bottom - count + 1...bottom)
-        rows.insert(contentsOf: repeatElement(ScreenRow(columns: columns, style: style), count: count), at: top)
+        var entering: [ScreenRow] = []
+        for _ in 0..<count { entering.append(newRow(style: style)) }
+        rows.insert(contentsOf: entering, at: top)
     }
 
     /// Every row cut or padded to `columns`.

@@ -8,10 +8,20 @@ package struct ScreenRow: Hashable, Sendable {
     /// last cell not blank), so that a row of a few characters costs a few cells to read, copy
     /// and blank again, not the width of the screen.
     var extent: Int
+    /// The row's identity: given when the row comes onto the screen (at the bottom as the screen
+    /// scrolls up, at the top as it scrolls down, or when the screen grows) and kept while it
+    /// moves and is redrawn, so that what reads the screen knows a bar redrawn in place, and
+    /// moved up by scrolling, is the same row. Not part of the row's equality.
+    package internal(set) var number = 0
+    /// Text was written from the row's first column after a `\r`: it is a line of its own,
+    /// though the row above wrapped into it (a bar wider than the screen, redrawn after `\r`,
+    /// starts again on the row it had wrapped into).
+    package internal(set) var startsLine = false
 
-    package init(columns: Int, style: CellStyle = CellStyle()) {
+    package init(columns: Int, style: CellStyle = CellStyle(), number: Int = 0) {
         cells = Array(repeating: .blank(style), count: columns)
         extent = style.isDefault ? 0 : columns
+        self.number = number
     }
 
     /// Whether every cell is blank.
@@ -25,6 +35,20 @@ package struct ScreenRow: Hashable, Sendable {
         }
         extent = style.isDefault ? 0 : cells.count
         wrapped = false
+        startsLine = false
+    }
+
+    /// How many blank cells end the row: part of its text when it wraps into the next one
+    /// (``bytes`` leaves them out).
+    package var trailingBlankCount: Int {
+        var count = 0
+        while count < cells.count, cells[cells.count - 1 - count].isBlank { count += 1 }
+        return count
+    }
+
+    /// Whether the row's text goes on in `next`, the row under it.
+    package func continues(into next: ScreenRow?) -> Bool {
+        wrapped && next.map { !$0.startsLine } == true
     }
 
     /// The cells before `column` may not be blank any more.

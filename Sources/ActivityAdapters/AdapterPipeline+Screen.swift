@@ -1,0 +1,101 @@
+/// The other source of an adapter's lines: the rows of the command's screen (``ScreenRows``),
+/// read by the same ``ToolAdapter`` as the lines of a stream.
+///
+/// A row is read once, ended by `\n`, when it is finished above the cursor or final, whichever
+/// comes first. The rows the command redraws are read, all of them
+/// top first and ended by `\r`, each time one of them changed: a display's rows make one frame.
+/// A redrawn row that then becomes final as it was last read is not read again: the adapter is
+/// told that the line stays (``ToolAdapter/readNewline(ending:_:)``), as when a `\r` turns out to
+/// be the first half of `\r\n`. So a line of plain output is read once, never counted twice.
+/// Nothing passes through: the screen shows every byte already.
+extension AdapterPipeline {
+    /// What is kept of the screen between reads: the redrawn rows as last read, and the start of
+    /// a final row whose text wrapped into a row not final yet.
+    struct ScreenState {
+        var redrawn: [ScreenRows.RedrawnRow] = []
+        /// The bytes each redrawn row had when it was last read, by number, until it is final.
+        var lastRead: [Int: [UInt8]] = [:]
+        var wrapping: (number: Int, bytes: [UInt8])?
+        /// The highest number of a row read as finished while still on the screen: read again
+        /// when it is final only if it was redrawn since (rows come onto the screen numbered
+        /// upwards, so a row numbered higher is new).
+        var finishedThrough = -1
+
+        /// Bounds ``lastRead`` whatever the input.
+        static let maxRemembered = 256
+    }
+
+    /// Reads what changed on the command's screen; returns the events it makes.
+    public mutating func read(_ rows: ScreenRows, from stream: AdapterStream = .standardOutput) -> [AdapterOutput] {
+        guard !finished else { return [] }
+        for row in rows.final { readFinal(row, stream) }
+        readFinished(rows.finished, stream)
+        if rows.redrawn != screen.redrawn {
+            screen.redrawn = rows.redrawn
+            if screen.lastRead.count > ScreenState.maxRemembered { screen.lastRead.removeAll() }
+            for (index, row) in rows.redrawn.enumerated() where row.bytes.count <= Self.maxLineBytes {
+                screen.lastRead[row.number] = row.bytes
+                guard !row.bytes.isEmpty else { continue }
+                let place = ScreenPlace(number: row.number, index: index)
+                _ = adapter.read(
+                    AdapterLine(bytes: row.bytes[...], stream: stream, terminator: 0x0D, row: place), &activities)
+            }
+        }
+        activities.flush()
+        return activities.takeOutputs()
+    }
+
+    private mutating func readFinished(_ rows: [ScreenRows.FinalRow], _ stream: AdapterStream) {
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            var end = start
+            while end + 1 < rows.endIndex, rows[end].wraps { end += 1 }
+            defer { start = end + 1 }
+            let last = rows[start...end].map(\.number).max() ?? rows[start].number
+            guard rows[start].number > screen.finishedThrough, !rows[end].wraps else { continue }
+            screen.finishedThrough = last
+            let bytes = start == end ? rows[start].bytes : rows[start...end].flatMap(\.lineBytes)[...]
+            guard !bytes.isEmpty, bytes.count <= Self.maxLineBytes else { continue }
+            let line = AdapterLine(
+                bytes: bytes, stream: stream, terminator: 0x0A, row: ScreenPlace(number: rows[start].number, index: nil)
+            )
+            // A row redrawn (a status line), then left as it was read: it stays.
+            if !screen.lastRead.isEmpty, let read = screen.lastRead.removeValue(forKey: rows[start].number),
+                read.elementsEqual(bytes)
+            {
+                adapter.readNewline(ending: line, &activities)
+                continue
+            }
+            _ = adapter.read(line, &activities)
+        }
+    }
+
+    private mutating func readFinal(_ row: ScreenRows.FinalRow, _ stream: AdapterStream) {
+        if row.wraps || screen.wrapping != nil {
+            var wrapping = screen.wrapping ?? (row.number, [])
+            // A line longer than the limit is not read, as on a stream.
+            if wrapping.bytes.count + row.bytes.count <= Self.maxLineBytes { wrapping.bytes += row.lineBytes }
+            screen.wrapping = row.wraps ? wrapping : nil
+            guard !row.wraps else { return }
+            readFinalLine(number: wrapping.number, wrapping.bytes[...], stream)
+        } else {
+            readFinalLine(number: row.number, row.bytes, stream)
+        }
+    }
+
+    private mutating func readFinalLine(number: Int, _ bytes: ArraySlice<UInt8>, _ stream: AdapterStream) {
+        guard bytes.count <= Self.maxLineBytes else { return }
+        // Read already as a finished row, and not redrawn since.
+        if number <= screen.finishedThrough, screen.lastRead[number] == nil { return }
+        let line = AdapterLine(
+            bytes: bytes, stream: stream, terminator: 0x0A, row: ScreenPlace(number: number, index: nil))
+        if !screen.lastRead.isEmpty, let read = screen.lastRead.removeValue(forKey: number) {
+            if read.elementsEqual(bytes) {
+                adapter.readNewline(ending: line, &activities)
+                return
+            }
+        }
+        guard !bytes.isEmpty else { return }
+        _ = adapter.read(line, &activities)
+    }
+}

@@ -1,0 +1,70 @@
+/// The rows a command redraws in place, as text for what reads them (adapters under `activity
+/// run`): the bars of a display, its status row.
+extension CommandScreen {
+    /// The rows of the main screen the command is redrawing, top first, each as one line: a row
+    /// its text wrapped from is joined with the rows it wrapped into, under the first one's
+    /// ``ScreenRow/number``. They are the row a `\r` rewrites (``statusRow``), the rows the
+    /// command goes back up over (``redraw``: a display of several rows redrawn from its top),
+    /// and under a scroll region the rows outside it (a status row kept at the bottom, as apt's
+    /// `Progress: [ 40%]`). Rows of plain output are not among them: they are read once
+    /// (``finishedRows``).
+    /// Each line's bytes are the row's as ``ScreenRow/bytes`` gives them (text and its styles).
+    package var redrawnLines: [(number: Int, bytes: [UInt8])] {
+        guard !isAlternateScreen else { return [] }
+        let indices = redrawnIndices
+        var lines: [(number: Int, bytes: [UInt8])] = []
+        var covered = -1
+        for index in indices where index > covered && index < rowCount {
+            var start = index
+            while start > covered + 1, buffer.rows[start - 1].continues(into: buffer.rows[start]) { start -= 1 }
+            var bytes: [UInt8] = []
+            var row = start
+            while true {
+                buffer.rows[row].append(to: &bytes)
+                guard row + 1 < rowCount, buffer.rows[row].continues(into: buffer.rows[row + 1]) else { break }
+                // The blanks at the end of a row that wraps are part of its line.
+                bytes += repeatElement(UInt8(ascii: " "), count: buffer.rows[row].trailingBlankCount)
+                row += 1
+            }
+            covered = row
+            lines.append((buffer.rows[start].number, bytes))
+        }
+        return lines
+    }
+
+    /// The rows above the cursor that the command has finished writing and does not redraw:
+    /// lines of plain output still on the screen, each to be read at once rather than when it
+    /// becomes final, given as ``takeFinalRows()`` gives final ones. A line that wrapped into
+    /// the cursor's row is not finished.
+    package var finishedRows: FinalRows {
+        var finished = FinalRows()
+        guard !isAlternateScreen else { return finished }
+        let redrawn = redrawnIndices
+        var start = 0
+        while start < cursor.row {
+            var end = start
+            while end < cursor.row, buffer.rows[end].continues(into: buffer.rows[end + 1]) { end += 1 }
+            if end < cursor.row, !(start...end).contains(where: redrawn.contains) {
+                for row in start...end {
+                    finished.append(buffer.rows[row], next: row < end ? buffer.rows[row + 1] : nil)
+                }
+            }
+            start = end + 1
+        }
+        return finished
+    }
+
+    /// The indices of the rows ``redrawnLines`` reads, top first.
+    private var redrawnIndices: [Int] {
+        var indices: [Int] = []
+        if scrollRegion.top != 0 || scrollRegion.bottom != rowCount - 1 {
+            indices += 0..<scrollRegion.top
+            indices += (scrollRegion.bottom + 1)..<rowCount
+        } else if redraw.depth > 0 {
+            let lowest = min(redraw.lowestRow, rowCount - 1)
+            indices += max(0, lowest - redraw.depth)...lowest
+        }
+        if let statusRow, !indices.contains(statusRow) { indices.append(statusRow) }
+        return indices.sorted()
+    }
+}

@@ -1,0 +1,169 @@
+import ActivityAdapters
+import ActivityWire
+import Testing
+
+/// Adapters reading a command's screen rows (`activity run` on a terminal), replayed from
+/// captures of the real programs on a pseudo-terminal of 100×30 (see Fixtures/README.md).
+@Suite("Adapters: screen rows")
+struct ScreenRowsTests {
+    @Test("nested tqdm bars are rows: the inner bar nests under the outer one, a run each, with its counts")
+    func tqdmNested() throws {
+        let adapted = ScreenReplay.adapt(try Fixture.bytes("tqdm/tqdm-nested-pty-C.txt"), with: "bars")
+        #expect(
+            adapted.tree == [
+                "outer success 3.0/3.0 ", "  inner success 5.0/5.0 ", "  inner success 5.0/5.0 ",
+                "  inner success 5.0/5.0 ",
+            ])
+        #expect(adapted.isWellFormed)
+    }
+
+    @Test(
+        "read in chunks that cut frames, nested tqdm bars stay nested and no bar is made of a half-cleared row",
+        arguments: [1, 7, 333, 4096])
+    func tqdmNestedChunks(_ size: Int) throws {
+        let adapted = ScreenReplay.adapt(try Fixture.bytes("tqdm/tqdm-nested-pty-C.txt"), with: "bars", chunkSize: size)
+        #expect(adapted.isWellFormed)
+        #expect(adapted.tree.first == "outer success 3.0/3.0 ")
+        #expect(adapted.tree.dropFirst().allSatisfy { $0.hasPrefix("  inner success ") }, "\(adapted.tree)")
+    }
+
+    @Test("a tqdm bar wider than the screen wraps: its two rows are one line, one activity", arguments: [nil, 1, 333])
+    func tqdmWrapped(_ size: Int?) throws {
+        let adapted = ScreenReplay.adapt(try Fixture.bytes("tqdm/tqdm-wrap-pty-C.txt"), with: "bars", chunkSize: size)
+        #expect(adapted.tree == ["a long description of the work success 20.0/20.0 "])
+        if size == nil {
+            #expect(adapted.activities.first?.progressEvents ?? 0 >= 5, "read as it is redrawn, not only at the end")
+        }
+    }
+
+    @Test(
+        "rich's two tasks are two rows of one frame, with a line printed between frames", arguments: [nil, 1, 7, 333])
+    func richTwo(_ size: Int?) throws {
+        let adapted = ScreenReplay.adapt(try Fixture.bytes("rich/rich-two-pty-C.txt"), with: "bars", chunkSize: size)
+        #expect(adapted.tree == ["Downloading success 100.0/100.0 ", "Extracting success 100.0/100.0 "])
+        #expect(adapted.isWellFormed)
+    }
+
+    /// The captures read from rows whose activities differ from the lines' (Docs/adapters.md):
+    /// cargo's `Building` line replaced after `\r` by an error before another read, a frame of
+    /// indicatif's MultiProgress seen half drawn, and an ansible jsonl line wrapped at the margin.
+    static let differFromLines: Set<String> = [
+        "cargo/cargo-error-pty-C.txt", "indicatif/indicatif-multi-pty-C.txt", "ansible/ansible-fail-jsonl-pty-C.txt",
+    ]
+
+    @Test(
+        "one adapter, both sources: each capture on a pseudo-terminal makes the same activities from rows as from lines",
+        arguments: FixtureTests.cases.filter { $0.file.contains("-pty-") && !differFromLines.contains($0.file) })
+    func bothSources(_ fixture: FixtureCase) throws {
+        let bytes = try Fixture.bytes(fixture.file)
+        let rows = ScreenReplay.adapt(bytes, with: fixture.adapter, exitStatus: fixture.exitStatus ?? 0)
+        let lines = Fixture.adapt(bytes, with: fixture.adapter, exitStatus: fixture.exitStatus ?? 0)
+        #expect(rows.activities.map(\.description) == lines.activities.map(\.description))
+        #expect(rows.isWellFormed)
+    }
+
+    @Test(
+        "the adapters of the pipe path give the same activities read from rows",
+        arguments: [
+            ("rich/rich-columns-pty-C.txt", "rich", ["Files success 25.0/25.0 ", "Waiting success 1.0/1.0 "]),
+            ("rich/rich-track-pty-C.txt", "rich", ["Processing... success 100.0/100.0 "]),
+            ("tqdm/tqdm-desc-pty-C.txt", "tqdm", ["Training success 100.0/100.0 "]),
+        ] as [(String, String, [String])])
+    func sameAsLines(_ file: String, _ adapter: String, _ tree: [String]) throws {
+        let adapted = ScreenReplay.adapt(try Fixture.bytes(file), with: adapter)
+        #expect(adapted.tree == tree)
+    }
+
+    /// apt's `Dpkg::Progress-Fancy` as apt-pkg/install-progress.cc draws it on a screen of 30
+    /// rows: room made at the bottom, a scroll region over the rows above it, the status row
+    /// drawn there from wherever the cursor is, and cleared at the end.
+    /// Each of apt's writes is a chunk.
+    static func aptFancy(_ percents: [Int]) -> [[UInt8]] {
+        var writes = ["Reading package lists...\r\n\n\u{1B}[s\u{1B}[1;29r\u{1B}[u\u{1B}[1A"]
+        for (index, percent) in percents.enumerated() {
+            writes.append("Unpacking package\(index) (1.0) ...\r\n")
+            let padded = String(repeating: " ", count: 3 - String(percent).count) + String(percent)
+            writes.append(
+                "\u{1B}7\u{1B}[30;0f\u{1B}[42m\u{1B}[30mProgress: [\(padded)%]\u{1B}[49m\u{1B}[39m [####......]\u{1B}8")
+        }
+        writes.append("\u{1B}7\u{1B}[1;30r\u{1B}[30;0f\u{1B}[J\u{1B}8Setting up package (1.0) ...\r\n")
+        return writes.map { Array($0.utf8) }
+    }
+
+    @Test("apt's status row under a scroll region is the installation's progress, at its total when apt succeeds")
+    func aptProgressRow() {
+        let adapted = ScreenReplay.adapt(chunks: Self.aptFancy([0, 20, 40, 60, 80]), with: "apt")
+        #expect(adapted.tree == ["Installing packages success 100.0/100.0 "])
+        let counts = adapted.events.compactMap { event -> Double? in
+            if case .progress(let progress) = event { return progress.completed }
+            return nil
+        }
+        #expect(counts == [20, 40, 60, 80])
+        let failed = ScreenReplay.adapt(chunks: Self.aptFancy([0, 20, 40]), with: "apt", exitStatus: 100)
+        #expect(failed.tree == ["Installing packages failure 40.0/100.0 apt exited with status 100"])
+    }
+
+    @Test(
+        "text that only looks like apt's status row is not read",
+        arguments: [
+            "Progress: [ 40%] done\r\n", "\r Progress: [40%]", "\rmy progress: [ 40%]", "\rProgress: [140%]",
+        ])
+    func aptLookalikes(_ text: String) {
+        #expect(ScreenReplay.adapt(Array(text.utf8), with: "apt").activities.isEmpty)
+    }
+
+    @Test(
+        "garbage, cut and interleaved screens are safe for every adapter",
+        arguments: AdapterRegistry.builtIn.map(\.name))
+    func garbage(_ name: String) throws {
+        // Seeded: the same garbage every run, a different one for each adapter.
+        var generator = SplitMixGenerator(seed: UInt64(name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }.magnitude))
+        var bytes = try Fixture.bytes("tqdm/tqdm-nested-pty-C.txt") + Fixture.bytes("rich/rich-two-pty-C.txt")
+        for _ in 0..<200 {
+            bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+        }
+        bytes += Self.aptFancy([10, 50]).joined()
+        bytes += (0..<2000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for size in [13, 4096] {
+            let adapted = ScreenReplay.adapt(Array(bytes.prefix(bytes.count - size)), with: name, chunkSize: size)
+            #expect(adapted.isWellFormed)
+        }
+    }
+}
+
+extension Adapted {
+    /// Each activity as it ended, indented under its parent.
+    var tree: [String] {
+        var parents: [ActivityID: ActivityID] = [:]
+        var ids: [ActivityID] = []
+        for event in events {
+            guard case .begin(let begin) = event else { continue }
+            ids.append(begin.id)
+            if let parent = begin.parent { parents[begin.id] = parent }
+        }
+        return zip(ids, activities).map { id, activity in
+            var depth = 0
+            var current = id
+            while let parent = parents[current] {
+                depth += 1
+                current = parent
+            }
+            return String(repeating: "  ", count: depth) + activity.description
+        }
+    }
+}
+
+/// SplitMix64: a small seeded generator, so that random input is the same on every run.
+struct SplitMixGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}

@@ -1,0 +1,61 @@
+import ActivityWire
+import Foundation
+import TestSupport
+import Testing
+
+/// `activity run` on a terminal reads the command's screen rows, not its bytes: nested tqdm bars
+/// are two rows, the inner one's activities nested under the outer one's (issue 29, item 2).
+@Suite("activity run on a terminal: adapters read the screen's rows", .serialized)
+struct ScreenRowsTmuxTests {
+    /// The Python with tqdm installed (`Scripts/dependencies.sh`), by its full path: the pane's
+    /// clean environment has no pyenv or virtual environment of the machine's.
+    static let tqdmPython: String? = {
+        guard
+            let result = try? CommandRunner.run(
+                "/usr/bin/env", ["python3", "-c", "import tqdm, sys; print(sys.executable)"], timeout: 60),
+            result.status == 0
+        else { return nil }
+        let path = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        return path.isEmpty ? nil : path
+    }()
+
+    @Test(
+        "nested tqdm bars, with no adapter named: the inner bar's runs nest under the outer bar, which counts to 3",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") && tqdmPython != nil))
+    func nestedTqdm() throws {
+        let python = try #require(Self.tqdmPython)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ActivityAdaptersTests/Fixtures/tqdm/tqdm-nested.py")
+        let pane = try TmuxPane(width: 100, height: 30)
+        let log = pane.folder.url.appendingPathComponent("log.jsonl")
+        try pane.type(
+            "env -u PYTHONUNBUFFERED activity run --log-file \(log.path) --log-format jsonl -- \(python) \(script.path);"
+                + " echo FIN''ISHED")
+        #expect(try pane.waitFor("FINISHED", timeout: 60))
+        let events = EventLog(try String(contentsOf: log, encoding: .utf8)).events
+        let begins = events.compactMap { if case .begin(let begin) = $0 { begin } else { nil } }
+        let ends = Dictionary(
+            events.compactMap { if case .end(let end) = $0 { (end.id, end) } else { nil } }, uniquingKeysWith: { $1 })
+        let command = try #require(begins.first { $0.parent == nil }, "\(events)")
+        let outer = try #require(begins.first { $0.title == "outer" }, "\(events)")
+        #expect(outer.parent == command.id && outer.total == 3)
+        let inner = begins.filter { $0.title == "inner" }
+        // Each run of the inner bar that a frame showed is an activity; a frame may show the next
+        // run before the last one's end, so there are one to three.
+        #expect((1...3).contains(inner.count), "\(events)")
+        #expect(inner.allSatisfy { $0.parent == outer.id && $0.total == 5 }, "\(events)")
+        #expect(ends[outer.id]?.status == .success)
+        #expect(inner.allSatisfy { ends[$0.id]?.status == .success }, "\(events)")
+        // The outer bar's last count is 3 of 3.
+        let outerCounts = events.compactMap { event -> Double? in
+            switch event {
+            case .progress(let progress) where progress.id == outer.id: progress.completed
+            case .end(let end) where end.id == outer.id: end.completed
+            default: nil
+            }
+        }
+        #expect(outerCounts.last == 3, "\(events)")
+        // Bars are read from rows, never from a line cut at the margin: no other titles.
+        #expect(Set(begins.map(\.title)) == [command.title, "outer", "inner"], "\(events)")
+    }
+}

@@ -1,5 +1,5 @@
-import ActivityPOSIX
 import ActivityAdapters
+import ActivityPOSIX
 import ActivityTerminal
 import ActivityWire
 

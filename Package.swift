@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ActivityRendering", targets: ["ActivityRendering"]),
         .library(name: "ActivityRendererConformance", targets: ["ActivityRendererConformance"]),
         .library(name: "ActivityOverlay", targets: ["ActivityOverlay"]),
+        .library(name: "ActivityOverlayTerminal", targets: ["ActivityOverlayTerminal"]),
         .library(name: "ActivityTimeline", targets: ["ActivityTimeline"]),
         .library(name: "ActivityAdapters", targets: ["ActivityAdapters"]),
         .library(name: "CActivity", targets: ["CActivity"]),
@@ -89,11 +90,14 @@ package.targets += [
 package.targets += [
     .target(
         name: "ActivityRendering",
-        dependencies: ["ActivityWire", "ActivityTerminal", "ActivityPOSIX", "ActivityOverlay"]
+        dependencies: ["ActivityWire", "ActivityTerminal", "ActivityPOSIX"]
     ),
     .testTarget(
         name: "ActivityRenderingTests",
-        dependencies: ["ActivityRendering", "ActivityWire", "ActivityTerminal", "ActivityOverlay", "TestSupport"],
+        dependencies: [
+            "ActivityRendering", "ActivityWire", "ActivityTerminal", "ActivityOverlay", "ActivityOverlayTerminal",
+            "TestSupport",
+        ],
         exclude: ["Golden", "Fixtures"]
     ),
     // For the authors of renderers: drives one through the protocol's sequences, returns its problems.
@@ -103,11 +107,13 @@ package.targets += [
         dependencies: ["ActivityRendererConformance", "ActivityRendering", "ActivityWire"]
     ),
     .target(name: "ActivityOverlay", dependencies: ["ActivityWire"]),
+    // The overlay's picture on a terminal, beside the model: it needs the model and the wire only.
+    .target(name: "ActivityOverlayTerminal", dependencies: ["ActivityOverlay", "ActivityWire"]),
     .testTarget(
         name: "ActivityOverlayTests",
         dependencies: [
-            "ActivityOverlay", "ActivityWire", "ActivityReporting", "ActivityTerminal", "ActivityRendering",
-            "TestSupport",
+            "ActivityOverlay", "ActivityOverlayTerminal", "ActivityWire", "ActivityReporting", "ActivityTerminal",
+            "ActivityRendering", "TestSupport",
         ]
     ),
     .target(name: "ActivityTimeline", dependencies: ["ActivityWire"]),
@@ -135,8 +141,8 @@ package.targets += [
     .executableTarget(
         name: "ActivityCLI",
         dependencies: [
-            "ActivityWire", "ActivityReporting", "ActivityRendering", "ActivityOverlay", "ActivityTerminal",
-            "ActivityTimeline", "ActivityAdapters", "ActivityPOSIX", "CHTTPSPost",
+            "ActivityWire", "ActivityReporting", "ActivityRendering", "ActivityOverlay", "ActivityOverlayTerminal",
+            "ActivityTerminal", "ActivityTimeline", "ActivityAdapters", "ActivityPOSIX", "CHTTPSPost",
         ]
     ),
     .testTarget(

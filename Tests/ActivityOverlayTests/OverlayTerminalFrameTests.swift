@@ -1,3 +1,4 @@
+import ActivityOverlayTerminal
 import ActivityRendering
 import ActivityTerminal
 import ActivityWire

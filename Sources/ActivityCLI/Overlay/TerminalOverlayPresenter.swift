@@ -1,4 +1,5 @@
 import ActivityOverlay
+import ActivityOverlayTerminal
 import ActivityPOSIX
 import ActivityRendering
 import ActivityTerminal

@@ -1,4 +1,5 @@
 import ActivityOverlay
+import ActivityOverlayTerminal
 import ActivityRendering
 import ActivityWire
 

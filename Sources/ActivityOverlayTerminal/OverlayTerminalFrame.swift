@@ -1,5 +1,4 @@
 public import ActivityOverlay
-import ActivityTerminal
 import ActivityWire
 
 /// The terminal picture of an overlay: a centred box with a spinner or a bar, the label, the message

@@ -1,5 +1,6 @@
 import ActivityAdapters
 import ActivityWire
+import TestSupport
 import Testing
 
 @Suite("Adapters: garbage, truncated and interleaved input")
@@ -8,7 +9,7 @@ struct RobustnessTests {
 
     @Test("garbage passes through byte for byte, and nothing crashes", arguments: adapters)
     func garbage(_ name: String) {
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let bytes = (0..<30_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         for size in [1, 97, 65_536] {
             let adapted = Fixture.adapt(bytes, with: name, chunkSize: size)
@@ -127,18 +128,5 @@ struct RobustnessTests {
             adapted.activities.map(\.description) == [
                 "Building failure 1.0/2.0 the output of ninja ended before it finished"
             ])
-    }
-}
-
-/// A small deterministic generator, so that a failing input can be reproduced.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

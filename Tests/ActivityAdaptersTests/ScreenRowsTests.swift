@@ -1,5 +1,6 @@
 import ActivityAdapters
 import ActivityWire
+import TestSupport
 import Testing
 
 /// Adapters reading a command's screen rows (`activity run` on a terminal), replayed from
@@ -117,7 +118,7 @@ struct ScreenRowsTests {
         arguments: AdapterRegistry.builtIn.map(\.name))
     func garbage(_ name: String) throws {
         // Seeded: the same garbage every run, a different one for each adapter.
-        var generator = SplitMixGenerator(seed: UInt64(name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }.magnitude))
+        var generator = SplitMix64(seed: UInt64(name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }.magnitude))
         var bytes = try Fixture.bytes("tqdm/tqdm-nested-pty-C.txt") + Fixture.bytes("rich/rich-two-pty-C.txt")
         for _ in 0..<200 {
             bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
@@ -150,20 +151,5 @@ extension Adapted {
             }
             return String(repeating: "  ", count: depth) + activity.description
         }
-    }
-}
-
-/// SplitMix64: a small seeded generator, so that random input is the same on every run.
-struct SplitMixGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

@@ -1,21 +1,10 @@
+import TestSupport
 import Testing
 
 @testable import ActivityWire
 
-/// A small deterministic generator (SplitMix64), so every run checks the same events.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 struct EventGenerator {
-    var random: SeededGenerator
+    var random: SplitMix64
 
     private static let idBytes = Array("abcXYZ0189._:@/+-".utf8)
     private static let pieces = [
@@ -99,7 +88,7 @@ struct EventGenerator {
 struct RoundTripTests {
     @Test("decode(encode(e)) == e for generated events", arguments: [1, 2, 3] as [UInt64])
     func roundTrip(seed: UInt64) throws {
-        var generator = EventGenerator(random: SeededGenerator(state: seed))
+        var generator = EventGenerator(random: SplitMix64(seed: seed))
         let encoder = ActivityEventEncoder()
         let decoder = ActivityEventDecoder()
         for _ in 0..<3000 {
@@ -125,8 +114,8 @@ struct RoundTripTests {
 struct RobustnessTests {
     @Test("Random bytes and mutated events never crash the decoder")
     func fuzz() {
-        var random = SeededGenerator(state: 42)
-        var generator = EventGenerator(random: SeededGenerator(state: 7))
+        var random = SplitMix64(seed: 42)
+        var generator = EventGenerator(random: SplitMix64(seed: 7))
         let decoder = ActivityEventDecoder()
         let alphabet = Array(#"{}[]":,\ -+.eE0123456789truefalsnl"#.utf8) + [0x80, 0xC3, 0xA9, 0xFF, 0x00, 0x0A]
         var outcomes = Set<String>()
@@ -176,8 +165,8 @@ struct FastPathTests {
     /// decoder (fast path first) and the general path alone.
     @Test("The fast path never changes a result")
     func sameResults() {
-        var generator = EventGenerator(random: SeededGenerator(state: 5))
-        var random = SeededGenerator(state: 6)
+        var generator = EventGenerator(random: SplitMix64(seed: 5))
+        var random = SplitMix64(seed: 6)
         let decoder = ActivityEventDecoder()
         let alphabet = Array(#"{}":,-.e0129null\ "#.utf8) + [0x1F, 0x7F, 0xC3, 0xA9, 0xE2, 0xFF]
         var fastHits: [LineEvent.Kind: Int] = [:]

@@ -96,7 +96,7 @@ struct SchemaTests {
         .enabled(if: available, "check-jsonschema is not installed (pip install check-jsonschema)")
     )
     func generated() throws {
-        var generator = EventGenerator(random: SeededGenerator(state: 99))
+        var generator = EventGenerator(random: SplitMix64(seed: 99))
         var lines: [String: [UInt8]] = [:]
         for index in 0..<300 {
             lines["event-\(index)"] = ActivityEventEncoder().encode(generator.event()).dropLast()

@@ -66,7 +66,7 @@ package enum ProcessSignals {
     package static func claim(_ signals: [Int32], evenIfIgnored: Bool = false) -> [Int32] {
         // Statics are made on first use, which a signal handler must not be: all of them now.
         _ = previous
-        _ = TerminalClaim.all
+        _ = (TerminalClaim.display, TerminalClaim.overlay)
         _ = pipe.load(ordering: .relaxed)
         _ = piped.load(ordering: .relaxed)
         _ = group.load(ordering: .relaxed)
@@ -139,7 +139,7 @@ package enum ProcessSignals {
             guard !hooked else { return }
             hooked = true
             atexit {
-                for claim in TerminalClaim.all where claim.restoresAtExit { claim.restore(markingRestored: false) }
+                TerminalClaim.forEach { claim in if claim.restoresAtExit { claim.restore(markingRestored: false) } }
             }
         }
     }
@@ -147,7 +147,7 @@ package enum ProcessSignals {
     /// Restores every claimed terminal now. Async-signal-safe: for a handler the program
     /// installed after ours.
     package static func restoreTerminals() {
-        for claim in TerminalClaim.all { claim.restore(markingRestored: true) }
+        TerminalClaim.forEach { $0.restore(markingRestored: true) }
     }
 
     // MARK: - The handler
@@ -218,7 +218,7 @@ package enum ProcessSignals {
     }
 
     private static func wakeDrawers() {
-        for claim in TerminalClaim.all { claim.wakeUp() }
+        TerminalClaim.forEach { $0.wakeUp() }
     }
 
     fileprivate static func handle(
@@ -269,10 +269,10 @@ package enum ProcessSignals {
     /// Ctrl-Z: gives the terminal back as it was, stops the process the default way, and, once
     /// it is continued, puts this handler back and tells the drawers to take the terminal again.
     private static func suspend() {
-        for claim in TerminalClaim.all { claim.beginSuspend() }
-        for claim in TerminalClaim.all { claim.restore(markingRestored: false) }
+        TerminalClaim.forEach { $0.beginSuspend() }
+        TerminalClaim.forEach { $0.restore(markingRestored: false) }
         stopAsJob()
-        for claim in TerminalClaim.all { claim.endSuspend() }
+        TerminalClaim.forEach { $0.endSuspend() }
         wakeDrawers()
     }
 

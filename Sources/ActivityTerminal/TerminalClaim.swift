@@ -23,8 +23,13 @@ package final class TerminalClaim: Sendable {
     /// settings only while raw; also at exit.
     package static let overlay = TerminalClaim(tracksShown: true, restoresAtExit: true)
 
-    /// Every claim, for the handler: fixed storage, so reading it is safe in a signal handler.
-    static let all: [TerminalClaim] = [display, overlay]
+    /// Calls `body` with every claim, for the handler. No array: iterating one runs generic
+    /// code that allocates in a debug build, and a handler that interrupts `malloc` and calls
+    /// it again waits on the allocator's lock for ever (a SIGWINCH while `run` drew its screen).
+    static func forEach(_ body: (TerminalClaim) -> Void) {
+        body(display)
+        body(overlay)
+    }
 
     private static let capacity = 128
 
@@ -66,7 +71,7 @@ package final class TerminalClaim: Sendable {
         guard owned.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return false
         }
-        _ = Self.all
+        _ = (Self.display, Self.overlay)
         // No handler writes while `count` is 0, so the bytes are copied in safely.
         count.store(0, ordering: .releasing)
         _ = bytes.update(fromContentsOf: restore)

@@ -18,6 +18,26 @@ struct PseudoTerminalExitTests {
         #expect(result.standardOutput.contains("ok 150 runs"), "\(result.standardOutput)")
     }
 
+    @Test("200 runs on a pty resized thousands of times a run (a SIGWINCH each time), all exit")
+    func everyResizedRunExits() throws {
+        // The signal handler allocated in a debug build; a SIGWINCH that came while the main
+        // thread was in malloc waited on the allocator's lock for ever: 5 of 10 runs hung.
+        let result = try Python.run(
+            "pty_run_signalled.py", [CommandRunner.activity, "200", "2000", "30", "winch"], timeout: 600)
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("ok 200 runs"), "\(result.standardOutput)")
+    }
+
+    @Test("60 runs sent SIGTSTP thousands of times a run (Ctrl-Z, in an orphaned group), all exit")
+    func everyStoppedRunExits() throws {
+        // The same allocation in the Ctrl-Z handler: the process neither stopped nor went on
+        // (3 of 8 runs), as a Ctrl-Z that does not stop the job.
+        let result = try Python.run(
+            "pty_run_signalled.py", [CommandRunner.activity, "60", "20000", "30", "tstp"], timeout: 600)
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("ok 60 runs"), "\(result.standardOutput)")
+    }
+
     /// The program of a `pty.fork()` parent, as a terminal emulator's: `activity` leads the
     /// pty's session, an orphaned process group with no shell to continue it once stopped.
     /// Prints what it read, then "status N"; exits 1 when `activity` has not exited in 30 s.

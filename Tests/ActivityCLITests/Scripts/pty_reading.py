@@ -1,6 +1,9 @@
-"""Reading a program on a pseudo-terminal to its end, for the test scripts beside this one."""
+"""Reading a program on a pseudo-terminal to its end, and what it waits in when it does not end,
+for the test scripts beside this one."""
 import os
 import select
+import shutil
+import subprocess
 import time
 
 
@@ -27,3 +30,22 @@ def read_until_exit(pid, master, deadline):
             if done:
                 status = code
     return output, status, reading
+
+
+def describe(session):
+    """What every process of the run's session, and each of its threads, waits in."""
+    report = subprocess.run(
+        ["ps", "-o", "pid,ppid,pgid,sid,tpgid,stat,wchan:32,args", "-s", str(session)],
+        capture_output=True, text=True).stdout
+    for pid in [line.split()[0] for line in report.splitlines()[1:]]:
+        for task in sorted(os.listdir(f"/proc/{pid}/task")) if os.path.isdir(f"/proc/{pid}/task") else []:
+            try:
+                with open(f"/proc/{pid}/task/{task}/wchan") as wchan, open(f"/proc/{pid}/task/{task}/stat") as stat:
+                    report += f"  {pid}/{task}: state {stat.read().split(') ')[1].split()[0]} wchan {wchan.read()}\n"
+            except OSError:
+                pass
+        if shutil.which("gdb"):
+            report += subprocess.run(
+                ["gdb", "-p", pid, "-batch", "-ex", "thread apply all bt"],
+                capture_output=True, text=True, timeout=60).stdout
+    return report

@@ -13,7 +13,6 @@ Prints "ok RUNS runs" when every run exited.
 import fcntl
 import os
 import pty
-import shutil
 import signal
 import struct
 import subprocess
@@ -21,29 +20,10 @@ import sys
 import termios
 import time
 
-from pty_reading import read_until_exit
+from pty_reading import describe, read_until_exit
 
 activity, runs, lines, bound = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
 command = [activity, "run", "--mode", "tty", "--", "sh", "-c", f"seq 1 {lines}"]
-
-
-def describe(session):
-    """What every process of the run's session, and each of its threads, waits in."""
-    report = subprocess.run(
-        ["ps", "-o", "pid,ppid,pgid,sid,tpgid,stat,wchan:32,args", "-s", str(session)],
-        capture_output=True, text=True).stdout
-    for pid in [line.split()[0] for line in report.splitlines()[1:]]:
-        for task in sorted(os.listdir(f"/proc/{pid}/task")) if os.path.isdir(f"/proc/{pid}/task") else []:
-            try:
-                with open(f"/proc/{pid}/task/{task}/wchan") as wchan, open(f"/proc/{pid}/task/{task}/stat") as stat:
-                    report += f"  {pid}/{task}: state {stat.read().split(') ')[1].split()[0]} wchan {wchan.read()}\n"
-            except OSError:
-                pass
-        if shutil.which("gdb"):
-            report += subprocess.run(
-                ["gdb", "-p", pid, "-batch", "-ex", "thread apply all bt"],
-                capture_output=True, text=True, timeout=60).stdout
-    return report
 
 
 def run_once(index):

@@ -7,16 +7,20 @@ import subprocess
 import time
 
 
-def read_until_exit(pid, master, deadline):
+def read_until_exit(pid, master, deadline, wait=0.05, between_reads=None):
     """Reads the master side until every holder of the slave has closed it (EIO) and the child
     `pid` has exited. Returns (output, status, reading): status is the raw wait status, or None
     when `deadline` (a time.monotonic() value) came first; reading says whether the output was
-    still open then."""
+    still open then. `between_reads(output)`, if given, is called before each read while the
+    child runs (to resize the pty or signal the child between reads); each read waits at most
+    `wait` seconds."""
     output, status, reading = bytearray(), None, True
     while status is None or reading:
         if time.monotonic() > deadline:
             return output, None, reading
-        if reading and select.select([master], [], [], 0.05)[0]:
+        if status is None and between_reads:
+            between_reads(output)
+        if reading and select.select([master], [], [], wait)[0]:
             try:
                 data = os.read(master, 1 << 16)
             except OSError:  # EIO: every holder of the slave has closed it

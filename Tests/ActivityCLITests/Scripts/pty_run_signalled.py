@@ -15,14 +15,13 @@ Prints "ok RUNS runs" when every run exited.
 import fcntl
 import os
 import pty
-import select
 import signal
 import struct
 import sys
 import termios
 import time
 
-from pty_reading import describe
+from pty_reading import describe, read_until_exit
 
 activity, runs, lines, bound = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
 resizing = {"winch": True, "tstp": False}[sys.argv[5]]
@@ -36,32 +35,24 @@ def run_once(index):
             os.execv(activity, command)
         finally:
             os._exit(127)
-    output, status, reading, signals = bytearray(), None, True, 0
-    deadline = time.monotonic() + bound
-    while status is None or reading:
-        if time.monotonic() > deadline:
-            print(f"run {index} had not exited after {bound} s ({len(output)} bytes read, {signals} signals):")
-            print(describe(pid))
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            return False
-        if status is None and resizing:
+    signals = 0
+
+    def signal_it(output):
+        nonlocal signals
+        if resizing:
             fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100 - signals % 2, 0, 0))
             signals += 1
-        elif status is None and output:  # once it runs: before its exec, the child is still Python
+        elif output:  # once it runs: before its exec, the child is still Python
             os.kill(pid, signal.SIGTSTP)
             signals += 1
-        if reading and select.select([master], [], [], 0.001)[0]:
-            try:
-                data = os.read(master, 1 << 16)
-            except OSError:  # EIO: every holder of the slave has closed it
-                data = b""
-            output += data
-            reading = bool(data)
-        if status is None:
-            done, code = os.waitpid(pid, os.WNOHANG)
-            if done:
-                status = code
+
+    output, status, _ = read_until_exit(pid, master, time.monotonic() + bound, wait=0.001, between_reads=signal_it)
+    if status is None:
+        print(f"run {index} had not exited after {bound} s ({len(output)} bytes read, {signals} signals):")
+        print(describe(pid))
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        return False
     os.close(master)
     if os.waitstatus_to_exitcode(status) != 0 or f"\n{lines}\r".encode() not in output:
         print(f"run {index}: status {os.waitstatus_to_exitcode(status)}, last output {bytes(output[-300:])!r}")

@@ -137,7 +137,13 @@ package.targets += [
 // MARK: - Command line
 
 package.targets += [
-    .target(name: "CHTTPSPost", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // libdl and libpthread are Linux's; on Darwin both are part of libSystem.
+    .target(
+        name: "CHTTPSPost",
+        linkerSettings: [
+            .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux])),
+        ]
+    ),
     .executableTarget(
         name: "ActivityCLI",
         dependencies: [
@@ -147,7 +153,9 @@ package.targets += [
     ),
     .testTarget(
         name: "ActivityCLITests",
-        dependencies: ["ActivityCLI", "ActivityWire", "ActivityTimeline", "ActivityRendering", "TestSupport"],
+        dependencies: [
+            "ActivityCLI", "ActivityWire", "ActivityTimeline", "ActivityRendering", "ActivityPOSIX", "TestSupport",
+        ],
         exclude: ["Golden", "Fixtures", "Scripts"]
     ),
 ]

@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// `Scripts/check-layers` keeps each system job in ActivityPOSIX: a raw read, a spawn, a socket,
-/// the environment or an errno's words anywhere else fails, with the file and the line.
+/// the environment, an errno's words or a platform conditional (other than the C library's
+/// import) anywhere else fails, with the file and the line.
 @Suite("Scripts/check-layers: every system job in its layer")
 struct LayerCheckTests {
     static let script = Repository.path("Scripts/check-layers")
@@ -44,6 +45,8 @@ struct LayerCheckTests {
             "let home = getenv(\"HOME\")",
             "let fd = socket(AF_UNIX, SOCK_STREAM, 0)",
             "let text = String(cString: strerror(errno))",
+            "#if os(Linux)\n    let path = \"/proc/self/exe\"\n#endif",
+            "#if canImport(Glibc)\n    import Glibc\n#elseif canImport(Darwin)\n    let flag: Int32 = 0\n#endif",
         ])
     func outsideFound(_ line: String) throws {
         let result = try Self.check(line, in: "ActivityCLI/Sample.swift")
@@ -60,6 +63,13 @@ struct LayerCheckTests {
             ("ActivityCLI/Sample.swift", "_ = read(line, &activities)"),
             ("ActivityCLI/Sample.swift", "let result = try SystemCall.read(fd, into: &buffer)"),
             ("ActivityCLI/Sample.swift", "let value = SystemCall.environment(\"HOME\")  // not getenv(\"HOME\")"),
+            ("ActivityPOSIX/Sample.swift", "#if os(Linux)\n    let path = \"/proc/self/exe\"\n#endif"),
+            (
+                "ActivityCLI/Sample.swift",
+                "#if canImport(Glibc)\n    import Glibc\n#elseif canImport(Musl)\n    import Musl\n"
+                    + "#elseif canImport(Darwin)\n    import Darwin\n#else\n    #error(\"no C library\")\n#endif"
+            ),
+            ("ActivityCLI/Sample.swift", "#if DEBUG\n    let checked = true\n#endif"),
         ])
     func insidePasses(_ file: String, _ line: String) throws {
         let result = try Self.check(line, in: file)

@@ -8,7 +8,9 @@
 
 /// Starts every thread of the package (a display's redraw timer and writer, a plugin relay, the
 /// read-ahead of `render`, the SDK's writer and flusher, `run`'s wait for its command, the
-/// overlay's drivers): with the signals a process handles blocked in it, so that those signals
+/// overlay's drivers): with the signals the package handles blocked in it
+/// (``SignalNumbers/handledByThePackage``, the list a spawned child gets back at its defaults,
+/// job control aside), so that those signals
 /// reach the thread that handles them, and never interrupt a helper's read or poll or run a
 /// handler in the middle of a helper's write. Job-control signals (SIGTSTP, SIGTTIN, SIGTTOU)
 /// are left as they are: they stop the process from any thread, as they should.
@@ -22,11 +24,6 @@ package enum HelperThread {
         }
     }
 
-    /// The signals blocked in every helper thread.
-    package static let blockedSignals = [
-        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM,
-    ]
-
     /// A new joinable thread (`pthread_join` it), or `nil` when the system would not make one.
     /// `name` is shown by `ps -L` and debuggers (its first 15 bytes).
     package static func start(named name: String? = nil, _ run: @escaping @Sendable () -> Void) -> pthread_t? {
@@ -38,7 +35,7 @@ package enum HelperThread {
                 let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
                 var block = sigset_t()
                 sigemptyset(&block)
-                for signal in HelperThread.blockedSignals { sigaddset(&block, signal) }
+                for signal in SignalNumbers.handledByThePackage { sigaddset(&block, signal) }
                 pthread_sigmask(SIG_BLOCK, &block, nil)
                 if let name = body.name { HelperThread.setName(name) }
                 body.run()

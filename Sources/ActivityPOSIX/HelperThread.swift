@@ -28,11 +28,16 @@ package enum HelperThread {
     /// `name` is shown by `ps -L` and debuggers (its first 15 bytes).
     package static func start(named name: String? = nil, _ run: @escaping @Sendable () -> Void) -> pthread_t? {
         let body = Unmanaged.passRetained(Body(name, run))
-        var thread = pthread_t()
+        // Darwin's pthread_t is a pointer, Linux's a number.
+        #if canImport(Darwin)
+            var thread: pthread_t? = nil
+        #else
+            var thread = pthread_t()
+        #endif
         let status = pthread_create(
             &thread, nil,
             { raw in
-                let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+                let body = HelperThread.body(raw)
                 var block = sigset_t()
                 sigemptyset(&block)
                 for signal in SignalNumbers.handledByThePackage { sigaddset(&block, signal) }
@@ -46,6 +51,11 @@ package enum HelperThread {
             return nil
         }
         return thread
+    }
+
+    /// The body a new thread was given (its argument is optional on Linux, not on Darwin).
+    private static func body(_ raw: UnsafeMutableRawPointer?) -> Body {
+        Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
     }
 
     /// A new thread that nobody joins: it ends on its own. `false` when the system would not

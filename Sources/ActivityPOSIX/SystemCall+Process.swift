@@ -29,6 +29,17 @@ extension SystemCall {
         #endif
     }
 
+    /// Makes this process write no core file when a signal kills it (`RLIMIT_CORE` of 0): for a
+    /// process that dies by the signal its child died of, whose core is the child's to write.
+    package static func disableCoreFiles() {
+        var none = rlimit(rlim_cur: 0, rlim_max: 0)
+        #if canImport(Glibc)
+            setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
+        #else
+            setrlimit(RLIMIT_CORE, &none)
+        #endif
+    }
+
     /// A new open file description of the pipe (or file) `fd` holds, read-only and with `flags`
     /// of its own (`O_NONBLOCK`), so that the caller's description keeps its flags: `-1` and
     /// `errno` on failure. Linux opens `/proc/self/fd/N`; Darwin has no such path, so there it

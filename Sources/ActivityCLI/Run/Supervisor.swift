@@ -557,9 +557,7 @@ struct IOLoop {
             switch tracker.cancel(id, in: display) {
             case .line(let line, let fd):
                 // One short line on a socket the reporter reads: never waits, never raises SIGPIPE.
-                _ = line.withUnsafeBytes {
-                    send(fd, $0.baseAddress, $0.count, SystemCall.noSignal | Int32(MSG_DONTWAIT))
-                }
+                _ = try? SystemCall.write(fd, from: line, socket: true, dontWait: true)
             case .signal(let signal, let pid):
                 kill(pid, signal)
             case .ignored:

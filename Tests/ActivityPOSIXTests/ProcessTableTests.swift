@@ -1,4 +1,6 @@
 import ActivityPOSIX
+import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -53,5 +55,41 @@ struct ProcessTableTests {
         let slave = SystemCall.open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
         defer { SystemCall.close(slave) }
         #expect(slave >= 0 && isatty(slave) == 1)
+    }
+}
+
+/// Descriptors made for this process alone: an accepted connection and a pipe's own description.
+@Suite("Accepted connections and own descriptions")
+struct OwnDescriptorTests {
+    @Test("an accepted connection is close-on-exec and non-blocking from the start")
+    func acceptedConnection() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("socket").path
+        let listener = SystemCall.unixStreamSocket()
+        defer { SystemCall.close(listener) }
+        var address = try #require(UnixAddress(path: path))
+        try #require(address.withSockaddr { bind(listener, $0, $1) } == 0 && listen(listener, 1) == 0)
+        let client = SystemCall.unixStreamSocket()
+        defer { SystemCall.close(client) }
+        try #require(address.withSockaddr { SystemCall.connect(client, $0, $1) } == 0)
+        let accepted = SystemCall.acceptConnection(listener)
+        defer { SystemCall.close(accepted) }
+        try #require(accepted >= 0)
+        #expect(fcntl(accepted, F_GETFD) & FD_CLOEXEC != 0)
+        #expect(fcntl(accepted, F_GETFL) & O_NONBLOCK != 0)
+    }
+
+    @Test("a pipe's own description is non-blocking; the caller's keeps its flags")
+    func ownDescription() throws {
+        var ends: [Int32] = []
+        try #require(SystemCall.pipe(&ends))
+        defer { ends.forEach { SystemCall.close($0) } }
+        let own = SystemCall.openOwnDescription(of: ends[0], flags: O_NONBLOCK)
+        defer { SystemCall.close(own) }
+        try #require(own >= 0, "\(SystemError("open"))")
+        #expect(fcntl(own, F_GETFL) & O_NONBLOCK != 0)
+        #expect(fcntl(ends[0], F_GETFL) & O_NONBLOCK == 0)
+        var buffer = [UInt8](repeating: 0, count: 4)
+        #expect(try SystemCall.read(own, into: &buffer) == .wouldBlock)
     }
 }

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityTerminal
 import ActivityWire
 import Synchronization
@@ -102,10 +103,9 @@ package final class BackgroundWriter: Sendable {
     @discardableResult
     package func waitUntilWritten(seconds: Double) -> Bool {
         guard thread != nil else { return true }
-        var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
         for _ in 0..<Int(saturating: seconds * 500, rounding: .up) {
             if core.state.withLock({ $0.queue.isEmpty && $0.idle }) { return true }
-            nanosleep(&pause, nil)
+            SystemClock.sleep(seconds: 0.002)
         }
         return core.state.withLock { $0.queue.isEmpty && $0.idle }
     }

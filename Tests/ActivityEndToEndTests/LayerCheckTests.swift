@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// `Scripts/check-layers` keeps each system job in ActivityPOSIX: a raw read, a spawn, a socket,
-/// the environment or an errno's words anywhere else fails, with the file and the line.
+/// a write, a sleep, the environment, an errno's words or a platform conditional (other than the
+/// C library's import) anywhere else fails, with the file and the line.
 @Suite("Scripts/check-layers: every system job in its layer")
 struct LayerCheckTests {
     static let script = Repository.path("Scripts/check-layers")
@@ -51,6 +52,12 @@ struct LayerCheckTests {
             "let home = getenv(\"HOME\")",
             "let fd = socket(AF_UNIX, SOCK_STREAM, 0)",
             "let text = String(cString: strerror(errno))",
+            "let count = write(fd, pointer, 16)",
+            "_ = send(fd, $0.baseAddress, $0.count, SystemCall.noSignal | Int32(MSG_DONTWAIT))",
+            "usleep(10_000)",
+            "nanosleep(&pause, nil)",
+            "#if os(Linux)\n    let path = \"/proc/self/exe\"\n#endif",
+            "#if canImport(Glibc)\n    import Glibc\n#elseif canImport(Darwin)\n    let flag: Int32 = 0\n#endif",
         ])
     func outsideFound(_ line: String) throws {
         let result = try Self.check(line, in: "ActivityCLI/Sample.swift")
@@ -67,6 +74,18 @@ struct LayerCheckTests {
             ("ActivityCLI/Sample.swift", "_ = read(line, &activities)"),
             ("ActivityCLI/Sample.swift", "let result = try SystemCall.read(fd, into: &buffer)"),
             ("ActivityCLI/Sample.swift", "let value = SystemCall.environment(\"HOME\")  // not getenv(\"HOME\")"),
+            ("ActivityCLI/Sample.swift", "func write(_ bytes: [UInt8], lane: Int, droppable: Bool) {}"),
+            ("ActivityCLI/Sample.swift", "write(time, \"begin\", fields)"),
+            ("ActivityCLI/Sample.swift", "if !batch.isEmpty { send(batch) }"),
+            ("ActivityCLI/Sample.swift", "_ = try? SystemCall.write(fd, from: line, socket: true, dontWait: true)"),
+            ("ActivityTerminal/TerminalClaim.swift", "_ = write(descriptor, &byte, 1)"),
+            ("ActivityPOSIX/Sample.swift", "#if os(Linux)\n    let path = \"/proc/self/exe\"\n#endif"),
+            (
+                "ActivityCLI/Sample.swift",
+                "#if canImport(Glibc)\n    import Glibc\n#elseif canImport(Musl)\n    import Musl\n"
+                    + "#elseif canImport(Darwin)\n    import Darwin\n#else\n    #error(\"no C library\")\n#endif"
+            ),
+            ("ActivityCLI/Sample.swift", "#if DEBUG\n    let checked = true\n#endif"),
         ])
     func insidePasses(_ file: String, _ line: String) throws {
         let result = try Self.check(line, in: file)

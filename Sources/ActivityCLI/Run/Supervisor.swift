@@ -204,7 +204,7 @@ final class Supervisor {
     }
 
     /// This program, run again as the pty's session leader.
-    static let executable = "/proc/self/exe"
+    static let executable = SystemCall.executablePath()
 
     private struct StartFailure: Error {
         var message: String
@@ -247,6 +247,11 @@ final class Supervisor {
     private func startOnTerminal(
         _ environment: [String], root: ActivityID, keeping: [Int32]
     ) throws(StartFailure) -> Started {
+        guard let executable = Self.executable else {
+            throw StartFailure(
+                message: "cannot run a command on a pseudo-terminal: this program's own path is not available "
+                    + "on this platform", exitStatus: ExitCode.osError)
+        }
         let pty: PseudoTerminal
         do throws(SystemError) {
             pty = try PseudoTerminal(like: 2)
@@ -264,7 +269,7 @@ final class Supervisor {
         let pid: pid_t
         do throws(Spawn.Failure) {
             pid = try Spawn.spawn(
-                [Self.executable, SessionLeader.command, "--"] + command, environment: environment,
+                [executable, SessionLeader.command, "--"] + command, environment: environment,
                 streams: .terminal(path: pty.slavePath, input: forwardsKeys), keeping: keeping)
         } catch {
             pty.close()
@@ -552,9 +557,7 @@ struct IOLoop {
             switch tracker.cancel(id, in: display) {
             case .line(let line, let fd):
                 // One short line on a socket the reporter reads: never waits, never raises SIGPIPE.
-                _ = line.withUnsafeBytes {
-                    send(fd, $0.baseAddress, $0.count, SystemCall.noSignal | Int32(MSG_DONTWAIT))
-                }
+                _ = try? SystemCall.write(fd, from: line, socket: true, dontWait: true)
             case .signal(let signal, let pid):
                 kill(pid, signal)
             case .ignored:

@@ -192,13 +192,11 @@ struct TerminalPump {
     /// Writes what the pty takes of the waiting keys.
     mutating func writeKeys() {
         while !pendingKeys.isEmpty {
-            let written = pendingKeys.withUnsafeBytes { write(pty.master, $0.baseAddress, $0.count) }
-            if written > 0 {
-                pendingKeys.removeFirst(written)
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else {
-                if written < 0 && errno != EAGAIN { pendingKeys.removeAll() }  // the command is gone
+            switch try? SystemCall.write(pty.master, from: pendingKeys) {
+            case .written(let count): pendingKeys.removeFirst(count)
+            case .wouldBlock: return  // the rest when the pty takes more
+            case nil:
+                pendingKeys.removeAll()  // the command is gone
                 return
             }
         }

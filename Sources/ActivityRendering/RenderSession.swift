@@ -182,6 +182,7 @@ public final class RenderSession: Sendable {
                 outputs: [display] + standardOutputs.values, display: display,
                 claim: mode == .tty && options.handlesSignals ? .display : nil) : nil
         if let history { renderers.append(history) }
+        renderers += options.renderers as [any ActivityRenderer]
         self.mode = mode
         self.clock = clock
         let watched = mode == .tty && displayIsTerminal ? (descriptor, environment) : nil

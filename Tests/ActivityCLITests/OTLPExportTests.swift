@@ -1,3 +1,5 @@
+import ActivityRendering
+import ActivityWire
 import Foundation
 import TestSupport
 import Testing
@@ -68,6 +70,56 @@ struct OTLPExportTests {
         let exported = try CommandRunner.activity(["export", "--format", "otlp-json", recording])
         let spanID = try #require(all.firstMatch(of: /"spanId":"([0-9a-f]{16})"/)?.1)
         #expect(exported.standardOutput.contains("\"spanId\":\"\(spanID)\""))
+    }
+
+    @Test(
+        "the exporter is a renderer: it exports what the session accepted, as another renderer saw it, not a rejected event"
+    )
+    func renderer() throws {
+        let folder = try TemporaryFolder()
+        let (pid, port) = try Self.server("record", in: folder)
+        defer { Self.stop(pid) }
+        let settings = try #require(
+            try OTLPSettings.resolve(option: "http://127.0.0.1:\(port)", environment: { _ in nil }))
+        let export = OTLPRenderer(settings: settings)
+        let seen = RecordingRenderer()
+        let display = SessionDisplay(session: RenderSession(renderers: [seen, export]), export: export)
+        let session = display.session
+        let build = try #require(ActivityID("build")), lint = try #require(ActivityID("lint"))
+        #expect(session.handle(.begin(.init(id: build, title: "Build")), line: 1, sender: 5, owner: .connection(5)))
+        // Another reporter's end of it: the session skips it, so the export never sees it.
+        let foreign = ActivityEvent.end(.init(id: build, status: .failure, error: "not mine"))
+        #expect(!session.handle(foreign, line: 1, sender: 6, owner: nil))
+        #expect(session.handle(.end(.init(id: build)), line: 2, sender: 5, owner: nil))
+        session.handle(.begin(.init(id: lint, title: "Lint", parent: build)))
+        // Lint is still open: the session ends it as abandoned, and exports that end.
+        display.finish()
+        #expect(seen.codes.contains(.notOwner))
+        var ends: [String: (status: String, time: Double)] = [:]
+        for case .end(let end) in seen.events { ends[end.id.rawValue] = (end.status.rawValue, end.timestamp ?? 0) }
+        var spans: [String: (status: String, time: Double)] = [:]
+        for body in try Self.bodies(in: folder) {
+            let request = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: body)))
+            for resource in (request as? [String: Any])?["resourceSpans"] as? [[String: Any]] ?? [] {
+                for scope in resource["scopeSpans"] as? [[String: Any]] ?? [] {
+                    for span in scope["spans"] as? [[String: Any]] ?? [] {
+                        var attributes: [String: String] = [:]
+                        for attribute in span["attributes"] as? [[String: Any]] ?? [] {
+                            let value = (attribute["value"] as? [String: Any])?["stringValue"] as? String
+                            if let key = attribute["key"] as? String, let value { attributes[key] = value }
+                        }
+                        let end = Double(span["endTimeUnixNano"] as? String ?? "") ?? 0
+                        spans[attributes["activity.id"] ?? ""] = (attributes["activity.status"] ?? "", end / 1e9)
+                    }
+                }
+            }
+        }
+        #expect(ends.keys.sorted() == ["build", "lint"])
+        #expect(spans.keys.sorted() == ends.keys.sorted())
+        #expect(spans["build"]?.status == "success" && spans["lint"]?.status == "abandoned", "\(spans)")
+        for (id, end) in ends {
+            #expect(abs((spans[id]?.time ?? 0) - end.time) < 1e-5, "\(id): \(spans[id].map(\.time) ?? 0) \(end.time)")
+        }
     }
 
     @Test("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as it is, for render too")

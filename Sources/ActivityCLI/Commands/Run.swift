@@ -84,7 +84,7 @@ enum RunCommand {
         SignalPipe.install()
         defer { SignalPipe.restore() }
         let cancels = CancelRequests()
-        let display: any Display
+        let display: SessionDisplay
         do throws(DisplayError) {
             display = try DisplayFactory.make(
                 options, onCancel: { ids in cancels.request(ids) }, sendCancel: { id in cancels.request([id]) })
@@ -106,7 +106,7 @@ enum RunCommand {
         // An output run could not write (a full disk) is said once, and run fails with 74
         // whatever the command's status: its output, or the log, is lost. (The command's SIGPIPE
         // is then run's doing: it closed the pipe it could not pass on.)
-        let lostOutput = WriteFailure.report(display, command: "run")
+        let lostOutput = WriteFailure.report(display.session, command: "run")
         // Killed by a signal, the command ends `run` by the same one, as sudo does: a shell
         // running `run` in a loop or a script stops at Ctrl-C as it would without it (it stops
         // when its child died of SIGINT, not when one exited 130).

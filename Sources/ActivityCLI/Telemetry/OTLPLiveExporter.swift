@@ -12,7 +12,8 @@ import Synchronization
     import Darwin
 #endif
 
-/// Sends activities to an OpenTelemetry Collector over OTLP/HTTP as they end.
+/// Sends activities to an OpenTelemetry Collector over OTLP/HTTP as they end; fed by
+/// ``OTLPRenderer``, the render session's renderer for live export.
 ///
 /// Event-driven: ``handle(_:)`` folds each event (``TimelineBuilder``, forgetting what has ended)
 /// and turns every activity that ends into a span (``OTLPSpanEncoder``), on the caller's thread,

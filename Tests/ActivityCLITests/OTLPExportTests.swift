@@ -1,6 +1,7 @@
 import ActivityRendering
 import ActivityWire
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -120,6 +121,23 @@ struct OTLPExportTests {
         for (id, end) in ends {
             #expect(abs((spans[id]?.time ?? 0) - end.time) < 1e-5, "\(id): \(spans[id].map(\.time) ?? 0) \(end.time)")
         }
+    }
+
+    @Test("a warning while the session runs goes through it, as text for standard error above the live region")
+    func warningThroughSession() throws {
+        let endpoint = "http://127.0.0.1:\(try Self.closedPort())"
+        var settings = try #require(try OTLPSettings.resolve(option: endpoint, environment: { _ in nil }))
+        settings.scheduleDelay = 0.01
+        let export = OTLPRenderer(settings: settings)
+        let errors = StandardErrorRecorder()
+        let display = SessionDisplay(session: RenderSession(renderers: [errors, export]), export: export)
+        let id = try #require(ActivityID("step"))
+        display.session.handle(.begin(.init(id: id, title: "Step")))
+        display.session.handle(.end(.init(id: id)))
+        #expect(Poll.until { errors.text.contains("activity: cannot send spans to the OpenTelemetry collector") })
+        display.finish()
+        // Said once the session has finished: on the process's standard error, not through it.
+        #expect(!errors.text.contains("spans were not delivered"), "\(errors.text)")
     }
 
     @Test("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as it is, for render too")
@@ -287,4 +305,18 @@ struct OTLPExportTests {
 
 extension OTLPSettings: Equatable {
     public static func == (lhs: OTLPSettings, rhs: OTLPSettings) -> Bool { lhs.endpoint == rhs.endpoint }
+}
+
+/// What a session passes through to standard error.
+final class StandardErrorRecorder: ActivityRenderer, Sendable {
+    private let bytes = Mutex<[UInt8]>([])
+
+    var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
+
+    func render(_ update: ActivityUpdate, in store: ActivityStore) {}
+
+    func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore) {
+        guard stream == .stderr else { return }
+        self.bytes.withLock { $0 += bytes }
+    }
 }

@@ -98,7 +98,7 @@ package.targets += [
             "ActivityRendering", "ActivityWire", "ActivityTerminal", "ActivityOverlay", "ActivityOverlayTerminal",
             "TestSupport",
         ],
-        exclude: ["Golden", "Fixtures"]
+        exclude: ["Golden"]
     ),
     // For the authors of renderers: drives one through the protocol's sequences, returns its problems.
     .target(name: "ActivityRendererConformance", dependencies: ["ActivityRendering", "ActivityWire"]),
@@ -147,7 +147,14 @@ package.targets += [
     ),
     .testTarget(
         name: "ActivityCLITests",
-        dependencies: ["ActivityCLI", "ActivityWire", "ActivityTimeline", "ActivityRendering", "TestSupport"],
+        dependencies: ["ActivityCLI", "ActivityWire", "ActivityTimeline", "ActivityRendering", "TestSupport"]
+    ),
+    // The tests that run the built programs (`activity` in pipes, on pseudo-terminals and in tmux),
+    // the repository's scripts and its documents' code blocks. They import no module of the
+    // command: what they check is what a user sees.
+    .testTarget(
+        name: "ActivityEndToEndTests",
+        dependencies: ["ActivityWire", "ActivityTimeline", "TestSupport"],
         exclude: ["Golden", "Fixtures", "Scripts"]
     ),
 ]

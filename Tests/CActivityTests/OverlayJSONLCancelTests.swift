@@ -9,7 +9,8 @@ import Testing
 @Suite("Cancel travels back from an overlay-jsonl presenter to the producer", .serialized)
 struct OverlayJSONLCancelTests {
     static let python = Support.executable("python3")
-    static let presenter = Support.packageRoot.appending(path: "Tests/ActivityCLITests/Scripts/overlay_presenter.py")
+    static let presenter = Support.packageRoot.appending(
+        path: "Tests/ActivityEndToEndTests/Scripts/overlay_presenter.py")
 
     func present(_ request: String, command: [String], prefix: URL) throws -> Support.Outcome {
         let python = try #require(Self.python)

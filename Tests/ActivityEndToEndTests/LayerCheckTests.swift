@@ -8,16 +8,23 @@ import Testing
 struct LayerCheckTests {
     static let script = Repository.path("Scripts/check-layers")
 
+    /// A copy of the repository's script, manifest and C library, for the check to run on.
+    static func repositoryCopy() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        for part in ["Scripts/check-layers", "Package.swift", "Sources/CActivity"] {
+            let copy = folder.url.appendingPathComponent(part)
+            try FileManager.default.createDirectory(
+                at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Repository.path(part), toPath: copy.path)
+        }
+        return folder
+    }
+
     /// Runs the check on a copy of the repository's script, manifest and C library beside one
     /// Swift file, `file` under `Sources/`, that holds `code` after a line of its own.
     static func check(_ code: String, in file: String) throws -> CommandResult {
-        let folder = try TemporaryFolder()
+        let folder = try repositoryCopy()
         let files = FileManager.default
-        for part in ["Scripts/check-layers", "Package.swift", "Sources/CActivity"] {
-            let copy = folder.url.appendingPathComponent(part)
-            try files.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try files.copyItem(atPath: Repository.path(part), toPath: copy.path)
-        }
         let path = folder.url.appendingPathComponent("Sources/" + file)
         try files.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
         try ("import Glibc\n" + code + "\n").write(to: path, atomically: true, encoding: .utf8)
@@ -64,5 +71,19 @@ struct LayerCheckTests {
     func insidePasses(_ file: String, _ line: String) throws {
         let result = try Self.check(line, in: file)
         #expect(result.status == 0, "\(result.standardError)")
+    }
+
+    @Test("an end-to-end test that imports the command's module is found, with its file and line")
+    func endToEndImportFound() throws {
+        let folder = try Self.repositoryCopy()
+        let files = FileManager.default
+        let tests = folder.url.appendingPathComponent("Tests/ActivityEndToEndTests")
+        try files.createDirectory(at: tests, withIntermediateDirectories: true)
+        try "import Testing\n@testable import ActivityCLI\n".write(
+            to: tests.appendingPathComponent("Sample.swift"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(folder.url.appendingPathComponent("Scripts/check-layers").path, [])
+        #expect(result.status == 1)
+        #expect(
+            result.standardError.contains("Tests/ActivityEndToEndTests/Sample.swift:2: "), "\(result.standardError)")
     }
 }

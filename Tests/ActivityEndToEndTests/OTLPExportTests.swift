@@ -1,11 +1,6 @@
-import ActivityRendering
-import ActivityWire
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
-
-@testable import ActivityCLI
 
 @Suite("activity run --otlp-endpoint: live export to a local OTLP/HTTP server, over http and https")
 struct OTLPExportTests {
@@ -73,80 +68,13 @@ struct OTLPExportTests {
         #expect(exported.standardOutput.contains("\"spanId\":\"\(spanID)\""))
     }
 
-    @Test(
-        "the exporter is a renderer: it exports what the session accepted, as another renderer saw it, not a rejected event"
-    )
-    func renderer() throws {
-        let folder = try TemporaryFolder()
-        let (pid, port) = try Self.server("record", in: folder)
-        defer { Self.stop(pid) }
-        let settings = try #require(
-            try OTLPSettings.resolve(option: "http://127.0.0.1:\(port)", environment: { _ in nil }))
-        let export = OTLPRenderer(settings: settings)
-        let seen = RecordingRenderer()
-        let display = SessionDisplay(session: RenderSession(renderers: [seen, export]), export: export)
-        let session = display.session
-        let build = try #require(ActivityID("build")), lint = try #require(ActivityID("lint"))
-        #expect(session.handle(.begin(.init(id: build, title: "Build")), line: 1, sender: 5, owner: .connection(5)))
-        // Another reporter's end of it: the session skips it, so the export never sees it.
-        let foreign = ActivityEvent.end(.init(id: build, status: .failure, error: "not mine"))
-        #expect(!session.handle(foreign, line: 1, sender: 6, owner: nil))
-        #expect(session.handle(.end(.init(id: build)), line: 2, sender: 5, owner: nil))
-        session.handle(.begin(.init(id: lint, title: "Lint", parent: build)))
-        // Lint is still open: the session ends it as abandoned, and exports that end.
-        display.finish()
-        #expect(seen.codes.contains(.notOwner))
-        var ends: [String: (status: String, time: Double)] = [:]
-        for case .end(let end) in seen.events { ends[end.id.rawValue] = (end.status.rawValue, end.timestamp ?? 0) }
-        var spans: [String: (status: String, time: Double)] = [:]
-        for body in try Self.bodies(in: folder) {
-            let request = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: body)))
-            for resource in (request as? [String: Any])?["resourceSpans"] as? [[String: Any]] ?? [] {
-                for scope in resource["scopeSpans"] as? [[String: Any]] ?? [] {
-                    for span in scope["spans"] as? [[String: Any]] ?? [] {
-                        var attributes: [String: String] = [:]
-                        for attribute in span["attributes"] as? [[String: Any]] ?? [] {
-                            let value = (attribute["value"] as? [String: Any])?["stringValue"] as? String
-                            if let key = attribute["key"] as? String, let value { attributes[key] = value }
-                        }
-                        let end = Double(span["endTimeUnixNano"] as? String ?? "") ?? 0
-                        spans[attributes["activity.id"] ?? ""] = (attributes["activity.status"] ?? "", end / 1e9)
-                    }
-                }
-            }
-        }
-        #expect(ends.keys.sorted() == ["build", "lint"])
-        #expect(spans.keys.sorted() == ends.keys.sorted())
-        #expect(spans["build"]?.status == "success" && spans["lint"]?.status == "abandoned", "\(spans)")
-        for (id, end) in ends {
-            #expect(abs((spans[id]?.time ?? 0) - end.time) < 1e-5, "\(id): \(spans[id].map(\.time) ?? 0) \(end.time)")
-        }
-    }
-
-    @Test("a warning while the session runs goes through it, as text for standard error above the live region")
-    func warningThroughSession() throws {
-        let endpoint = "http://127.0.0.1:\(try Self.closedPort())"
-        var settings = try #require(try OTLPSettings.resolve(option: endpoint, environment: { _ in nil }))
-        settings.scheduleDelay = 0.01
-        let export = OTLPRenderer(settings: settings)
-        let errors = StandardErrorRecorder()
-        let display = SessionDisplay(session: RenderSession(renderers: [errors, export]), export: export)
-        let id = try #require(ActivityID("step"))
-        display.session.handle(.begin(.init(id: id, title: "Step")))
-        display.session.handle(.end(.init(id: id)))
-        #expect(Poll.until { errors.text.contains("activity: cannot send spans to the OpenTelemetry collector") })
-        display.finish()
-        // Said once the session has finished: on the process's standard error, not through it.
-        #expect(!errors.text.contains("spans were not delivered"), "\(errors.text)")
-    }
-
     @Test("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as it is, for render too")
     func environment() throws {
         let folder = try TemporaryFolder()
         let (pid, port) = try Self.server("record", in: folder)
         defer { Self.stop(pid) }
         let result = try CommandRunner.activity(
-            ["render", "--mode", "plain", Repository.path("Tests/ActivityCLITests/Fixtures/build.jsonl")],
+            ["render", "--mode", "plain", Repository.path("Tests/ActivityEndToEndTests/Fixtures/build.jsonl")],
             environment: ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:\(port)/custom/traces"])
         #expect(result.status == 0)
         let bodies = try Self.bodies(in: folder)
@@ -162,7 +90,7 @@ struct OTLPExportTests {
         let (pid, port) = try Self.server("record", in: folder)
         defer { Self.stop(pid) }
         let result = try CommandRunner.activity(
-            ["render", "--mode", "plain", Repository.path("Tests/ActivityCLITests/Fixtures/build.jsonl")],
+            ["render", "--mode", "plain", Repository.path("Tests/ActivityEndToEndTests/Fixtures/build.jsonl")],
             environment: [
                 "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:\(port)/v1/traces",
                 "OTEL_EXPORTER_OTLP_HEADERS": "x-a=b%0D%0AX-Injected: evil%0D%0A,x-b=c",
@@ -205,38 +133,8 @@ struct OTLPExportTests {
         #expect(result.standardError.contains("spans were not delivered"), "\(result.standardError)")
     }
 
-    @Test("endpoints: the option and OTEL_EXPORTER_OTLP_ENDPOINT get /v1/traces; https; bad URLs and files")
-    func settings() throws {
-        func resolve(_ option: String?, _ environment: [String: String]) throws -> OTLPSettings? {
-            try OTLPSettings.resolve(option: option, environment: { environment[$0] })
-        }
-        #expect(try resolve(nil, [:]) == nil)
-        #expect(try resolve("http://collector:4318", [:])?.endpoint.description == "http://collector:4318/v1/traces")
-        #expect(
-            try resolve(nil, ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318/base/"])?.endpoint.path == "/base/v1/traces"
-        )
-        #expect(
-            try resolve(
-                nil, ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://c/x", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://d"])?
-                .endpoint == HTTPEndpoint(host: "c", port: 80, path: "/x"))
-        #expect(try resolve(nil, ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c", "OTEL_TRACES_EXPORTER": "none"]) == nil)
-        #expect(try resolve("http://[::1]:4318", [:])?.endpoint.authority == "[::1]:4318")
-        let configured = try resolve(
-            "http://c",
-            [
-                "OTEL_EXPORTER_OTLP_HEADERS": "x-team=a%20b, api-key = k", "OTEL_EXPORTER_OTLP_TIMEOUT": "2500",
-                "OTEL_RESOURCE_ATTRIBUTES": "service.name=from-resource,host.name=ci-3",
-            ])
-        #expect(configured?.headers == ["x-team: a b", "api-key: k"])
-        #expect(configured?.timeout == 2.5)
-        #expect(configured?.serviceName == "from-resource")
-        #expect(configured?.resourceAttributes["host.name"] == "ci-3")
-        let secure = try resolve("https://collector/base", [:])?.endpoint
-        #expect(secure?.description == "https://collector/base/v1/traces")
-        #expect(secure?.port == 443 && secure?.isSecure == true)
-        #expect(try resolve("HTTPS://c:8443", [:])?.endpoint.description == "https://c:8443/v1/traces")
-        #expect(throws: HTTPEndpoint.Invalid.self) { try resolve("ftp://collector:4318", [:]) }
-        #expect(throws: HTTPEndpoint.Invalid.self) { try resolve("http://c/a b", [:]) }
+    @Test("a certificate file that cannot be read is a usage error naming the variable and the file")
+    func missingCertificate() throws {
         let missing = try CommandRunner.activity(
             ["render", "--otlp-endpoint", "https://c:4318", "/dev/null"],
             environment: ["OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE": "/nonexistent/ca.pem"])
@@ -300,23 +198,5 @@ struct OTLPExportTests {
             }
         }
         return UInt16(bigEndian: address.sin_port)
-    }
-}
-
-extension OTLPSettings: Equatable {
-    public static func == (lhs: OTLPSettings, rhs: OTLPSettings) -> Bool { lhs.endpoint == rhs.endpoint }
-}
-
-/// What a session passes through to standard error.
-final class StandardErrorRecorder: ActivityRenderer, Sendable {
-    private let bytes = Mutex<[UInt8]>([])
-
-    var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
-
-    func render(_ update: ActivityUpdate, in store: ActivityStore) {}
-
-    func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore) {
-        guard stream == .stderr else { return }
-        self.bytes.withLock { $0 += bytes }
     }
 }

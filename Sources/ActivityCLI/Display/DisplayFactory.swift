@@ -46,7 +46,7 @@ enum DisplayFactory {
         renderOptions.writesInBackground = options.writesInBackground
         renderOptions.eventsAreLive = options.eventsAreLive
         // Live export follows the stream beside the display, as the log file does.
-        let export = otlp.map(OTLPRenderer.init(settings:))
+        let export = otlp.map { OTLPRenderer(settings: $0) }
         if let export { renderOptions.renderers.append(export) }
         do throws(DisplayError) {
             return SessionDisplay(session: try makeSession(options, renderOptions, onCancel: onCancel), export: export)

@@ -31,10 +31,11 @@ final class OTLPRenderer: ActivityRenderer, Sendable {
         let state = Mutex(State())
     }
 
-    init(settings: OTLPSettings) {
+    /// - Parameter post: how requests are sent (``OTLPLiveExporter/Post``); ``HTTPPoster`` by default.
+    init(settings: OTLPSettings, post: OTLPLiveExporter.Post? = nil) {
         let warnings = Warnings()
         self.warnings = warnings
-        exporter = OTLPLiveExporter(settings: settings) { message in
+        exporter = OTLPLiveExporter(settings: settings, post: post) { message in
             // Passed on under the lock: a finish that begins meanwhile waits for it.
             let finished = warnings.state.withLock { state in
                 switch (state.phase, state.session) {

@@ -398,6 +398,10 @@ public final class RenderSession: Sendable {
         }
     }
 
+    /// Whether the live display draws on a terminal (TTY mode): `activity run` then gives its
+    /// command a pseudo-terminal of its own.
+    package var drawsOnTerminal: Bool { mode == .tty }
+
     /// Whether the reader of `stream` has gone away (a closed pipe: `… | head -1`), so that what
     /// produces the output can stop, as a filter in a pipeline does.
     public func isClosed(_ stream: StandardStream) -> Bool {

@@ -96,7 +96,7 @@ enum RunCommand {
         // command then behaves as it would there. Output to a file or a pipe stays a pipe, so
         // the command sees what it would see bare (and standard output stays apart from error).
         let usesTerminal =
-            !parsed.flag("no-pty") && display.drawsOnTerminal && TerminalDevice.isTerminal(1)
+            !parsed.flag("no-pty") && display.session.drawsOnTerminal && TerminalDevice.isTerminal(1)
             && TerminalDevice.isTerminal(2) && TerminalDevice.sameDevice(1, 2)
         let supervisor = Supervisor(
             command: parsed.positionals, display: display, grace: grace,

@@ -6,8 +6,8 @@ import ActivityRendering
 /// renderers (``OTLPRenderer``).
 ///
 /// Events, output, problems and what `activity run` adds (its command's terminal output, the
-/// activity that output belongs to, Ctrl-Z, the cancel key, the reporters' names) go to the
-/// session's own API, ``session``. Only finishing is this type's: the export's last spans are
+/// activity that output belongs to, Ctrl-Z, the cancel key, whether it draws on a terminal, the
+/// reporters' names) are the session's own API, ``session``. Only finishing is this type's: the export's last spans are
 /// waited for after the session has drawn its last lines.
 final class SessionDisplay: Sendable {
     let session: RenderSession
@@ -20,10 +20,6 @@ final class SessionDisplay: Sendable {
         self.export = export
         export?.warn(on: session)
     }
-
-    /// Whether the live display draws on a terminal: `activity run` then gives the command a
-    /// pseudo-terminal of its own.
-    var drawsOnTerminal: Bool { session.mode == .tty }
 
     /// Ends the session (open activities end as abandoned, the terminal is restored), then waits
     /// a bounded time for the spans on their way to the collector. Safe to call more than once.

@@ -182,6 +182,7 @@ public final class RenderSession: Sendable {
                 outputs: [display] + standardOutputs.values, display: display,
                 claim: mode == .tty && options.handlesSignals ? .display : nil) : nil
         if let history { renderers.append(history) }
+        renderers += options.renderers as [any ActivityRenderer]
         self.mode = mode
         self.clock = clock
         let watched = mode == .tty && displayIsTerminal ? (descriptor, environment) : nil
@@ -396,6 +397,10 @@ public final class RenderSession: Sendable {
             core.terminal?.isSuspended = false
         }
     }
+
+    /// Whether the live display draws on a terminal (TTY mode): `activity run` then gives its
+    /// command a pseudo-terminal of its own.
+    package var drawsOnTerminal: Bool { mode == .tty }
 
     /// Whether the reader of `stream` has gone away (a closed pipe: `… | head -1`), so that what
     /// produces the output can stop, as a filter in a pipeline does.

@@ -8,19 +8,11 @@ import Testing
 
 @testable import ActivityCLI
 
-/// A display that records what the cancel key asks of it.
-final class CancelKeyDisplay: Display {
+/// A display's cancel key that counts its presses.
+final class CancelKeyDisplay: Sendable {
     let presses = Mutex(0)
     let takes: Bool
     init(takes: Bool) { self.takes = takes }
-    func handle(_ event: ActivityEvent) {}
-    func handle(_ event: ActivityEvent, line: Int, sender: Int32, owner: ActivityOwner?) -> Bool { true }
-    func handle(_ event: borrowing LineEvent, line: Int, sender: Int32) -> Bool { true }
-    func abandon(ownedBy owner: ActivityOwner, at time: Double) -> [ActivityID] { [] }
-    func activity(_ id: ActivityID) -> ActivityState? { nil }
-    func passthrough(_ bytes: [UInt8], to stream: StandardStream) {}
-    func report(_ diagnostic: Diagnostic) {}
-    func finish() {}
     func pressCancelKey() -> Bool {
         presses.withLock { $0 += 1 }
         return takes
@@ -32,7 +24,7 @@ struct CancelKeyRoutingTests {
     @Test("Esc alone, in line mode, when the display has something to cancel")
     func loneEsc() {
         let display = CancelKeyDisplay(takes: true)
-        #expect(TerminalPump.takesCancelKey([0x1B][...], lineMode: { true }, display: display))
+        #expect(TerminalPump.takesCancelKey([0x1B][...], lineMode: { true }, press: display.pressCancelKey))
         #expect(display.presses.withLock { $0 } == 1)
     }
 
@@ -40,7 +32,8 @@ struct CancelKeyRoutingTests {
     func escapeSequences() {
         let display = CancelKeyDisplay(takes: true)
         for keys: [UInt8] in [[0x1B, 0x5B, 0x41], [0x1B, 0x78], [0x61, 0x1B], [0x1B, 0x1B], [0x03], [0x61]] {
-            #expect(!TerminalPump.takesCancelKey(keys[...], lineMode: { true }, display: display), "\(keys)")
+            #expect(
+                !TerminalPump.takesCancelKey(keys[...], lineMode: { true }, press: display.pressCancelKey), "\(keys)")
         }
         #expect(display.presses.withLock { $0 } == 0)
     }
@@ -48,14 +41,14 @@ struct CancelKeyRoutingTests {
     @Test("while the command reads keys one by one (line mode off), Esc is the command's")
     func notInLineMode() {
         let display = CancelKeyDisplay(takes: true)
-        #expect(!TerminalPump.takesCancelKey([0x1B][...], lineMode: { false }, display: display))
+        #expect(!TerminalPump.takesCancelKey([0x1B][...], lineMode: { false }, press: display.pressCancelKey))
         #expect(display.presses.withLock { $0 } == 0)
     }
 
     @Test("with nothing to cancel, the display leaves Esc to the command")
     func nothingToCancel() {
         let display = CancelKeyDisplay(takes: false)
-        #expect(!TerminalPump.takesCancelKey([0x1B][...], lineMode: { true }, display: display))
+        #expect(!TerminalPump.takesCancelKey([0x1B][...], lineMode: { true }, press: display.pressCancelKey))
         #expect(display.presses.withLock { $0 } == 1)
     }
 }

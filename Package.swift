@@ -104,7 +104,7 @@ package.targets += [
             "ActivityRendering", "ActivityWire", "ActivityTerminal", "ActivityOverlay", "ActivityOverlayTerminal",
             "TestSupport",
         ],
-        exclude: ["Golden"]
+        exclude: ["Golden", "Fixtures"]
     ),
     // For the authors of renderers: drives one through the protocol's sequences, returns its problems.
     .target(name: "ActivityRendererConformance", dependencies: ["ActivityRendering", "ActivityWire"]),

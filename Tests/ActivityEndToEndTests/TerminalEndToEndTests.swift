@@ -104,10 +104,8 @@ enum EndToEnd {
     /// The `activity` executable, built next to this test runner.
     static let activity = CommandRunner.activity
 
-    static let fixture: String = {
-        let file = #filePath
-        return "/" + file.split(separator: "/").dropLast().joined(separator: "/") + "/Fixtures/terminal-build.jsonl"
-    }()
+    /// The renderers' own fixture: the build these tests draw is the one their unit tests fold.
+    static let fixture = Repository.path("Tests/ActivityRenderingTests/Fixtures/build.jsonl")
 
     /// The first 20 lines of the fixture, then the stream stays open: a shell that writes its
     /// pid to `producer`, ignores SIGINT and sleeps until ``stopProducer(in:)``.

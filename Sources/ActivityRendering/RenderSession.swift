@@ -361,7 +361,9 @@ public final class RenderSession: Sendable {
             guard !core.isFinished else { return }
             core.terminal?.commandOutput(piece, in: core.store)
             guard case .final(let bytes, _) = piece else { return }
-            let others = (core.others + core.plugins).filter { $0 !== core.terminal }
+            // The history file keeps activities, not lines: splitting the rows for it would cost
+            // a command writing at full speed for nothing.
+            let others = (core.others + core.plugins).filter { $0 !== core.terminal && !($0 is HistoryRecorder) }
             guard !others.isEmpty else { return }
             var text: [UInt8] = []
             for line in CommandOutput.lines(of: bytes) { text += line + [0x0A] }
@@ -386,6 +388,18 @@ public final class RenderSession: Sendable {
         }
         // The shell writes next: what is queued reaches the terminal first, unless its reader
         // takes nothing (paused with Ctrl-S), which must not keep the process from stopping.
+        writer?.waitUntilWritten(seconds: 2)
+    }
+
+    /// Draws what waits for the next frame now, and waits (two seconds at most, for a reader
+    /// that takes nothing) until it is written: `activity run` calls it before it gives the
+    /// terminal its own settings back, so that everything drawn under the display's settings
+    /// (output processing off) was written under them.
+    package func drawNow() {
+        state.core.withLock { core in
+            guard let terminal = core.terminal, !core.isFinished else { return }
+            terminal.flushNow(core.store)
+        }
         writer?.waitUntilWritten(seconds: 2)
     }
 

@@ -148,8 +148,12 @@ final class Supervisor {
                 || adapter?.reportsOnStandardOutput == true,
             terminal: started.terminal, cancels: cancels)
         loop.run()
-        // Before the summary: the person's terminal as it was.
-        started.terminal?.keys?.restore()
+        // Before the summary: the person's terminal as it was, once what was drawn under the
+        // display's settings has been written.
+        if let keys = started.terminal?.keys {
+            session.drawNow()
+            keys.restore()
+        }
 
         let status = child.status ?? 0
         let exitStatus: Int32
@@ -278,7 +282,9 @@ final class Supervisor {
             pty.close()
             throw StartFailure(message: error.message(for: command[0]), exitStatus: error.exitStatus)
         }
-        let keys = forwardsKeys ? RawMode(0) : nil
+        // The TTY display ends each line it writes with "\r\n" (the command's rows, its own
+        // lines and frames), so the terminal's output processing can be off while it draws.
+        let keys = forwardsKeys ? RawMode(0, processesOutput: false) : nil
         let session = self.session
         let suspension = ChildProcess.Suspension(
             before: {

@@ -19,7 +19,7 @@ enum TerminalRunBenchmarks {
             ("seq 1 \(lines)", ["/usr/bin/seq", "1", "\(lines)"]),
             ("cat of \(size / 1_000_000) MB of text", ["/bin/cat", text]),
         ]
-        return try workloads.map { workload in
+        var figures = try workloads.map { workload in
             var bare: [Double] = []
             var run: [Double] = []
             let ratios = try repeated(settings) {
@@ -35,6 +35,49 @@ enum TerminalRunBenchmarks {
                 runs: ratios, target: 1.25, better: .lower, anchor: "issue 28: 6.6× for seq, 6.9× for cat before",
                 note: String(format: "median bare %.3f s, under run %.3f s", median(bare), median(run)))
         }
+        if let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: FileManager.default.isExecutableFile) {
+            let workload = workloads[0]
+            var bare: [Double] = []
+            var run: [Double] = []
+            let ratios = try repeated(settings) {
+                let alone = try wallTime(inTmux: tmux, workload.command)
+                let wrapped = try wallTime(inTmux: tmux, [activity, "run", "--"] + workload.command)
+                bare.append(alone)
+                run.append(wrapped)
+                return wrapped / alone
+            }
+            let median = { (values: [Double]) in values.sorted()[values.count / 2] }
+            figures.append(
+                Figure(
+                    name: "activity run -- \(workload.name), in a 100 × 30 tmux pane: time over bare", unit: "×",
+                    runs: ratios, target: 1.25, better: .lower, anchor: "issue 28: 6.6× in tmux before",
+                    note: String(format: "median bare %.3f s, under run %.3f s", median(bare), median(run))))
+        }
+        return figures
+    }
+
+    /// The wall time of `command` in a detached tmux pane of 100 × 30 (a server of its own), from
+    /// the start of the server until the command has exited: tmux reads the pane as a terminal
+    /// does, and parses what it reads, so the command cannot get further ahead of it than the
+    /// pseudo-terminal holds.
+    static func wallTime(inTmux tmux: String, _ command: [String]) throws -> Double {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "activity-bench-tmux-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let done = folder.appending(path: "done").path
+        let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let socket = "activity-bench-\(getpid())"
+        let script = "ACTIVITY_HISTORY=off TERM=tmux-256color \(quoted); touch '\(done)'; sleep 5"
+        let start = nowNanoseconds()
+        let server = try Process.run(
+            URL(filePath: tmux),
+            arguments: ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", script])
+        server.waitUntilExit()
+        while !FileManager.default.fileExists(atPath: done) { usleep(1000) }
+        let elapsed = Double(nowNanoseconds() - start) / 1e9
+        let kill = try Process.run(URL(filePath: tmux), arguments: ["-L", socket, "kill-server"])
+        kill.waitUntilExit()
+        return elapsed
     }
 
     /// Writes lines of 60 to 100 columns of text, `bytes` in all (rounded to a line); returns the

@@ -20,12 +20,14 @@ struct AdapterTmuxTests {
         let input = Pipe()
         let base: String
 
-        init() throws {
+        /// Serves from `directory` (its files under `/file/MS/NAME`), the current one when `nil`.
+        init(directory: URL? = nil) throws {
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("ActivityAdaptersTests/Fixtures/serve.py")
             let output = Pipe()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", script.path]
+            if let directory { process.currentDirectoryURL = directory }
             process.standardInput = input
             process.standardOutput = output
             try process.run()
@@ -101,6 +103,70 @@ struct AdapterTmuxTests {
         // The tasks, as the log recorded them: begun under the command, ended as successes.
         let ended = try Self.ended(in: log)
         #expect(ended.sorted() == ["Downloading success", "Extracting success"], "\(ended)")
+    }
+
+    /// The Python with pip, by its full path (the pane's clean environment has no pyenv shims).
+    static let pipPython: String? = {
+        guard
+            let result = try? CommandRunner.run(
+                "/usr/bin/env", ["python3", "-c", "import pip, sys; print(sys.executable)"], timeout: 60),
+            result.status == 0
+        else { return nil }
+        let path = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        return path.isEmpty ? nil : path
+    }()
+
+    @Test(
+        "pip's own bar on a terminal: the download is an activity in bytes that ends at its total; the bar is left once",
+        .enabled(if: available && pipPython != nil))
+    func pipBar() throws {
+        let python = try #require(Self.pipPython)
+        let pane = try TmuxPane(width: 100, height: 30)
+        // A wheel of 3 MB that pip takes for one (a zip with its metadata), served in 64 KiB pieces
+        // every 40 ms so that pip draws its bar for a while.
+        let wheel = "bigpkg-1.0-py3-none-any.whl"
+        let maker = try pane.folder.file(
+            "make_wheel.py",
+            contents: """
+                import base64, hashlib, os, sys, zipfile
+                files = {
+                    "bigpkg/__init__.py": b"",
+                    "bigpkg/data.bin": os.urandom(3 * 1024 * 1024),
+                    "bigpkg-1.0.dist-info/METADATA": b"Metadata-Version: 2.1\\nName: bigpkg\\nVersion: 1.0\\n",
+                    "bigpkg-1.0.dist-info/WHEEL": b"Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n",
+                }
+                record = [f"{name},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()},{len(data)}"
+                          for name, data in files.items()] + ["bigpkg-1.0.dist-info/RECORD,,"]
+                with zipfile.ZipFile(sys.argv[1], "w") as archive:
+                    for name, data in files.items():
+                        archive.writestr(name, data)
+                    archive.writestr("bigpkg-1.0.dist-info/RECORD", "\\n".join(record) + "\\n")
+                """)
+        let made = try CommandRunner.run(python, [maker.path, pane.folder.url.appendingPathComponent(wheel).path])
+        try #require(made.status == 0, "\(made.standardError)")
+        let server = try LocalServer(directory: pane.folder.url)
+        let log = pane.folder.url.appendingPathComponent("log.jsonl")
+        try pane.type(
+            "cd '\(pane.folder.url.path)'; PIP_CONFIG_FILE=/dev/null PIP_NO_INDEX=1 PIP_FIND_LINKS= "
+                + "activity run --log-file \(log.path) --log-format jsonl -- \(python) -m pip download --no-deps"
+                + " --no-cache-dir -d dl \(server.base)/file/40/\(wheel); echo FIN''ISHED")
+        #expect(try pane.waitFor("FINISHED", timeout: 120))
+        let screen = try pane.screen()
+        #expect(screen.contains("Successfully downloaded bigpkg"), "\(screen)")
+        #expect(screen.components(separatedBy: "3.1/3.1 MB").count == 2, "the bar is left once:\n\(screen)")
+        #expect(try Self.ended(in: log) == ["Downloading \(wheel) success"])
+        let events = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let begin = try #require(events.first { $0["type"] as? String == "begin" && $0["parent"] != nil }, "\(events)")
+        #expect(begin["unit"] as? String == "bytes", "\(begin)")
+        let total = try #require(begin["total"] as? Double, "\(begin)")
+        #expect(total > 3_000_000, "\(begin)")
+        // The download's last count is its total.
+        let counts = events.filter { $0["id"] as? String == begin["id"] as? String }.compactMap {
+            $0["completed"] as? Double
+        }
+        #expect(counts.last == total, "\(counts)")
     }
 
     /// The activities begun under the command, as `title status` when they end, in the log

@@ -5,7 +5,7 @@ import ActivityWire
 /// total (``ZigProgressFrame``).
 ///
 /// A frame is the whole tree: a node that is in the last frame but not in this one has ended
-/// (Zig's `Node.end` removes it), and ends as a success. Nodes carry no identity from frame to
+/// (Zig's `Node.end` removes it), and ends as a success at its total. Nodes carry no identity from frame to
 /// frame, so a node is known by its name and its parents' names (with its place among siblings of
 /// the same name): a node that renames itself ends, and one of the new name begins. A root without
 /// a name (`zig build`'s) is not an activity: its children nest under ``AdaptedActivities/parent``.
@@ -42,6 +42,7 @@ public struct ZigProgressAdapter {
     public mutating func finish(exitStatus: Int32?, signal: String? = nil) -> [AdapterOutput] {
         guard !finished else { return [] }
         finished = true
+        for frame in decoder.finish() { apply(frame) }
         activities.flush()
         activities.finish(exitStatus: exitStatus, signal: signal)
         return activities.takeOutputs()
@@ -50,8 +51,11 @@ public struct ZigProgressAdapter {
     private mutating func apply(_ frame: ZigProgressFrame) {
         let keys = Self.keys(frame)
         let present = Set(keys.compactMap { $0 })
-        // Ended nodes first, so that a node that took an ended one's place fits under the limit.
-        for key in activities.openKeys where !present.contains(key) {
+        // Ended nodes first, so that a node that took an ended one's place fits under the limit;
+        // children (begun after their parents) before parents. Zig ended the node, done: its
+        // count in the last frame may be one update old.
+        for key in activities.openKeys.reversed() where !present.contains(key) {
+            if let total = activities.total(key) { activities.update(key, title: "", completed: total) }
             activities.succeed(key)
         }
         // Parents before children: a child nests under its parent only once the parent is open.

@@ -107,11 +107,27 @@ public struct ZigProgressFrame: Hashable, Sendable {
 ///
 /// Each frame says its own length in its first byte. What cannot be a frame (garbage, a frame
 /// that a writer cut short and filled up with other bytes, as Zig does after a partial write)
-/// is skipped a byte at a time until a frame decodes again. At most one frame is held.
+/// is skipped a byte at a time until a frame decodes again. At most one frame's bytes
+/// (``ZigProgressFrame/maxBytes``) are held.
 public struct ZigProgressDecoder: Sendable {
     private var pending: [UInt8] = []
 
     public init() {}
+
+    /// The bytes held for a frame not yet whole: never more than ``ZigProgressFrame/maxBytes``.
+    public var heldBytes: Int { pending.count }
+
+    /// The stream has ended: frames that start inside held bytes which a garbage header claimed
+    /// (and which later frames would have shown to be none), in order.
+    public mutating func finish() -> [ZigProgressFrame] {
+        var frames: [ZigProgressFrame] = []
+        while !pending.isEmpty {
+            let rest = pending.dropFirst()
+            pending.removeAll()
+            frames += feed(Array(rest))
+        }
+        return frames
+    }
 
     /// The frames the bytes complete, in order.
     public mutating func feed(_ bytes: some Collection<UInt8>) -> [ZigProgressFrame] {
@@ -120,7 +136,12 @@ public struct ZigProgressDecoder: Sendable {
         while !input.isEmpty {
             // Never more than a frame's bytes are copied in: the held bytes stay bounded.
             if pending.isEmpty {
-                let wanted = ZigProgressFrame.length(nodes: Int(input.first!))
+                let count = Int(input.first!)
+                guard count > 0, count <= ZigProgressFrame.maxNodes else {
+                    input = input.dropFirst()
+                    continue
+                }
+                let wanted = ZigProgressFrame.length(nodes: count)
                 guard input.count >= wanted else {
                     pending.append(contentsOf: input)
                     input = input.dropFirst(input.count)

@@ -60,8 +60,9 @@ struct ZigProgressRunTests {
         let folder = try LiveToolTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.zig(in: folder, exitStatus: 0)
-        let result = try LiveToolTests.run(["zig", "build"], in: folder, path: folder.path)
+        let result = try LiveToolTests.run(["zig", "build"], in: folder, extra: ["-v"], path: folder.path)
         #expect(result.status == 0)
+        #expect(result.display.contains("zig: progress on descriptor"))
         #expect(result.activities.map(\.description) == ZigProgressTests.zigBuildActivities)
         #expect(result.output == "built\n")
         #expect(result.display.contains("Build Summary: 2/2 steps succeeded"))

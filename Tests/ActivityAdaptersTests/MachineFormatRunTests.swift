@@ -86,6 +86,18 @@ struct ZigProgressRunTests {
             ])
     }
 
+    @Test("after sudo, which closes descriptors above 2, zig gets no ZIG_PROGRESS; -v says why")
+    func noDescriptorThroughSudo() throws {
+        let folder = try LiveToolTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.zig(in: folder, exitStatus: 0)
+        try AptStatusDescriptorTests.install("#!/bin/sh\nexec \"$@\"\n", as: "sudo", in: folder)
+        let result = try LiveToolTests.run(["sudo", "zig", "build"], in: folder, extra: ["-v"], path: folder.path)
+        #expect(result.status == 0)
+        #expect(result.display.contains("zig: no progress descriptor: sudo closes descriptors above 2"))
+        #expect(try String(contentsOf: folder.appendingPathComponent("zig-progress"), encoding: .utf8) == "unset")
+    }
+
     @Test("without zig's adapter the command gets no ZIG_PROGRESS of run's")
     func noDescriptorOtherwise() throws {
         let folder = try LiveToolTests.temporaryFolder()

@@ -77,7 +77,7 @@ final class BuiltInOutputAdapter: OutputAdapter {
 }
 
 /// Zig's `ZIG_PROGRESS` frames as an ``OutputAdapter``: bytes of a binary stream, not lines.
-final class BinaryStreamOutputAdapter: OutputAdapter {
+final class ZigProgressOutputAdapter: OutputAdapter {
     private var adapter: ZigProgressAdapter
 
     init(_ adapter: ZigProgressAdapter) { self.adapter = adapter }
@@ -120,7 +120,7 @@ enum AdapterChoice {
         _ name: String, command: [String], parent: ActivityID?, idPrefix: String
     ) throws(Failure) -> any OutputAdapter {
         if let info = AdapterRegistry.named(name), info.readsBinaryStream {
-            return BinaryStreamOutputAdapter(
+            return ZigProgressOutputAdapter(
                 ZigProgressAdapter(
                     toolName: command.first.map(programName) ?? info.name, parent: parent, idPrefix: idPrefix))
         }

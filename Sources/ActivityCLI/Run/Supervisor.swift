@@ -117,7 +117,7 @@ final class Supervisor {
         case .notApt:
             break
         }
-        switch ZigProgressDescriptor.open(adapterName: adapterName) {
+        switch ZigProgressDescriptor.open(command: command, adapterName: adapterName) {
         case .success(let descriptor)?:
             statusDescriptor = descriptor
             environment = descriptor.environment(environment)

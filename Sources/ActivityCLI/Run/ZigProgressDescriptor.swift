@@ -30,10 +30,17 @@ final class ZigProgressDescriptor: StatusDescriptor {
 
     deinit { close() }
 
-    /// Opens the descriptor when the adapter chosen for the command is Zig's; `nil` otherwise.
-    /// The reason on failure, for `-v`.
-    static func open(adapterName: String?) -> Result<ZigProgressDescriptor, Skipped>? {
+    /// Opens the descriptor when the adapter chosen for `command` is Zig's; `nil` otherwise.
+    /// The reason on failure, for `-v`: after `sudo` or `doas`, which close every descriptor
+    /// above 2, a `zig` told of one would draw nothing and write its frames nowhere.
+    static func open(command: [String], adapterName: String?) -> Result<ZigProgressDescriptor, Skipped>? {
         guard let adapterName, AdapterRegistry.named(adapterName)?.readsBinaryStream == true else { return nil }
+        let program = command.drop { word in
+            AdapterChoice.programName(word) == "env" || word.hasPrefix("-") || word.contains("=")
+        }.first.map(AdapterChoice.programName)
+        if program == "sudo" || program == "doas" {
+            return .failure(Skipped(reason: "\(program!) closes descriptors above 2"))
+        }
         var ends: [Int32] = [-1, -1]
         guard SystemCall.pipe(&ends) else { return .failure(Skipped(reason: "pipe: \(SystemError.reason(errno))")) }
         // Never 0, 1 or 2, which Zig refuses, and none the command inherits.

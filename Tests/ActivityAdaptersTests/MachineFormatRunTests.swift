@@ -46,6 +46,8 @@ struct ZigProgressRunTests {
         let script = """
             #!/bin/bash
             printf '%s' "${ZIG_PROGRESS-unset}" > "\(folder.path)/zig-progress"
+            [ -n "${ZIG_PROGRESS-}" ] && sed -n 's/^flags:[[:space:]]*//p' /proc/self/fdinfo/$ZIG_PROGRESS \
+                > "\(folder.path)/zig-progress-flags"
             [ -n "${ZIG_PROGRESS-}" ] && cat "\(folder.path)/frames.bin" >&$ZIG_PROGRESS
             echo "Build Summary: 2/2 steps succeeded" >&2
             echo built
@@ -68,6 +70,9 @@ struct ZigProgressRunTests {
         #expect(result.display.contains("Build Summary: 2/2 steps succeeded"))
         let number = try String(contentsOf: folder.appendingPathComponent("zig-progress"), encoding: .utf8)
         #expect((Int(number) ?? 0) >= 3)
+        // Non-blocking, as Zig's own parent makes it (O_NONBLOCK is octal 4000 on Linux).
+        let flags = try String(contentsOf: folder.appendingPathComponent("zig-progress-flags"), encoding: .utf8)
+        #expect((Int(flags.trimmingCharacters(in: .whitespacesAndNewlines), radix: 8) ?? 0) & 0o4000 != 0)
     }
 
     @Test("--adapter zig for another program's name; a failure fails the open nodes")

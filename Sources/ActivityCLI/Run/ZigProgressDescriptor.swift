@@ -42,7 +42,12 @@ final class ZigProgressDescriptor: StatusDescriptor {
             return .failure(Skipped(reason: "\(program!) closes descriptors above 2"))
         }
         var ends: [Int32] = [-1, -1]
-        guard SystemCall.pipe(&ends) else { return .failure(Skipped(reason: "pipe: \(SystemError.reason(errno))")) }
+        // Non-blocking, as Zig's own parent makes it: Zig's writer skips a frame when the pipe is
+        // full, so a reader that falls behind never holds up the command's exit (Zig joins the
+        // thread that writes them).
+        guard SystemCall.pipe(&ends, nonBlocking: true) else {
+            return .failure(Skipped(reason: "pipe: \(SystemError.reason(errno))"))
+        }
         // Never 0, 1 or 2, which Zig refuses, and none the command inherits.
         let number = fcntl(ends[1], F_DUPFD_CLOEXEC, 3)
         let error = errno

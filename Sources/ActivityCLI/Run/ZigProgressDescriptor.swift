@@ -48,7 +48,8 @@ final class ZigProgressDescriptor: StatusDescriptor {
         guard SystemCall.pipe(&ends, nonBlocking: true) else {
             return .failure(Skipped(reason: "pipe: \(SystemError.reason(errno))"))
         }
-        // Never 0, 1 or 2, which Zig refuses, and none the command inherits.
+        // Never 0, 1 or 2 (Zig would write its frames into the command's output), and none the
+        // command inherits.
         let number = fcntl(ends[1], F_DUPFD_CLOEXEC, 3)
         let error = errno
         SystemCall.close(ends[1])

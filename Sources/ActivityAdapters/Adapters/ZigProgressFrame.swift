@@ -1,7 +1,7 @@
 /// One frame of Zig's `ZIG_PROGRESS` protocol: the whole progress tree of a `zig` process.
 ///
-/// Read from `lib/std/Progress.zig` (`serialize`, `writeIpc`, `Node.Storage`; ziglang/zig at
-/// commit 00f26cb0a4d6, the 0.15 development line): a frame is one byte N, then N storages
+/// Read from `lib/std/Progress.zig` (`serialize`, `writeIpc`, `Node.Storage`) of ziglang/zig
+/// at commit 00f26cb0a4d60e908719309f4daa6598316ef74e: a frame is one byte N, then N storages
 /// of 48 bytes (completed count, estimated total count, both u32 little-endian; a name of
 /// 40 bytes, ended by a NUL when shorter), then N parent bytes (255 for a root, else the index
 /// of the parent in this frame). Node 0 is the root. A parent that nests a child process's tree

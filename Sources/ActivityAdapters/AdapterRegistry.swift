@@ -10,6 +10,9 @@ public struct AdapterInfo: Sendable {
     /// ninja), so that `activity run` reads that stream too when it goes to a file or a pipe.
     /// Otherwise such output is the tool's data (`curl -s URL > file`) and passes by unread.
     public var reportsOnStandardOutput = false
+    /// Whether it reads a binary stream rather than lines (Zig's `ZIG_PROGRESS` frames, through
+    /// ``ZigProgressAdapter``): its line adapter reads nothing.
+    public var readsBinaryStream = false
     /// Makes the adapter for a command line (`pv -n -b -s 20M` counts bytes of 20 MiB), or for
     /// none (`activity adapt`).
     let make: @Sendable (_ command: [String]) -> any ToolAdapter
@@ -179,6 +182,14 @@ public enum AdapterRegistry {
             formats: ["[n/m] text status lines (ninja, swift build, meson, CMake with ninja)"],
             reportsOnStandardOutput: true
         ) { _ in NinjaAdapter() },
+        AdapterInfo(
+            name: "zig", aliases: [],
+            formats: [
+                "ZIG_PROGRESS frames (binary): the node tree as activities, nested as Zig nests them, [done/total]",
+                "activity run passes the descriptor to zig itself; a node that leaves the tree ends",
+            ],
+            readsBinaryStream: true
+        ) { _ in ZigProgressAdapter.NoLines() },
     ]
 
     /// The adapter called `name` (or one of its aliases).
@@ -188,7 +199,7 @@ public enum AdapterRegistry {
 
     /// The adapter for a command, chosen by its program's name: `git`, `curl`, `wget`, `pv`, `dd`,
     /// `rsync`, `tar`, `ffmpeg`, `pip`/`pip3`/`python -m pip`, `ninja`, `swift build`, `cargo`, `apt-get`,
-    /// `apt`, `dpkg`, `ansible-playbook`, also after `sudo` or `env`. `pv` with `-b` counts bytes.
+    /// `apt`, `dpkg`, `ansible-playbook`, `zig`, also after `sudo` or `env`. `pv` with `-b` counts bytes.
     /// A tool's machine format is read where its command line turns it on (``machineFormat(_:_:)``).
     public static func adapter(forCommand command: [String]) -> AdapterInfo? {
         var words = command[...]
@@ -201,7 +212,7 @@ public enum AdapterRegistry {
         if let machineFormat = machineFormat(program, rest) { return named(machineFormat) }
         switch program {
         case "git", "curl", "wget", "dd", "rsync", "tar", "ffmpeg", "ninja", "cargo", "apt", "apt-get", "dpkg",
-            "ansible", "ansible-playbook":
+            "ansible", "ansible-playbook", "zig":
             return named(program)
         case "pv":
             return named(PvOptions(command).bytes ? "pv-bytes" : "pv")

@@ -76,6 +76,27 @@ final class BuiltInOutputAdapter: OutputAdapter {
     }
 }
 
+/// Zig's `ZIG_PROGRESS` frames as an ``OutputAdapter``: bytes of a binary stream, not lines.
+final class ZigProgressOutputAdapter: OutputAdapter {
+    private var adapter: ZigProgressAdapter
+
+    init(_ adapter: ZigProgressAdapter) { self.adapter = adapter }
+
+    func feed(_ bytes: UnsafeRawBufferPointer, from stream: AdapterStream) -> [AdapterOutput] {
+        adapter.feed(bytes)
+    }
+
+    func finish(_ stream: AdapterStream) -> [AdapterOutput] { [] }
+
+    func finish(exitStatus: Int32?, signal: String?) -> [AdapterOutput] {
+        adapter.finish(exitStatus: exitStatus, signal: signal)
+    }
+
+    var failureMessage: String? { adapter.failureMessage }
+
+    var reportsOnStandardOutput: Bool { true }
+}
+
 /// Finds the adapter called `name`: a built-in one, else `activity-adapt-NAME` on `PATH`.
 enum AdapterChoice {
     enum Failure: Error {
@@ -98,6 +119,11 @@ enum AdapterChoice {
     static func make(
         _ name: String, command: [String], parent: ActivityID?, idPrefix: String
     ) throws(Failure) -> any OutputAdapter {
+        if let info = AdapterRegistry.named(name), info.readsBinaryStream {
+            return ZigProgressOutputAdapter(
+                ZigProgressAdapter(
+                    toolName: command.first.map(programName) ?? info.name, parent: parent, idPrefix: idPrefix))
+        }
         if let info = AdapterRegistry.named(name) {
             let pipeline = AdapterPipeline(
                 adapter: info.makeAdapter(command: command), toolName: command.first.map(programName) ?? info.name,

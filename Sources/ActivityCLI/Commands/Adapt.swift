@@ -43,7 +43,7 @@ enum AdaptCommand {
             apt-get -o APT::Status-Fd=N, dpkg --status-fd N. Machine formats: terraform -json,
             nix --log-format internal-json, docker buildx build --progress=rawjson,
             pnpm --reporter=ndjson, bazel --build_event_json_file=FILE, the Docker Engine's JSON
-            messages (docker-stream). See Docs/adapters.md.
+            messages (docker-stream), Zig's binary ZIG_PROGRESS frames (zig). See Docs/adapters.md.
             """)
     static let parser = OptionParser(spec)
 

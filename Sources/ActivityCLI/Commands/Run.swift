@@ -49,7 +49,8 @@ enum RunCommand {
             passes through unchanged. Some tools report only when asked (git --progress, pv -n,
             dd status=progress, rsync --info=progress2, …): run does not change the command line,
             see Docs/adapters.md. apt-get and apt get a status descriptor through APT_CONFIG (a file
-            that sets APT::Status-Fd and includes yours), removed when CMD ends; -v says so.
+            that sets APT::Status-Fd and includes yours), removed when CMD ends; zig gets a progress
+            descriptor as ZIG_PROGRESS, whose frames become its tree of activities; -v says so.
 
             Exits with CMD's status, 127 when CMD is not found and 126 when it cannot be executed.
             When a signal kills CMD, activity ends by the same signal (without a core file of its

@@ -21,7 +21,7 @@ import ActivityPOSIX
 /// Only for apt and apt-get themselves (also after `env`): dpkg takes its descriptor only as
 /// `--status-fd`, and sudo closes every descriptor above 2, so after `sudo -E` an apt would find
 /// the setting and write its status lines to whatever file it had opened under that number.
-final class AptStatusDescriptor {
+final class AptStatusDescriptor: StatusDescriptor {
     /// The descriptor's number, the same in the command as here.
     let number: Int32
     /// Where `run` reads the status lines; -1 once taken or closed.

@@ -88,8 +88,10 @@ final class Supervisor {
             return fail(error.description, status: ExitCode.osError)
         }
         defer { server.close() }
+        // Zig's progress comes on a descriptor of its own: its output is only text.
+        let readsDescriptorOnly = adapterName.flatMap(AdapterRegistry.named)?.readsBinaryStream == true
         var adapter: (any OutputAdapter)?
-        if let adapterName {
+        if let adapterName, !readsDescriptorOnly {
             do throws(AdapterChoice.Failure) {
                 adapter = try AdapterChoice.make(
                     adapterName, command: command, parent: root, idPrefix: ActivityID.randomPrefix() + ".adapt")
@@ -98,13 +100,13 @@ final class Supervisor {
             }
         }
         var environment = Spawn.environment(sink: "unix:" + server.path, parent: root.rawValue)
-        var aptStatus: AptStatusDescriptor?
+        var statusDescriptor: (any StatusDescriptor)?
         var statusAdapter: (any OutputAdapter)?
         switch AptStatusDescriptor.open(
             command: command, adapterName: adapterName, environment: environment, directory: server.directory)
         {
         case .opened(let descriptor):
-            aptStatus = descriptor
+            statusDescriptor = descriptor
             environment = descriptor.environment(environment)
             // Its own pipeline: apt's status lines never meet a half line of its other output.
             statusAdapter = try? AdapterChoice.make(
@@ -115,9 +117,22 @@ final class Supervisor {
         case .notApt:
             break
         }
-        // Before the socket's directory goes: the file is in it.
-        defer { aptStatus?.close() }
-        let keeping = aptStatus.map { [$0.number] } ?? []
+        switch ZigProgressDescriptor.open(command: command, adapterName: adapterName) {
+        case .success(let descriptor)?:
+            statusDescriptor = descriptor
+            environment = descriptor.environment(environment)
+            statusAdapter = try? AdapterChoice.make(
+                adapterName ?? "zig", command: command, parent: root,
+                idPrefix: ActivityID.randomPrefix() + ".zig-progress")
+            if verbose { note(descriptor.note, root: root) }
+        case .failure(let skipped)?:
+            if verbose { note("zig: no progress descriptor: \(skipped.reason)", root: root) }
+        case nil:
+            break
+        }
+        // Before the socket's directory goes: apt's file is in it.
+        defer { statusDescriptor?.close() }
+        let keeping = statusDescriptor.map { [$0.number] } ?? []
         let started: Started
         do throws(StartFailure) {
             started =
@@ -127,7 +142,7 @@ final class Supervisor {
         } catch {
             return fail(error.message, status: error.exitStatus)
         }
-        aptStatus?.closeWriteEnd()
+        statusDescriptor?.closeWriteEnd()
         // On a pseudo-terminal the screen model gets every byte: the adapter only reads.
         if started.terminal != nil { adapter?.dropPassthrough() }
         cancels.set(started.pid)
@@ -143,7 +158,7 @@ final class Supervisor {
         var loop = IOLoop(
             server: server, child: child, session: session, tracker: tracker,
             output: started.output, errors: started.errors, grace: grace, adapter: adapter,
-            status: aptStatus?.takeReadEnd() ?? -1, statusAdapter: statusAdapter,
+            status: statusDescriptor?.takeReadEnd() ?? -1, statusAdapter: statusAdapter,
             adaptsStandardOutput: started.terminal != nil || TerminalDevice.isTerminal(1)
                 || adapter?.reportsOnStandardOutput == true,
             terminal: started.terminal, cancels: cancels)
@@ -315,7 +330,8 @@ struct IOLoop {
     let grace: Double
     /// Turns the command's progress output into events; what it does not take passes through.
     let adapter: (any OutputAdapter)?
-    /// apt's status descriptor (``AptStatusDescriptor``), -1 for none or once closed.
+    /// apt's status descriptor or Zig's progress descriptor (``StatusDescriptor``), -1 for none
+    /// or once closed.
     var status: Int32
     /// Reads the status descriptor: a pipeline of its own, so lines never mix with the output's.
     let statusAdapter: (any OutputAdapter)?

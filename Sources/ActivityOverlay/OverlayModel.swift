@@ -1,4 +1,4 @@
-import ActivityWire
+@_spi(Consumers) import ActivityWire
 
 /// The overlay's brain: a pure reducer from (state, input, time) to (state, effects).
 ///

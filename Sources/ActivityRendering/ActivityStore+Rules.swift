@@ -1,5 +1,5 @@
 import ActivityTerminal
-import ActivityWire
+@_spi(Consumers) import ActivityWire
 
 /// The consumer rules, one event kind at a time, on slots found by handle.
 extension ActivityStore {

@@ -1,5 +1,5 @@
 import ActivityTerminal
-public import ActivityWire
+@_spi(Consumers) public import ActivityWire
 
 /// Folds an event stream into a tree of activities, applying every consumer rule of the protocol.
 ///

@@ -1,4 +1,4 @@
-public import ActivityWire
+@_spi(Consumers) public import ActivityWire
 
 /// Folds an event stream into activities with their times, nesting, outcome and logs.
 ///

@@ -21,7 +21,7 @@ struct ActivityIDTable: Sendable {
     }
 
     /// The hash of an id's bytes.
-    @inlinable
+    @inlinable @inline(__always)
     func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let count = bytes.count
         var hash = seed ^ (UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15)
@@ -45,13 +45,13 @@ struct ActivityIDTable: Sendable {
         return Self.finish(hash)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     static func mix(_ value: UInt64) -> UInt64 {
         let product = value &* 0xBF58_476D_1CE4_E5B9
         return product ^ (product >> 31)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     static func finish(_ value: UInt64) -> UInt64 {
         var value = value ^ (value >> 29)
         value = value &* 0x94D0_49BB_1331_11EB
@@ -64,7 +64,7 @@ struct ActivityIDTable: Sendable {
         @usableFromInline var index: Int
         @usableFromInline let tag: UInt64
 
-        @inlinable
+        @inlinable @inline(__always)
         init(index: Int, tag: UInt64) {
             self.index = index
             self.tag = tag
@@ -73,13 +73,13 @@ struct ActivityIDTable: Sendable {
 
     /// A lookup of the id with `hash`: ``next(_:)`` hands out the slots whose entries match the
     /// hash, for the caller to compare ids. (No closure: one over the store would copy it.)
-    @inlinable
+    @inlinable @inline(__always)
     func probe(hash: UInt64) -> Probe {
         Probe(index: Int(truncatingIfNeeded: hash) & mask, tag: UInt64(UInt32(truncatingIfNeeded: hash)) << 32)
     }
 
     /// The next candidate slot, or `nil` when the id is not held.
-    @inlinable
+    @inlinable @inline(__always)
     func next(_ probe: inout Probe) -> Int? {
         while true {
             let entry = entries[probe.index]

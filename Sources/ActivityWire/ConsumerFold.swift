@@ -23,7 +23,11 @@
 /// events then read "is not open" (``ConsumerRules/Standing/notOpen``); memory is bounded by the
 /// activities open at once. A forgotten slot stays readable until the next change to the fold,
 /// then is free for a new activity.
-package struct ConsumerFold: Sendable {
+///
+/// For the package's consumers only (`@_spi(Consumers) import ActivityWire`): public, so that the
+/// lookups on the hot path of `activity render` inline into the store (the body of a `package`
+/// function does not inline across modules), and out of the public API.
+@_spi(Consumers) public struct ConsumerFold: Sendable {
     /// What an event did.
     package enum Outcome: Sendable, Hashable {
         /// A `begin` opened `slot`, nested under the open `parent`; `nil`: at the top (also when
@@ -88,7 +92,7 @@ package struct ConsumerFold: Sendable {
     private var endedQueue: [Int] = []
     private var endedHead = 0
     /// How many ended ids the fold keeps; `nil`: every one.
-    package let retainedEnded: Int?
+    public let retainedEnded: Int?
     /// How many activities may be open at once; a `begin` past it is dropped.
     package let maxOpen: Int
 
@@ -110,20 +114,20 @@ package struct ConsumerFold: Sendable {
     package var heldCount: Int { table.count }
 
     /// The id in `slot`.
-    @inlinable
-    package func id(of slot: Int) -> ActivityID { ids[slot] }
+    @inlinable @inline(__always)
+    public func id(of slot: Int) -> ActivityID { ids[slot] }
 
     /// How many activities `slot` has held: a handle of an activity names its slot and this.
-    @inlinable
-    package func generation(of slot: Int) -> UInt32 { generations[slot] }
+    @inlinable @inline(__always)
+    public func generation(of slot: Int) -> UInt32 { generations[slot] }
 
     /// Whether the activity in `slot` is open.
-    @inlinable
-    package func isOpen(_ slot: Int) -> Bool { states[slot] == .open }
+    @inlinable @inline(__always)
+    public func isOpen(_ slot: Int) -> Bool { states[slot] == .open }
 
     /// Whether `slot` holds an activity, open, ended, or forgotten by the latest change.
-    @inlinable
-    package func holds(_ slot: Int) -> Bool { slot < states.count && states[slot] != .free }
+    @inlinable @inline(__always)
+    public func holds(_ slot: Int) -> Bool { slot < states.count && states[slot] != .free }
 
     /// The parent of the activity in `slot`, `nil` at the top.
     package func parent(of slot: Int) -> Int? {
@@ -135,16 +139,16 @@ package struct ConsumerFold: Sendable {
     package func openChildren(of slot: Int) -> [Int] { children[slot].map { Int($0) } }
 
     /// The slot of the activity with this id, open or ended and remembered.
-    @inlinable
-    package func slot(of id: ActivityID) -> Int? {
+    @inlinable @inline(__always)
+    public func slot(of id: ActivityID) -> Int? {
         var raw = id.rawValue
         return raw.withUTF8 { slot(of: $0) }
     }
 
     /// The slot of the activity with these id bytes (as they stand in a line), open or ended and
     /// remembered.
-    @inlinable
-    package func slot(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    @inlinable @inline(__always)
+    public func slot(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var probe = table.probe(hash: table.hash(bytes))
         while let slot = table.next(&probe) {
             if idEquals(slot, bytes) { return slot }
@@ -153,7 +157,7 @@ package struct ConsumerFold: Sendable {
     }
 
     /// Whether the id in `slot` is these bytes.
-    @inlinable
+    @inlinable @inline(__always)
     func idEquals(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let span = idSpans[slot]
         let count = Int(truncatingIfNeeded: span & 0xFF)
@@ -182,8 +186,8 @@ package struct ConsumerFold: Sendable {
     }
 
     /// What the fold knows of the id held in `slot`, found by a lookup (`nil`: not held).
-    @inlinable
-    package func standing(of slot: Int?) -> ConsumerRules.Standing {
+    @inlinable @inline(__always)
+    public func standing(of slot: Int?) -> ConsumerRules.Standing {
         guard let slot else { return retainedEnded == nil ? .neverBegun : .notOpen }
         switch states[slot] {
         case .open: return .open
@@ -293,12 +297,12 @@ package struct ConsumerFold: Sendable {
 
     /// The slots whose ids the changes since the last ``release()`` forgot: still readable
     /// (a consumer's updates may name them), free once it is called.
-    @inlinable
-    package var forgotten: [Int] { forgottenSlots }
+    @inlinable @inline(__always)
+    public var forgotten: [Int] { forgottenSlots }
 
     /// Whether any slot is ``forgotten``.
-    @inlinable
-    package var hasForgotten: Bool { !forgottenSlots.isEmpty }
+    @inlinable @inline(__always)
+    public var hasForgotten: Bool { !forgottenSlots.isEmpty }
 
     /// Frees the ``forgotten`` slots. ``apply(_:)`` and ``finish()`` call it first; a consumer
     /// that calls the other changes (whose forgotten slots stay readable until it is done with
@@ -419,10 +423,10 @@ package struct ConsumerFold: Sendable {
     }
 }
 
-extension ConsumerFold: Hashable {
+@_spi(Consumers) extension ConsumerFold: Hashable {
     /// Two folds are equal when they hold the same activities in the same slots (the table's
     /// layout, seeded per fold, is not part of it).
-    package static func == (lhs: Self, rhs: Self) -> Bool {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.ids == rhs.ids && lhs.states == rhs.states && lhs.generations == rhs.generations
             && lhs.parents == rhs.parents && lhs.children == rhs.children && lhs.roots == rhs.roots
             && lhs.freeSlots == rhs.freeSlots && lhs.forgottenSlots == rhs.forgottenSlots
@@ -430,7 +434,7 @@ extension ConsumerFold: Hashable {
             && lhs.retainedEnded == rhs.retainedEnded && lhs.maxOpen == rhs.maxOpen
     }
 
-    package func hash(into hasher: inout Hasher) {
+    public func hash(into hasher: inout Hasher) {
         hasher.combine(ids)
         hasher.combine(states)
         hasher.combine(parents)

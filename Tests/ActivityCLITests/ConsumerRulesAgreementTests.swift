@@ -1,7 +1,7 @@
 import ActivityOverlay
 import ActivityRendering
 import ActivityTimeline
-import ActivityWire
+@_spi(Consumers) import ActivityWire
 import Testing
 
 /// The renderers' store, the timeline, the validator and the overlay model fold a stream that

@@ -1,5 +1,5 @@
 import ActivityOverlay
-import ActivityWire
+@_spi(Consumers) import ActivityWire
 import Testing
 
 /// `activity run`'s own activity is a frame: what the command reports is what the overlay shows.

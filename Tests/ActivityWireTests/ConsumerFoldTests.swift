@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ActivityWire
+@_spi(Consumers) @testable import ActivityWire
 
 /// The one fold of the consumer rules, alone: what it returns for each event, and what it
 /// remembers of ids that ended.

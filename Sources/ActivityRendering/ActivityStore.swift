@@ -3,9 +3,11 @@ import ActivityTerminal
 
 /// Folds an event stream into a tree of activities, applying every consumer rule of the protocol.
 ///
-/// The store is a value: apply events in stream order and read the tree. Each id is interned
-/// once, when its `begin` arrives, into an ``ActivityHandle``: a slot in an array of activities,
-/// recycled through a free list. Every event that changes something comes back as an
+/// The store is a value: apply events in stream order and read the tree. The consumer rules'
+/// one fold (the one the timeline, the validator and the overlay model run too) decides what
+/// each event does and interns each id once, when its `begin` arrives, into a slot, recycled
+/// once the id is forgotten; an ``ActivityHandle`` names the slot and how many activities it
+/// held before, and the store keeps each slot's activity. Every event that changes something comes back as an
 /// ``ActivityUpdate`` that names the activity by its handle and carries what the event set;
 /// renderers read the activity from the store (`store[handle]`).
 ///

@@ -2,7 +2,8 @@
 
 /// Folds an event stream into activities with their times, nesting, outcome and logs.
 ///
-/// The builder applies the consumer rules of the protocol: a child whose parent is not open is
+/// The builder applies the consumer rules of the protocol, through the fold of them that every
+/// consumer runs (the store and the validator too): a child whose parent is not open is
 /// attached at the top; an activity whose parent ends while it is open is ended `abandoned` at
 /// the parent's end; ``finish(at:)`` abandons whatever is still open at the end of the stream.
 /// Events that break the rules (a second `begin`, an event for an id never begun or already

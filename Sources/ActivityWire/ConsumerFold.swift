@@ -309,10 +309,10 @@
     /// them) calls it, after dropping their payload.
     package mutating func release() {
         guard !forgottenSlots.isEmpty else { return }
+        // Their children lists were emptied when they ended.
         for slot in forgottenSlots {
             states[slot] = .free
             generations[slot] &+= 1
-            children[slot] = []
         }
         freeSlots += forgottenSlots
         forgottenSlots.removeAll(keepingCapacity: true)
@@ -366,7 +366,11 @@
             idSpans[slot] = UInt64(offset) << 16 | UInt64(bytes.count) << 8 | UInt64(bytes.count)
             return
         }
-        for index in 0..<bytes.count { idBytes[offset + index] = bytes[index] }
+        if let source = bytes.baseAddress {
+            idBytes.withUnsafeMutableBufferPointer { arena in
+                (arena.baseAddress! + offset).update(from: source, count: bytes.count)
+            }
+        }
         idSpans[slot] = UInt64(offset) << 16 | UInt64(room) << 8 | UInt64(bytes.count)
     }
 
@@ -392,7 +396,7 @@
     private mutating func closeOne(_ slot: Int, withParent: Bool) {
         states[slot] = .ended
         openCount -= 1
-        children[slot].removeAll()
+        if !children[slot].isEmpty { children[slot].removeAll() }
         let parent = parents[slot]
         if parent >= 0 {
             if withParent, let index = children[Int(parent)].firstIndex(of: Int32(truncatingIfNeeded: slot)) {
@@ -415,8 +419,9 @@
 
     /// Takes an ended id out of the table; its slot is freed at the next change.
     private mutating func forget(_ slot: Int) {
-        var raw = ids[slot].rawValue
-        let hash = raw.withUTF8 { table.hash($0) }
+        let start = Int(truncatingIfNeeded: idSpans[slot] >> 16)
+        let end = start + Int(truncatingIfNeeded: idSpans[slot] & 0xFF)
+        let hash = idBytes.withUnsafeBufferPointer { table.hash(UnsafeBufferPointer(rebasing: $0[start..<end])) }
         table.remove(hash: hash, slot: slot)
         states[slot] = .forgotten
         forgottenSlots.append(slot)

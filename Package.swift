@@ -69,10 +69,15 @@ package.targets += [
 // MARK: - C shim (also built standalone by Sources/CActivity/Makefile)
 
 package.targets += [
+    // json-c's headers and library where pkg-config says (/usr on Debian, Homebrew's prefix on a Mac).
+    .systemLibrary(
+        name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"]), .brew(["json-c"])]
+    ),
     .target(
         name: "CActivity",
+        dependencies: ["CJSONC"],
         exclude: ["Makefile", "activity.pc.in", "tests", "bench", "fuzz"],
-        linkerSettings: [.linkedLibrary("json-c"), .linkedLibrary("pthread"), .linkedLibrary("m")]
+        linkerSettings: [.linkedLibrary("pthread", .when(platforms: [.linux])), .linkedLibrary("m")]
     ),
     .testTarget(name: "CActivityTests", dependencies: ["CActivity", "ActivityWire", "TestSupport"]),
 ]
@@ -82,7 +87,8 @@ package.targets += [
 package.targets += [
     .target(name: "ActivityTerminal", dependencies: ["ActivityWire", "ActivityPOSIX"]),
     .testTarget(
-        name: "ActivityTerminalTests", dependencies: ["ActivityTerminal", "TestSupport"], exclude: ["Fixtures"]),
+        name: "ActivityTerminalTests", dependencies: ["ActivityTerminal", "ActivityPOSIX", "TestSupport"],
+        exclude: ["Fixtures"]),
 ]
 
 // MARK: - Consumers
@@ -137,7 +143,13 @@ package.targets += [
 // MARK: - Command line
 
 package.targets += [
-    .target(name: "CHTTPSPost", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+    // libdl and libpthread are Linux's; on Darwin both are part of libSystem.
+    .target(
+        name: "CHTTPSPost",
+        linkerSettings: [
+            .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux])),
+        ]
+    ),
     .executableTarget(
         name: "ActivityCLI",
         dependencies: [
@@ -147,7 +159,16 @@ package.targets += [
     ),
     .testTarget(
         name: "ActivityCLITests",
-        dependencies: ["ActivityCLI", "ActivityWire", "ActivityTimeline", "ActivityRendering", "TestSupport"],
+        dependencies: [
+            "ActivityCLI", "ActivityWire", "ActivityTimeline", "ActivityRendering", "ActivityPOSIX", "TestSupport",
+        ]
+    ),
+    // The tests that run the built programs (`activity` in pipes, on pseudo-terminals and in tmux),
+    // the repository's scripts and its documents' code blocks. They import no module of the
+    // command: what they check is what a user sees.
+    .testTarget(
+        name: "ActivityEndToEndTests",
+        dependencies: ["ActivityWire", "ActivityTimeline", "TestSupport"],
         exclude: ["Golden", "Fixtures", "Scripts"]
     ),
 ]

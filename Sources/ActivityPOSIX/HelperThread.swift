@@ -8,7 +8,9 @@
 
 /// Starts every thread of the package (a display's redraw timer and writer, a plugin relay, the
 /// read-ahead of `render`, the SDK's writer and flusher, `run`'s wait for its command, the
-/// overlay's drivers): with the signals a process handles blocked in it, so that those signals
+/// overlay's drivers): with the signals the package handles blocked in it
+/// (``SignalNumbers/handledByThePackage``, the list a spawned child gets back at its defaults,
+/// job control aside), so that those signals
 /// reach the thread that handles them, and never interrupt a helper's read or poll or run a
 /// handler in the middle of a helper's write. Job-control signals (SIGTSTP, SIGTTIN, SIGTTOU)
 /// are left as they are: they stop the process from any thread, as they should.
@@ -22,23 +24,23 @@ package enum HelperThread {
         }
     }
 
-    /// The signals blocked in every helper thread.
-    package static let blockedSignals = [
-        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM,
-    ]
-
     /// A new joinable thread (`pthread_join` it), or `nil` when the system would not make one.
     /// `name` is shown by `ps -L` and debuggers (its first 15 bytes).
     package static func start(named name: String? = nil, _ run: @escaping @Sendable () -> Void) -> pthread_t? {
         let body = Unmanaged.passRetained(Body(name, run))
-        var thread = pthread_t()
+        // Darwin's pthread_t is a pointer, Linux's a number.
+        #if canImport(Darwin)
+            var thread: pthread_t? = nil
+        #else
+            var thread = pthread_t()
+        #endif
         let status = pthread_create(
             &thread, nil,
             { raw in
-                let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+                let body = HelperThread.body(raw)
                 var block = sigset_t()
                 sigemptyset(&block)
-                for signal in HelperThread.blockedSignals { sigaddset(&block, signal) }
+                for signal in SignalNumbers.handledByThePackage { sigaddset(&block, signal) }
                 pthread_sigmask(SIG_BLOCK, &block, nil)
                 if let name = body.name { HelperThread.setName(name) }
                 body.run()
@@ -49,6 +51,11 @@ package enum HelperThread {
             return nil
         }
         return thread
+    }
+
+    /// The body a new thread was given (its argument is optional on Linux, not on Darwin).
+    private static func body(_ raw: UnsafeMutableRawPointer?) -> Body {
+        Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
     }
 
     /// A new thread that nobody joins: it ends on its own. `false` when the system would not

@@ -19,10 +19,15 @@ package enum SignalNumbers {
         #endif
     }()
 
+    /// Every signal the package handles or ignores, job control aside: the terminating ones,
+    /// SIGPIPE, SIGCHLD and SIGWINCH. Each is blocked in every helper thread (``HelperThread``), so
+    /// it reaches the thread that handles it.
+    package static let handledByThePackage: [Int32] = terminating + [SIGPIPE, SIGCHLD, SIGWINCH]
+
     /// Every signal whose disposition the package changes (it handles, ignores or relies on
-    /// them): a child it spawns gets each back at its default (``ProcessSpawn``).
-    package static let changedByThePackage: [Int32] =
-        terminating + [SIGPIPE, SIGCHLD, SIGTSTP, SIGTTIN, SIGTTOU, SIGWINCH]
+    /// them): ``handledByThePackage`` and job control (SIGTSTP, SIGTTIN, SIGTTOU). A child it spawns
+    /// gets each back at its default (``ProcessSpawn``).
+    package static let changedByThePackage: [Int32] = handledByThePackage + [SIGTSTP, SIGTTIN, SIGTTOU]
 
     /// The conventional name of a signal (`SIGTERM`), or `signal N`.
     package static func name(_ signal: Int32) -> String {

@@ -62,6 +62,21 @@ extension SystemCall {
         #endif
     }
 
+    /// Accepts a connection waiting on the listening socket `fd`: the new socket is close-on-exec
+    /// and non-blocking from the start on Linux (`accept4`); Darwin sets both just after, and the
+    /// socket never raises `SIGPIPE` there (`SO_NOSIGPIPE`). -1 and `errno` on failure.
+    package static func acceptConnection(_ fd: Int32) -> Int32 {
+        #if canImport(Glibc)
+            return acceptWithFlags(fd, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+        #elseif canImport(Musl)
+            return acceptWithFlags(fd, nil, nil, Int32(SOCK_CLOEXEC) | Int32(SOCK_NONBLOCK))
+        #else
+            let connection = accept(fd)
+            if connection >= 0 { configureSocket(connection, nonBlocking: true) }
+            return connection
+        #endif
+    }
+
     #if !os(Linux)
         private static func configureSocket(_ fd: Int32, nonBlocking: Bool) {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -144,4 +159,13 @@ extension SystemCall {
     /// `_NSGetEnviron(3)`: Darwin declares no `environ` for programs to use.
     @_silgen_name("_NSGetEnviron")
     private func environmentOfDarwin() -> UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
+#endif
+
+#if os(Linux)
+    /// `accept4(2)`, which the Glibc module does not import.
+    @_silgen_name("accept4")
+    private func acceptWithFlags(
+        _ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: UnsafeMutablePointer<socklen_t>?,
+        _ flags: Int32
+    ) -> Int32
 #endif

@@ -35,6 +35,13 @@ package enum SystemClock {
         while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
     }
 
+    /// Sleeps for `nanoseconds` (less than a second) once, with `nanosleep` alone: async-signal-safe,
+    /// for the waits of a signal handler. A signal that interrupts it ends it early.
+    package static func sleepInSignalHandler(nanoseconds: Int) {
+        var pause = timespec(tv_sec: 0, tv_nsec: min(max(nanoseconds, 0), 999_999_999))
+        nanosleep(&pause, nil)
+    }
+
     private static func seconds(of clock: clockid_t) -> Double {
         let now = read(clock)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000

@@ -19,6 +19,10 @@ package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible 
         self.code = code
     }
 
+    /// Whether the reading end of the pipe or socket written is gone (`EPIPE`): for a command
+    /// whose output is cut short (`| head`), the end of its work rather than a failure.
+    package var readerIsGone: Bool { code == EPIPE }
+
     /// The system's words for the code: "No space left on device".
     package var reason: String { Self.reason(code) }
 

@@ -1,5 +1,7 @@
+import ActivityPOSIX
 import ActivityTerminal
 import ActivityWire
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -30,6 +32,8 @@ package final class BackgroundWriter: Sendable {
         var queue: WriteQueue
         /// Whether the thread has found the queue empty since it was last woken.
         var idle = true
+        /// How many callers of ``waitUntilWritten(seconds:)`` wait for the queue to empty.
+        var waiting = 0
     }
 
     /// The queue and the outputs, by index in its chunks; shared with the thread, which alone
@@ -40,6 +44,8 @@ package final class BackgroundWriter: Sendable {
         /// The live display's claim on its terminal, for the writes to the display's lane.
         let claim: TerminalClaim?
         let displayLane: Int
+        /// Signalled once for each waiter when the thread finds the queue empty.
+        let emptied = DispatchSemaphore(value: 0)
 
         init(_ queue: WriteQueue, outputs: [FileDescriptorOutput], claim: TerminalClaim?, displayLane: Int) {
             state = Mutex(State(queue: queue))
@@ -51,11 +57,14 @@ package final class BackgroundWriter: Sendable {
         /// Writes the queue's chunks until it is empty. A broken output drops what comes for it.
         func drain() {
             while true {
-                let chunk = state.withLock { state in
+                let (chunk, waiting) = state.withLock { state in
                     let chunk = state.queue.take()
-                    if chunk == nil { state.idle = true }
-                    return chunk
+                    guard chunk == nil else { return (chunk, 0) }
+                    state.idle = true
+                    defer { state.waiting = 0 }
+                    return (chunk, state.waiting)
                 }
+                for _ in 0..<waiting { emptied.signal() }
                 guard let chunk else { return }
                 let output = outputs[chunk.destination]
                 if let claim, chunk.destination == displayLane {
@@ -102,12 +111,22 @@ package final class BackgroundWriter: Sendable {
     @discardableResult
     package func waitUntilWritten(seconds: Double) -> Bool {
         guard thread != nil else { return true }
-        var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
-        for _ in 0..<Int(saturating: seconds * 500, rounding: .up) {
-            if core.state.withLock({ $0.queue.isEmpty && $0.idle }) { return true }
-            nanosleep(&pause, nil)
+        let deadline = DispatchTime.now() + .nanoseconds(Int(saturating: seconds * 1e9, rounding: .up))
+        while true {
+            let written = core.state.withLock { state in
+                if state.queue.isEmpty && state.idle { return true }
+                state.waiting += 1
+                return false
+            }
+            if written { return true }
+            // A signal left over from a wait that timed out only makes this look again.
+            if core.emptied.wait(timeout: deadline) == .timedOut {
+                return core.state.withLock { state in
+                    state.waiting = max(0, state.waiting - 1)
+                    return state.queue.isEmpty && state.idle
+                }
+            }
         }
-        return core.state.withLock { $0.queue.isEmpty && $0.idle }
     }
 
     /// Queues `bytes` for the output at `lane`; a `droppable` line of the display's own may be

@@ -238,7 +238,7 @@ public final class PluginHost: ActivityRenderer {
         var left = Int(saturating: seconds * 100)
         while !reap(block: false) {
             if left <= 0 { return false }
-            usleep(10_000)
+            SystemClock.sleep(seconds: 0.01)
             left -= 1
         }
         return true

@@ -77,7 +77,7 @@ final class PluginOutputRelay: Sendable {
                 pthread_detach(thread)
                 return false
             }
-            usleep(10_000)
+            SystemClock.sleep(seconds: 0.01)
             left -= 1
         }
         pthread_join(thread, nil)

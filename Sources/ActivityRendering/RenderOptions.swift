@@ -85,6 +85,11 @@ public struct RenderOptions: Sendable {
     /// writes a begin line it holds back once its time has passed on the clock. `false` by
     /// default, so that the lines depend only on the events.
     package var eventsAreLive = false
+    /// Renderers of the caller's that follow the stream beside the display, as the log file
+    /// does (`activity`'s live OTLP export): they get every change the store accepts, in the
+    /// mode's display or a display of the caller's own, and finish after the display. Sendable,
+    /// as the options are; the session still calls them one at a time.
+    package var renderers: [any ActivityRenderer & Sendable] = []
 
     public init(
         mode: RenderMode = .auto, logFile: String? = nil, logFormat: LogFormat = .text, plugins: [String] = [],

@@ -182,6 +182,7 @@ public final class RenderSession: Sendable {
                 outputs: [display] + standardOutputs.values, display: display,
                 claim: mode == .tty && options.handlesSignals ? .display : nil) : nil
         if let history { renderers.append(history) }
+        renderers += options.renderers as [any ActivityRenderer]
         self.mode = mode
         self.clock = clock
         let watched = mode == .tty && displayIsTerminal ? (descriptor, environment) : nil
@@ -360,7 +361,9 @@ public final class RenderSession: Sendable {
             guard !core.isFinished else { return }
             core.terminal?.commandOutput(piece, in: core.store)
             guard case .final(let bytes, _) = piece else { return }
-            let others = (core.others + core.plugins).filter { $0 !== core.terminal }
+            // The history file keeps activities, not lines: splitting the rows for it would cost
+            // a command writing at full speed for nothing.
+            let others = (core.others + core.plugins).filter { $0 !== core.terminal && !($0 is HistoryRecorder) }
             guard !others.isEmpty else { return }
             var text: [UInt8] = []
             for line in CommandOutput.lines(of: bytes) { text += line + [0x0A] }
@@ -388,6 +391,18 @@ public final class RenderSession: Sendable {
         writer?.waitUntilWritten(seconds: 2)
     }
 
+    /// Draws what waits for the next frame now, and waits (two seconds at most, for a reader
+    /// that takes nothing) until it is written: `activity run` calls it before it gives the
+    /// terminal its own settings back, so that everything drawn under the display's settings
+    /// (output processing off) was written under them.
+    package func drawNow() {
+        state.core.withLock { core in
+            guard let terminal = core.terminal, !core.isFinished else { return }
+            terminal.flushNow(core.store)
+        }
+        writer?.waitUntilWritten(seconds: 2)
+    }
+
     /// The process continued: the command's modes are on again, and the live region comes back
     /// with the next frame.
     package func resumeDrawing() {
@@ -396,6 +411,10 @@ public final class RenderSession: Sendable {
             core.terminal?.isSuspended = false
         }
     }
+
+    /// Whether the live display draws on a terminal (TTY mode): `activity run` then gives its
+    /// command a pseudo-terminal of its own.
+    package var drawsOnTerminal: Bool { mode == .tty }
 
     /// Whether the reader of `stream` has gone away (a closed pipe: `… | head -1`), so that what
     /// produces the output can stop, as a filter in a pipeline does.

@@ -154,11 +154,7 @@ package enum ProcessSignals {
 
     private static var ours: sigaction {
         var action = sigaction()
-        #if canImport(Darwin)
-            action.__sigaction_u.__sa_sigaction = processSignalHandler
-        #else
-            action.__sigaction_handler.sa_sigaction = processSignalHandler
-        #endif
+        action.setInfoHandler(processSignalHandler)
         action.sa_flags = Int32(SA_SIGINFO | SA_RESTART)
         sigemptyset(&action.sa_mask)
         return action
@@ -173,11 +169,7 @@ package enum ProcessSignals {
     }
 
     private static func raw(_ action: sigaction) -> Int {
-        #if canImport(Darwin)
-            unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
-        #else
-            unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
-        #endif
+        action.handlerAddress
     }
 
     private static func isIgnored(_ action: sigaction) -> Bool { raw(action) == 1 }
@@ -202,19 +194,7 @@ package enum ProcessSignals {
     ) {
         let action = previous[Int(signal)]
         guard isFunction(action) else { return }
-        #if canImport(Darwin)
-            if action.sa_flags & Int32(SA_SIGINFO) != 0 {
-                action.__sigaction_u.__sa_sigaction?(signal, info, context)
-            } else {
-                action.__sigaction_u.__sa_handler?(signal)
-            }
-        #else
-            if action.sa_flags & Int32(SA_SIGINFO) != 0 {
-                action.__sigaction_handler.sa_sigaction?(signal, info, context)
-            } else {
-                action.__sigaction_handler.sa_handler?(signal)
-            }
-        #endif
+        action.callHandler(signal, info, context)
     }
 
     private static func wakeDrawers() {
@@ -298,10 +278,9 @@ package enum ProcessSignals {
     }
 }
 
-private let processSignalHandler:
-    @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
-        signal, info, context in
-        let savedErrno = errno
-        defer { errno = savedErrno }
-        ProcessSignals.handle(signal, info, context)
-    }
+private let processSignalHandler: sigaction.InfoHandler = {
+    signal, info, context in
+    let savedErrno = errno
+    defer { errno = savedErrno }
+    ProcessSignals.handle(signal, info, context)
+}

@@ -19,32 +19,43 @@ package final class RawMode: @unchecked Sendable {
 
     package let descriptor: Int32
     package let saved: termios
+    /// Whether the kernel still processes what is written (a `\n` becomes `\r\n`).
+    package let processesOutput: Bool
 
     /// Switches `descriptor` to raw mode; `nil` when it is not a terminal or cannot be changed.
-    package init?(_ descriptor: Int32) {
+    ///
+    /// With `processesOutput` false, output processing (`OPOST`) is off too, for a writer that
+    /// ends each of its lines with `\r\n` itself: the kernel then passes each write to the
+    /// terminal whole, where with processing on it handles every line feed on its own (on a
+    /// pseudo-terminal, a push to the reader for each line). `activity run`'s display writes
+    /// every line of a command's output so.
+    package init?(_ descriptor: Int32, processesOutput: Bool = true) {
         var settings = termios()
         guard isatty(descriptor) == 1, tcgetattr(descriptor, &settings) == 0 else { return nil }
         self.descriptor = descriptor
+        self.processesOutput = processesOutput
         saved = settings
-        guard Self.apply(descriptor, raw: true, saved: settings) else { return nil }
+        guard Self.apply(descriptor, raw: true, saved: settings, processesOutput: processesOutput) else { return nil }
         Self.active = (descriptor, settings)
         if !Self.hooked {
             Self.hooked = true
             atexit {
-                if let (descriptor, saved) = RawMode.active { _ = RawMode.apply(descriptor, raw: false, saved: saved) }
+                if let (descriptor, saved) = RawMode.active {
+                    _ = RawMode.apply(descriptor, raw: false, saved: saved, processesOutput: true)
+                }
             }
         }
     }
 
     /// Puts back the settings found.
     package func restore() {
-        _ = Self.apply(descriptor, raw: false, saved: saved)
+        _ = Self.apply(descriptor, raw: false, saved: saved, processesOutput: true)
         Self.active = nil
     }
 
     /// Raw again, after a stop (Ctrl-Z) gave the terminal back to the shell.
     package func resume() {
-        _ = Self.apply(descriptor, raw: true, saved: saved)
+        _ = Self.apply(descriptor, raw: true, saved: saved, processesOutput: processesOutput)
         Self.active = (descriptor, saved)
     }
 
@@ -54,13 +65,11 @@ package final class RawMode: @unchecked Sendable {
         isatty(descriptor) == 1 && tcgetpgrp(descriptor) == getpgrp()
     }
 
-    private static func apply(_ descriptor: Int32, raw: Bool, saved: termios) -> Bool {
+    private static func apply(_ descriptor: Int32, raw: Bool, saved: termios, processesOutput: Bool) -> Bool {
         var settings = saved
         if raw {
             cfmakeraw(&settings)
-            // Output processing stays: the display's own lines end in "\r\n" anyway, and a
-            // stray "\n" still starts a line.
-            settings.c_oflag = saved.c_oflag
+            settings.c_oflag = processesOutput ? saved.c_oflag : saved.c_oflag & ~tcflag_t(OPOST)
         }
         return TerminalSettings.set(descriptor, settings, when: TCSADRAIN)
     }

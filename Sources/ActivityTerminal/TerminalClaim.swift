@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import Synchronization
 
 #if canImport(Glibc)
@@ -147,7 +148,7 @@ package final class TerminalClaim: Sendable {
             drawing.subtract(1, ordering: .sequentiallyConsistent)
             pthread_sigmask(SIG_SETMASK, &mask, nil)
             guard waiting else { return false }
-            usleep(1000)
+            SystemClock.sleep(seconds: 0.001)
         }
         defer {
             drawing.subtract(1, ordering: .sequentiallyConsistent)
@@ -185,10 +186,10 @@ package final class TerminalClaim: Sendable {
     /// Waits for a drawer on another thread to leave ``draw(waiting:_:)``: a frame's write does
     /// not take long, but a terminal that takes nothing (paused with Ctrl-S) must not keep the
     /// handler forever, so it gives up after two seconds.
+    /// A signal handler runs it: its sleep is the async-signal-safe one.
     private func waitForDrawer() {
-        var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
         for _ in 0..<2000 where drawing.load(ordering: .sequentiallyConsistent) > 0 {
-            nanosleep(&pause, nil)
+            SystemClock.sleepInSignalHandler(nanoseconds: 1_000_000)
         }
     }
 

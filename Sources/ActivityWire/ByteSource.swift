@@ -29,13 +29,7 @@ public struct FileDescriptorSource: ByteSource, Sendable {
 
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
-            #if canImport(Darwin)
-                let count = Darwin.read(fileDescriptor, buffer.baseAddress, buffer.count)
-            #elseif canImport(Musl)
-                let count = Musl.read(fileDescriptor, buffer.baseAddress, buffer.count)
-            #else
-                let count = Glibc.read(fileDescriptor, buffer.baseAddress, buffer.count)
-            #endif
+            let count = systemRead(fileDescriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
             let error = errno
             if error == EINTR { continue }
@@ -71,4 +65,9 @@ public struct BytesSource: ByteSource, Sendable {
         offset += count
         return count
     }
+}
+
+/// `read(2)`, named at the top level, where no method called `read` hides it.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
 }

@@ -4,7 +4,8 @@
  * its flushes. The channel is the unix: sink's own connection (read through a duplicate of its
  * descriptor, so the sink may close its own at any time), or, for other sinks, ACTIVITY_CONTROL:
  * fd:N or unix:PATH. The caller's descriptor is never changed: a pipe is read through a
- * descriptor of our own opened on /proc/self/fd/N with O_NONBLOCK, a socket with MSG_DONTWAIT.
+ * description of our own with O_NONBLOCK (open_own_description: /proc/self/fd/N, Linux only), a
+ * socket with MSG_DONTWAIT.
  *
  * The channel's state is touched by the flusher thread alone, inside its busy window
  * (control_hooks.set_busy), so fork() never catches it half-changed; the cancel handlers are called
@@ -120,16 +121,14 @@ static void open_given(void)
         control.is_socket = true;
     } else if (S_ISFIFO(st.st_mode)) {
         /* A description of our own of the same pipe: non-blocking without changing the caller's. */
-        char path[64];
-        snprintf(path, sizeof path, "/proc/self/fd/%d", control.given_fd);
-        control.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        control.fd = open_own_description(control.given_fd, O_NONBLOCK);
         control.owned = control.fd >= 0;
     }
 }
 
 static void connect_path(void)
 {
-    int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    int s = unix_socket();
     if (s < 0) return;
     struct sockaddr_un address;
     memset(&address, 0, sizeof address);

@@ -22,10 +22,14 @@ static uint64_t random64(void)
 {
     uint64_t value = 0;
     ssize_t got;
+#if defined(__linux__)
     do {
         got = getrandom(&value, sizeof value, GRND_NONBLOCK);
     } while (got < 0 && errno == EINTR);
     if (got == (ssize_t)sizeof value) return value;
+#else
+    if (getentropy(&value, sizeof value) == 0) return value; /* Darwin: <sys/random.h> has no getrandom */
+#endif
     int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {
         got = read(fd, &value, sizeof value);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The sink: parsing ACTIVITY_SINK, opening it lazily, and writing whole lines to it without ever
- * hurting the producer. No SIGPIPE (MSG_NOSIGNAL on sockets; on pipes SIGPIPE is blocked in the
+ * hurting the producer. No SIGPIPE (SEND_NO_SIGNAL on sockets; on pipes SIGPIPE is blocked in the
  * writing thread and a pending one it caused is consumed), no changed fd flags (poll before
  * write; send(MSG_DONTWAIT) on sockets), a bounded wait for a stalled reader, and a new
  * connection in a forked child.
@@ -47,7 +47,7 @@ static char parent_id[129];
 static sink_spec spec = {KIND_NONE, -1, NULL, false, false};
 static int fd = -1;            /* the descriptor written to; -1 until opened */
 static bool owned;             /* whether fd is ours to close */
-static bool is_socket;         /* send(MSG_NOSIGNAL | MSG_DONTWAIT) */
+static bool is_socket;         /* send(SEND_NO_SIGNAL | MSG_DONTWAIT) */
 static bool is_regular;        /* never blocks: no poll, no SIGPIPE */
 static pid_t opened_by;        /* the process that opened fd */
 static bool stalled;           /* a line timed out: wait no more until one goes through */
@@ -256,7 +256,7 @@ static void classify_locked(void)
 /** Connects to a unix socket, waiting until deadline while its backlog is full. */
 static bool connect_unix_locked(int64_t deadline)
 {
-    int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    int s = unix_socket();
     if (s < 0) return false;
     struct sockaddr_un address;
     memset(&address, 0, sizeof address);
@@ -397,11 +397,7 @@ static ssize_t write_without_sigpipe(const char *bytes, size_t length)
     pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
     ssize_t n = write(fd, bytes, length);
     int error = errno;
-    if (n < 0 && error == EPIPE && !was_pending) {
-        struct timespec zero = {0, 0};
-        while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR) {
-        }
-    }
+    if (n < 0 && error == EPIPE && !was_pending) consume_pending_sigpipe(&pipe_set);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     errno = error;
     return n;
@@ -432,7 +428,7 @@ static ssize_t write_until_locked(const char *bytes, size_t length, int64_t dead
         }
         size_t piece = length - done;
         if (is_socket && piece > SOCKET_PIECE) piece = SOCKET_PIECE;
-        ssize_t n = is_socket ? send(fd, bytes + done, piece, MSG_NOSIGNAL | MSG_DONTWAIT)
+        ssize_t n = is_socket ? send(fd, bytes + done, piece, SEND_NO_SIGNAL | MSG_DONTWAIT)
                               : write_without_sigpipe(bytes + done, piece);
         if (n > 0) {
             done += (size_t)n;

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import ActivityRendering
 import ActivityWire
 import Testing
@@ -10,10 +11,10 @@ import Testing
 
 @Suite("Where activity run sends a cancel")
 struct CancelRouteTests {
-    let display = RecordingRenderer.display().display
+    let session = RecordingRenderer.session().session
 
     func feed(_ tracker: inout ConnectionTracker, _ lines: [String], from fd: Int32) {
-        Array(lines.map { $0 + "\n" }.joined().utf8).withUnsafeBytes { tracker.receive($0, from: fd, into: display) }
+        Array(lines.map { $0 + "\n" }.joined().utf8).withUnsafeBytes { tracker.receive($0, from: fd, into: session) }
     }
 
     func id(_ text: String) -> ActivityID { ActivityID(text)! }
@@ -24,8 +25,8 @@ struct CancelRouteTests {
         tracker.open(5)
         tracker.open(6)
         feed(&tracker, [#"{"v":1,"type":"begin","id":"a","title":"A","cancellable":true}"#], from: 5)
-        #expect(tracker.cancel(id("a"), in: display) == .line(ControlMessage.cancel(id("a")).encoded(), to: 5))
-        #expect(tracker.cancel(id("a"), in: display) == .ignored)  // once, however often the key is pressed
+        #expect(tracker.cancel(id("a"), in: session) == .line(ControlMessage.cancel(id("a")).encoded(), to: 5))
+        #expect(tracker.cancel(id("a"), in: session) == .ignored)  // once, however often the key is pressed
         #expect(tracker.ignoredCancels == 1)
     }
 
@@ -35,14 +36,14 @@ struct CancelRouteTests {
         tracker.open(5)
         let begin = #"{"v":1,"type":"begin","id":"step","title":"Step","cancellable":true}"#
         feed(&tracker, [begin], from: 5)
-        #expect(tracker.cancel(id("step"), in: display) == .line(ControlMessage.cancel(id("step")).encoded(), to: 5))
+        #expect(tracker.cancel(id("step"), in: session) == .line(ControlMessage.cancel(id("step")).encoded(), to: 5))
         // Enough other activities end after it that the store forgets the first "step".
         let others = (0...ActivityStore.Limits().retainedFinished).flatMap { index in
             [#"{"v":1,"type":"begin","id":"o\#(index)","title":"O"}"#, #"{"v":1,"type":"end","id":"o\#(index)"}"#]
         }
         feed(&tracker, [#"{"v":1,"type":"end","id":"step","status":"cancelled"}"#] + others + [begin], from: 5)
-        #expect(display.activity(id("step"))?.isRunning == true)
-        #expect(tracker.cancel(id("step"), in: display) == .line(ControlMessage.cancel(id("step")).encoded(), to: 5))
+        #expect(session.activity(id("step"))?.isRunning == true)
+        #expect(tracker.cancel(id("step"), in: session) == .line(ControlMessage.cancel(id("step")).encoded(), to: 5))
     }
 
     @Test("ignored: not cancellable, ended, unknown, gone with its connection, the run's own")
@@ -57,9 +58,9 @@ struct CancelRouteTests {
                 #"{"v":1,"type":"end","id":"done"}"#,
                 #"{"v":1,"type":"begin","id":"gone","title":"G","cancellable":true}"#,
             ], from: 5)
-        tracker.close(5, into: display)
+        tracker.close(5, into: session)
         for name in ["plain", "done", "unknown", "gone", "root"] {
-            #expect(tracker.cancel(id(name), in: display) == .ignored, "\(name)")
+            #expect(tracker.cancel(id(name), in: session) == .ignored, "\(name)")
         }
         #expect(tracker.ignoredCancels == 5)
     }
@@ -79,9 +80,9 @@ struct CancelRouteTests {
                 #"{"v":1,"type":"begin","id":"k","title":"K","cancellable":true,"attrs":{"# + owner
                     + #","x-activity-cancel-signal":9}}"#,
             ], from: 5)
-        #expect(tracker.cancel(id("s"), in: display) == .signal(SIGUSR1, to: 4242))
-        #expect(tracker.cancel(id("n"), in: display) == .ignored)  // no channel: never killed for want of one
-        #expect(tracker.cancel(id("k"), in: display) == .ignored)  // only signals a script can trap
+        #expect(tracker.cancel(id("s"), in: session) == .signal(SIGUSR1, to: 4242))
+        #expect(tracker.cancel(id("n"), in: session) == .ignored)  // no channel: never killed for want of one
+        #expect(tracker.cancel(id("k"), in: session) == .ignored)  // only signals a script can trap
     }
 
     @Test("a claimed owner outside the run, or not the reporter's ancestor, is never signalled")
@@ -102,10 +103,10 @@ struct CancelRouteTests {
         )
         feed(&tracker, [begin("exited", owner: 500)], from: 6)  // its reporter is gone: the run's is enough
         let cancel = { (name: String) in ControlMessage.cancel(self.id(name)).encoded() }
-        #expect(tracker.cancel(id("outside"), in: display) == .line(cancel("outside"), to: 5))
-        #expect(tracker.cancel(id("sibling"), in: display) == .line(cancel("sibling"), to: 5))
-        #expect(tracker.cancel(id("script"), in: display) == .signal(SIGTERM, to: 200))
-        #expect(tracker.cancel(id("exited"), in: display) == .signal(SIGTERM, to: 500))
+        #expect(tracker.cancel(id("outside"), in: session) == .line(cancel("outside"), to: 5))
+        #expect(tracker.cancel(id("sibling"), in: session) == .line(cancel("sibling"), to: 5))
+        #expect(tracker.cancel(id("script"), in: session) == .signal(SIGTERM, to: 200))
+        #expect(tracker.cancel(id("exited"), in: session) == .signal(SIGTERM, to: 500))
         // Asked again at the cancel: by then the pid names a process outside the run.
         let moved = ProcessTree(
             run: 100, command: nil, place: { ProcessTree.Place(parent: $0 == 500 ? 1 : 100, group: $0, session: $0) },
@@ -114,7 +115,7 @@ struct CancelRouteTests {
         later.open(6)
         feed(&later, [begin("reused", owner: 500)], from: 6)
         later.tree = moved
-        #expect(later.cancel(id("reused"), in: display) == .ignored)
+        #expect(later.cancel(id("reused"), in: session) == .ignored)
     }
 
     // `activity emit` inside `$( )` names the script above its subshell; the subshell (300) may

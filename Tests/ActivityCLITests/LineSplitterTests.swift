@@ -31,8 +31,8 @@ struct LineSplitterTests {
         #expect(split(["abcdefghij\n"], max: 4) == ["abcd…", "efgh…", "ij"])
     }
 
-    func feed(_ tracker: inout ConnectionTracker, _ text: String, from fd: Int32, into display: any Display) {
-        Array(text.utf8).withUnsafeBytes { tracker.receive($0, from: fd, into: display) }
+    func feed(_ tracker: inout ConnectionTracker, _ text: String, from fd: Int32, into session: RenderSession) {
+        Array(text.utf8).withUnsafeBytes { tracker.receive($0, from: fd, into: session) }
     }
 
     /// The ids of the activities that ended as abandoned.
@@ -45,9 +45,9 @@ struct LineSplitterTests {
 
     @Test("a closed connection abandons only its own open activities, the latest first")
     func abandon() throws {
-        let (display, seen) = RecordingRenderer.display()
+        let (session, seen) = RecordingRenderer.session()
         let root = ActivityID("root")!
-        display.handle(.begin(.init(id: root, title: "Run")))
+        session.handle(.begin(.init(id: root, title: "Run")))
         var tracker = ConnectionTracker(root: root, tree: .emitScripts)
         tracker.open(5)
         tracker.open(6)
@@ -55,31 +55,31 @@ struct LineSplitterTests {
         feed(
             &tracker,
             #"{"v":1,"type":"begin","id":"a","title":"A"}"# + "\n"
-                + #"{"v":1,"type":"begin","id":"b","parent":"a","title":"B"}"# + "\n", from: 5, into: display)
+                + #"{"v":1,"type":"begin","id":"b","parent":"a","title":"B"}"# + "\n", from: 5, into: session)
         let first = seen.take().events
         #expect(first.count == 2)
         guard case .begin(let a) = first[0] else { Issue.record("not a begin"); return }
         #expect(a.parent == root)
-        feed(&tracker, #"{"v":1,"type":"begin","id":"c","title":"C"}"# + "\n", from: 6, into: display)
+        feed(&tracker, #"{"v":1,"type":"begin","id":"c","title":"C"}"# + "\n", from: 6, into: session)
         feed(
             &tracker, #"{"v":1,"type":"end","id":"b"}"# + "\n" + #"{"v":1,"type":"begin","id":"d","title":"D"}"#,
-            from: 5, into: display)
+            from: 5, into: session)
         _ = seen.take()
-        tracker.close(5, into: display)
+        tracker.close(5, into: session)
         let closed = seen.take().events
         // "d" had no newline but still counts; "b" ended; "c" belongs to another connection.
         #expect(abandoned(closed) == ["d", "a"])
         #expect(closed.count == 3)
-        tracker.close(6, into: display)
+        tracker.close(6, into: session)
         #expect(abandoned(seen.take().events) == ["c"])
     }
 
     @Test("a broken line is reported, and the stream goes on")
     func diagnostics() {
-        let (display, seen) = RecordingRenderer.display()
+        let (session, seen) = RecordingRenderer.session()
         var tracker = ConnectionTracker(root: ActivityID("r")!, tree: .emitScripts)
         tracker.open(3)
-        feed(&tracker, "not json\n" + #"{"v":1,"type":"log","message":"hi"}"# + "\n", from: 3, into: display)
+        feed(&tracker, "not json\n" + #"{"v":1,"type":"log","message":"hi"}"# + "\n", from: 3, into: session)
         let outputs = seen.take()
         #expect(outputs.codes == [.invalidJSON])
         #expect(outputs.events.count == 1)
@@ -87,19 +87,19 @@ struct LineSplitterTests {
 
     @Test("activities begun by activity emit belong to the calling process")
     func ownedByProcess() {
-        let (display, seen) = RecordingRenderer.display()
+        let (session, seen) = RecordingRenderer.session()
         var tracker = ConnectionTracker(root: ActivityID("r")!, tree: .emitScripts)
         tracker.open(3)
         feed(
             &tracker, #"{"v":1,"type":"begin","id":"s","title":"S","attrs":{"x-activity-owner-pid":4242}}"# + "\n",
-            from: 3, into: display)
+            from: 3, into: session)
         _ = seen.take()
-        tracker.close(3, into: display)
+        tracker.close(3, into: session)
         #expect(seen.take().events.isEmpty)
         #expect(tracker.watchesProcesses)
-        tracker.reapProcesses(isAlive: { _ in true }, into: display)
+        tracker.reapProcesses(isAlive: { _ in true }, into: session)
         #expect(seen.take().events.isEmpty)
-        tracker.reapProcesses(isAlive: { $0 != 4242 }, into: display)
+        tracker.reapProcesses(isAlive: { $0 != 4242 }, into: session)
         let reaped = seen.take().events
         #expect(abandoned(reaped) == ["s"])
         if case .end(let end)? = reaped.first { #expect(end.message == "its reporter went away") }

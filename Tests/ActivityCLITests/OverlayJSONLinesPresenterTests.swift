@@ -81,4 +81,41 @@ struct OverlayJSONLinesPresenterTests {
         #expect(flash["message"] as? String == "Offline")
         #expect(objects.map { $0["time"] as? Int ?? -1 } == objects.map { $0["time"] as? Int ?? -1 }.sorted())
     }
+
+    @Test("on a manual scheduler: each state at the time the scheduler gives, the grace to the millisecond")
+    @MainActor
+    func steppedTime() throws {
+        var fds: [Int32] = [-1, -1]
+        try #require(pipe(&fds) == 0)
+        let drain = Drain(fds[0])
+        var configuration = OverlayConfiguration()
+        configuration.graceMilliseconds = 400
+        configuration.minimumShowMilliseconds = 400
+        configuration.failureLingerMilliseconds = 400
+        let scheduler = ManualOverlayScheduler()
+        let presenter = OverlayJSONLinesPresenter(
+            outputFD: fds[1], configuration: configuration, scheduler: scheduler)
+        let id = ActivityID("a")!
+        presenter.handle(.begin(.init(id: id, title: "Syncing", total: 10, blocking: .block)))
+        scheduler.advance(to: 399)
+        presenter.tick()
+        scheduler.advance(to: 400)
+        presenter.tick()
+        scheduler.advance(to: 450)
+        presenter.handle(.end(.init(id: id, status: .failure, error: "Offline")))
+        scheduler.advance(to: 5_000)
+        presenter.tick()
+        presenter.finish()
+        close(fds[1])
+        drain.done.wait()
+        close(fds[0])
+
+        let lines = drain.bytes.withLock { $0 }.split(separator: UInt8(ascii: "\n"))
+        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]) }
+        let visible = try #require(objects.first { $0["phase"] as? String == "visible" })
+        #expect(visible["time"] as? Int == 400)
+        let flash = try #require(objects.first { $0["phase"] as? String == "flashing" })
+        #expect(flash["time"] as? Int == 450)
+        #expect(objects.last?["phase"] as? String == "idle")
+    }
 }

@@ -60,8 +60,9 @@ struct TerminalOverlayPresenterTests {
         try pty.wait { !cancels.withLock { $0.isEmpty } }
         try pty.wait { pty.text.contains("Cancelling…") }
         #expect(!pty.text.contains("zq"))
+        // A second Esc, once the presenter has read it, asks for nothing more.
         pty.type([0x1B])
-        usleep(100_000)
+        try pty.wait { presenter.cancelTaps == 2 }
         #expect(cancels.withLock { $0 } == [[ActivityID("a")!]])
 
         presenter.passthrough(Array("a line from the tool\n".utf8), from: .stdout)
@@ -104,23 +105,53 @@ struct TerminalOverlayPresenterTests {
     }
 
     @Test("work shorter than the grace draws nothing, but blocks input meanwhile")
+    @MainActor
     func shortWork() throws {
         let pty = try PseudoTerminal()
         defer { pty.close() }
         var configuration = Self.fast
         configuration.graceMilliseconds = 400
+        let scheduler = ManualOverlayScheduler()
         let presenter = try TerminalOverlayPresenter(
-            environment: Self.environment, outputFD: pty.terminal, inputFD: pty.terminal, configuration: configuration
+            environment: Self.environment, outputFD: pty.terminal, inputFD: pty.terminal, configuration: configuration,
+            scheduler: scheduler
         ) { _ in }
         defer { presenter.finish() }
         presenter.handle(Self.begin("a", "Quick", cancellable: false))
         #expect(pty.settings.c_lflag & tcflag_t(ECHO) == 0)  // at once: the next tap is swallowed
-        try pty.wait { pty.settings.c_lflag & tcflag_t(ECHO) == 0 }
+        scheduler.advance(to: 399)
+        presenter.tick()
         presenter.handle(.end(.init(id: ActivityID("a")!)))
         try pty.wait { pty.settings.c_lflag & tcflag_t(ECHO) != 0 }
-        usleep(500_000)
+        // Long past the grace and every later deadline: nothing was ever drawn.
+        scheduler.advance(to: 60_000)
+        presenter.tick()
         presenter.finish()
+        #expect(presenter.bytesWritten == 0)
         #expect(pty.text.isEmpty)
+    }
+
+    @Test("work that outlasts the grace is drawn when the scheduler's time reaches it, not before")
+    @MainActor
+    func drawnAtTheGrace() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        var configuration = Self.fast
+        configuration.graceMilliseconds = 400
+        let scheduler = ManualOverlayScheduler()
+        let presenter = try TerminalOverlayPresenter(
+            environment: Self.environment, outputFD: pty.terminal, inputFD: pty.terminal, configuration: configuration,
+            scheduler: scheduler
+        ) { _ in }
+        defer { presenter.finish() }
+        presenter.handle(Self.begin("a", "Slow", cancellable: false))
+        scheduler.advance(to: 399)
+        presenter.tick()
+        #expect(presenter.bytesWritten == 0)
+        scheduler.advance(to: 400)
+        presenter.tick()
+        #expect(presenter.bytesWritten > 0)
+        try pty.wait { pty.text.contains("Slow") }
     }
 
     @Test("finish in the middle restores the terminal at once")

@@ -1,3 +1,4 @@
+import ActivityPOSIX
 import Testing
 
 @testable import ActivityTerminal
@@ -16,11 +17,7 @@ struct ProcessSignalsTests {
     private func handler(of signal: Int32) -> Int {
         var current = sigaction()
         sigaction(signal, nil, &current)
-        #if canImport(Darwin)
-            return unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self)
-        #else
-            return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
-        #endif
+        return current.handlerAddress
     }
 
     @Test("one handler for two claims; the disposition found is back when the last claim goes")

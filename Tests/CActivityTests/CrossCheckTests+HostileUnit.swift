@@ -17,9 +17,9 @@ extension CrossCheckTests {
         #expect(activity_end(activity, ACTIVITY_STATUS_SUCCESS, nil) == 0)
         #expect(activity_flush(2000) == 0)
         #expect(activity_set_sink("none") == 0)
-        let binary = Support.buildArea.deletingLastPathComponent().appending(path: "activity").path
+        let binary = LibactivityBuild.buildArea.deletingLastPathComponent().appending(path: "activity").path
         for mode in ["plain", "tty"] {
-            let shown = try Support.run(binary, ["render", "--mode", mode, events.path])
+            let shown = try LibactivityBuild.run(binary, ["render", "--mode", mode, events.path])
             #expect(shown.status == 0, "\(shown.combined)")
             if mode == "plain" { #expect(shown.error.contains("(10 files"), "the unit is not shown: \(shown.error)") }
             #expect(!shown.error.contains("PWNED"), "--mode \(mode): \(shown.error.debugDescription)")

@@ -162,7 +162,7 @@ final class CrossCheckTests {
 
 extension CrossCheckTests {
     static let schemaAvailable =
-        Support.executable("check-jsonschema") != nil || ProcessInfo.processInfo.environment["CI"] != nil
+        LibactivityBuild.executable("check-jsonschema") != nil || ProcessInfo.processInfo.environment["CI"] != nil
 
     @Test(
         "Every line the library writes passes the protocol's JSON Schema",
@@ -185,8 +185,8 @@ extension CrossCheckTests {
             try Data(line).write(to: path)
             paths.append(path.path)
         }
-        let checker = try #require(Support.executable("check-jsonschema"), "check-jsonschema is not installed")
-        let outcome = try Support.run(checker, ["--schemafile", Support.schema.path] + paths)
+        let checker = try #require(LibactivityBuild.executable("check-jsonschema"), "check-jsonschema is not installed")
+        let outcome = try LibactivityBuild.run(checker, ["--schemafile", LibactivityBuild.schema.path] + paths)
         #expect(outcome.status == 0, "check-jsonschema rejected lines:\n\(outcome.combined.prefix(4000))")
     }
 }

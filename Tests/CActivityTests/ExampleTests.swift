@@ -10,26 +10,26 @@ struct ExampleTests {
     private func runExample(
         _ executable: String, _ arguments: [String] = [], environment: [String: String] = [:],
         in folder: TemporaryFolder
-    ) throws -> (Support.Outcome, StreamReport) {
+    ) throws -> (LibactivityBuild.Outcome, StreamReport) {
         let sink = folder.url.appending(path: "events.jsonl")
         var environment = environment
         environment["ACTIVITY_SINK"] = "file:\(sink.path)"
-        let outcome = try Support.run(executable, arguments, environment: environment)
+        let outcome = try LibactivityBuild.run(executable, arguments, environment: environment)
         #expect(outcome.status == 0, "\(outcome.combined)")
         return (outcome, try Support.check(try folder.read("events.jsonl")))
     }
 
     @Test("pkg-config finds the installed library, header and flags")
     func pkgConfig() async throws {
-        let prefix = try await Support.installedPrefix()
-        let pkgConfig = try #require(Support.executable("pkg-config"), "pkg-config is not installed")
+        let prefix = try await LibactivityBuild.installedPrefix()
+        let pkgConfig = try #require(LibactivityBuild.executable("pkg-config"), "pkg-config is not installed")
         let environment = ["PKG_CONFIG_PATH": prefix.appending(path: "lib/pkgconfig").path]
-        let flags = try Support.run(pkgConfig, ["--cflags", "--libs", "activity"], environment: environment)
+        let flags = try LibactivityBuild.run(pkgConfig, ["--cflags", "--libs", "activity"], environment: environment)
         #expect(flags.status == 0, "\(flags.combined)")
         #expect(flags.output.contains("-I\(prefix.appending(path: "include").path)"))
         #expect(flags.output.contains("-L\(prefix.appending(path: "lib").path) -lactivity"))
-        let version = try Support.run(pkgConfig, ["--modversion", "activity"], environment: environment)
-        let expected = try String(contentsOf: Support.packageRoot.appending(path: "VERSION"), encoding: .utf8)
+        let version = try LibactivityBuild.run(pkgConfig, ["--modversion", "activity"], environment: environment)
+        let expected = try String(contentsOf: LibactivityBuild.packageRoot.appending(path: "VERSION"), encoding: .utf8)
         #expect(version.output == expected)
         for file in ["include/activity.h", "lib/libactivity.so.0", "lib/libactivity.so", "lib/libactivity.a"] {
             #expect(FileManager.default.fileExists(atPath: prefix.appending(path: file).path), "\(file)")
@@ -38,13 +38,13 @@ struct ExampleTests {
 
     @Test("make -C Examples/c O=DIR builds every example into DIR; the demo reports a clean stream")
     func cExample() async throws {
-        let prefix = try await Support.installedPrefix()
+        let prefix = try await LibactivityBuild.installedPrefix()
         let folder = try TemporaryFolder()
-        let make = try #require(Support.executable("make"), "make is not installed")
-        let sources = Support.examples.appending(path: "c")
+        let make = try #require(LibactivityBuild.executable("make"), "make is not installed")
+        let sources = LibactivityBuild.examples.appending(path: "c")
         let before = try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
         let output = folder.url.appending(path: "out")
-        let build = try Support.run(
+        let build = try LibactivityBuild.run(
             make, ["-C", sources.path, "O=\(output.path)", "CFLAGS=-O2 -Wall -Wextra -Werror"],
             environment: ["PKG_CONFIG_PATH": prefix.appending(path: "lib/pkgconfig").path])
         try #require(build.status == 0, "\(build.combined)")
@@ -69,11 +69,11 @@ struct ExampleTests {
 
     @Test("Examples/python drives the library through ctypes")
     func pythonExample() async throws {
-        let prefix = try await Support.installedPrefix()
-        let python = try #require(Support.executable("python3"), "python3 is not installed")
+        let prefix = try await LibactivityBuild.installedPrefix()
+        let python = try #require(LibactivityBuild.executable("python3"), "python3 is not installed")
         let folder = try TemporaryFolder()
         let (outcome, report) = try runExample(
-            python, [Support.examples.appending(path: "python/demo.py").path],
+            python, [LibactivityBuild.examples.appending(path: "python/demo.py").path],
             environment: ["ACTIVITY_LIBRARY": prefix.appending(path: "lib/libactivity.so.0").path], in: folder)
         #expect(report.isClean, "\(report.summary)\n\(outcome.combined)")
         #expect(report.count("begin") == 7)
@@ -83,7 +83,7 @@ struct ExampleTests {
         #expect(ends.contains { $0.completed == 40 && $0.total == .value(40) })
     }
 
-    static let cargo = Support.executable("cargo")
+    static let cargo = LibactivityBuild.executable("cargo")
 
     @Test(
         "Examples/rust, a cargo package (edition 2024), builds offline through pkg-config and reports",
@@ -91,13 +91,13 @@ struct ExampleTests {
     )
     func rustExample() async throws {
         let cargo = try #require(Self.cargo)
-        let prefix = try await Support.installedPrefix()
+        let prefix = try await LibactivityBuild.installedPrefix()
         let folder = try TemporaryFolder()
-        let build = try Support.run(
+        let build = try LibactivityBuild.run(
             cargo,
             [
                 "build", "--offline", "--locked", "--manifest-path",
-                Support.examples.appending(path: "rust/Cargo.toml").path,
+                LibactivityBuild.examples.appending(path: "rust/Cargo.toml").path,
             ],
             environment: [
                 "PKG_CONFIG_PATH": prefix.appending(path: "lib/pkgconfig").path,

@@ -58,11 +58,11 @@ struct LayersTests {
             expected: "sink.c: defines activity_sink_fd(): the public API is activity.c's"),
     ]
 
-    private static let script = Support.packageRoot.appending(path: "Scripts/check-layers").path
+    private static let script = LibactivityBuild.packageRoot.appending(path: "Scripts/check-layers").path
 
     @Test("The sources keep the layers")
     func sourcesKeepTheLayers() throws {
-        let outcome = try Support.run(Self.script, ["--c-library", Support.libraryDirectory.path])
+        let outcome = try LibactivityBuild.run(Self.script, ["--c-library", LibactivityBuild.libraryDirectory.path])
         #expect(outcome.status == 0, "\(outcome.combined)")
         #expect(outcome.output == "check-layers: every job is in its place\n", "\(outcome.combined)")
     }
@@ -71,7 +71,7 @@ struct LayersTests {
     func breakFailsTheCheck(_ breakage: Breakage) throws {
         let scratch = try TemporaryFolder()
         let copy = scratch.url.appending(path: "CActivity")
-        try FileManager.default.copyItem(at: Support.libraryDirectory, to: copy)
+        try FileManager.default.copyItem(at: LibactivityBuild.libraryDirectory, to: copy)
         let file = copy.appending(path: breakage.file)
         var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
         let anchor = try #require(lines.firstIndex { $0.contains(breakage.anchor) }, "no \(breakage.anchor)")
@@ -82,7 +82,7 @@ struct LayersTests {
         let offset = inserted.firstIndex { $0.contains("registry_flush(0") } ?? 0
         let expected = breakage.expected.replacingOccurrences(of: "LINE", with: "\(anchor + 2 + offset)")
 
-        let outcome = try Support.run(Self.script, ["--c-library", copy.path])
+        let outcome = try LibactivityBuild.run(Self.script, ["--c-library", copy.path])
         #expect(outcome.status == 1, "\(outcome.combined)")
         #expect(outcome.error.contains("\(copy.path)/\(expected)"), "expected \(expected) in:\n\(outcome.combined)")
     }

@@ -1,13 +1,14 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("libactivity C tests (make check, check-tsan, check-asan)")
 struct MakeCheckTests {
     @Test("The C tests pass with gcc, and the stress tests pass under ThreadSanitizer and AddressSanitizer/UBSan")
     func cTestsWithGCCAndSanitizers() async throws {
-        let build = Support.buildArea.appending(path: "check-gcc")
-        let outcome = try await Support.offPool {
-            try Support.make(["check", "check-tsan", "check-asan", "CC=gcc", "CXX=g++", "BUILD=\(build.path)"])
+        let build = LibactivityBuild.buildArea.appending(path: "check-gcc")
+        let outcome = try await LibactivityBuild.offPool {
+            try LibactivityBuild.make(["check", "check-tsan", "check-asan", "CC=gcc", "CXX=g++", "BUILD=\(build.path)"])
         }
         #expect(outcome.status == 0, "make check check-tsan check-asan failed:\n\(outcome.combined)")
         // Each run ends with its own summary line (the API, stress and control tests in the plain,
@@ -22,10 +23,10 @@ struct MakeCheckTests {
     /// The clang a fresh machine has is the Swift toolchain's, whatever else is on PATH.
     @Test("The C tests pass with the Swift toolchain's clang")
     func cTestsWithToolchainClang() async throws {
-        let clang = try Support.toolchainClang()
-        let build = Support.buildArea.appending(path: "check-toolchain-clang")
-        let outcome = try await Support.offPool {
-            try Support.make(["check", "CC=\(clang)", "CXX=\(clang)++", "BUILD=\(build.path)"])
+        let clang = try LibactivityBuild.toolchainClang()
+        let build = LibactivityBuild.buildArea.appending(path: "check-toolchain-clang")
+        let outcome = try await LibactivityBuild.offPool {
+            try LibactivityBuild.make(["check", "CC=\(clang)", "CXX=\(clang)++", "BUILD=\(build.path)"])
         }
         #expect(outcome.status == 0, "make check with \(clang) failed:\n\(outcome.combined)")
         #expect(outcome.output.contains("ok    enum types with \(clang)\n"), "\(outcome.combined)")
@@ -33,7 +34,7 @@ struct MakeCheckTests {
         Self.expectSummaries(outcome, count: 4)
     }
 
-    private static func expectSummaries(_ outcome: Support.Outcome, count: Int) {
+    private static func expectSummaries(_ outcome: LibactivityBuild.Outcome, count: Int) {
         let summaries = outcome.output.split(separator: "\n").filter { $0.contains(" passed, ") }
         #expect(summaries.count == count, "\(outcome.combined)")
         #expect(summaries.allSatisfy { $0.contains(" 0 failed") }, "\(outcome.combined)")

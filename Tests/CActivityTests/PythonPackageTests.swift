@@ -13,40 +13,40 @@ struct PythonPackageTests {
     @Test("pip installs it into a virtual environment; its pytest suite passes against libactivity")
     func pytestSuite() async throws {
         // Minutes of pytest, off the few threads that run the other tests' tasks.
-        try await Support.offPool(Self.installAndTest)
+        try await LibactivityBuild.offPool(Self.installAndTest)
     }
 
     @Test(
         "installed from the wheel, it reports through the libactivity inside it: no ACTIVITY_LIBRARY or LD_LIBRARY_PATH"
     )
     func bundledLibrary() async throws {
-        try await Support.offPool(Self.reportThroughTheBundledLibrary)
+        try await LibactivityBuild.offPool(Self.reportThroughTheBundledLibrary)
     }
 
     @Test("without a C compiler, make or pkg-config the build fails, saying what is missing and how to get it")
     func noCompiler() async throws {
-        try await Support.offPool(Self.buildWithoutTools)
+        try await LibactivityBuild.offPool(Self.buildWithoutTools)
     }
 
     @Test("ACTIVITY_PYTHON_LIBRARY=system builds a pure wheel without the library")
     func systemLibrary() async throws {
-        try await Support.offPool(Self.buildPure)
+        try await LibactivityBuild.offPool(Self.buildPure)
     }
 
     @Sendable static func installAndTest() throws {
-        let prefix = try Support.prefix()
+        let prefix = try LibactivityBuild.prefix()
         let folder = try TemporaryFolder()
         let venvPython = try Self.environment(in: folder)
         // From a folder outside the checkout, so `import activity` finds the installed package.
-        let tests = try Support.run(
+        let tests = try LibactivityBuild.run(
             venvPython,
             [
                 "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                Support.packageRoot.appending(path: "Python/tests").path,
+                LibactivityBuild.packageRoot.appending(path: "Python/tests").path,
             ], environment: ["ACTIVITY_LIBRARY": prefix.appending(path: "lib/libactivity.so.0").path],
             in: folder.url)
         #expect(tests.status == 0, "\(tests.combined)")
-        let location = try Support.run(
+        let location = try LibactivityBuild.run(
             venvPython, ["-c", "import activity, sys; sys.stdout.write(activity.__file__)"],
             environment: ["ACTIVITY_LIBRARY": prefix.appending(path: "lib/libactivity.so.0").path], in: folder.url)
         #expect(
@@ -67,8 +67,8 @@ struct PythonPackageTests {
             assert activity.flush()
             sys.stdout.write(activity._library_path)
             """
-        // An empty LD_LIBRARY_PATH is none; Support.run leaves out the caller's ACTIVITY_*.
-        let reported = try Support.run(
+        // An empty LD_LIBRARY_PATH is none; LibactivityBuild.run leaves out the caller's ACTIVITY_*.
+        let reported = try LibactivityBuild.run(
             venvPython, ["-c", program],
             environment: ["ACTIVITY_SINK": "file:\(events.path)", "LD_LIBRARY_PATH": ""], in: folder.url)
         try #require(reported.status == 0, "\(reported.combined)")
@@ -92,7 +92,7 @@ struct PythonPackageTests {
         // interpreter, given by its path.
         let empty = folder.url.appending(path: "empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        let built = try Support.run(
+        let built = try LibactivityBuild.run(
             python, Self.wheelArguments(source, into: folder.url.appending(path: "wheels")),
             environment: ["PATH": empty.path, "CC": "/nonexistent/cc"])
         #expect(built.status != 0, "\(built.combined)")
@@ -109,12 +109,12 @@ struct PythonPackageTests {
         let folder = try TemporaryFolder()
         let source = try Self.copyOfTheSources(in: folder.url)
         let wheels = folder.url.appending(path: "wheels")
-        let built = try Support.run(
+        let built = try LibactivityBuild.run(
             python, Self.wheelArguments(source, into: wheels), environment: ["ACTIVITY_PYTHON_LIBRARY": "system"])
         try #require(built.status == 0, "\(built.combined)")
         let names = try FileManager.default.contentsOfDirectory(atPath: wheels.path)
         #expect(names.count == 1 && names[0].hasSuffix("-py3-none-any.whl"), "\(names)")
-        let listing = try Support.run(
+        let listing = try LibactivityBuild.run(
             python,
             [
                 "-c", "import sys, zipfile; print(*zipfile.ZipFile(sys.argv[1]).namelist(), sep='\\n')",
@@ -129,11 +129,11 @@ struct PythonPackageTests {
 
     /// The python3 on PATH, as its own path (PATH may hold a shim that needs PATH).
     static let python: Result<String, BuildFailure> = {
-        guard let python3 = Support.executable("python3") else {
+        guard let python3 = LibactivityBuild.executable("python3") else {
             return .failure(BuildFailure(output: "python3 is not installed"))
         }
         do {
-            let found = try Support.run(python3, ["-c", "import sys; sys.stdout.write(sys.executable)"])
+            let found = try LibactivityBuild.run(python3, ["-c", "import sys; sys.stdout.write(sys.executable)"])
             guard found.status == 0, !found.output.isEmpty else {
                 return .failure(BuildFailure(output: found.combined))
             }
@@ -147,12 +147,12 @@ struct PythonPackageTests {
     static let wheel: Result<URL, BuildFailure> = {
         do {
             let python = try Self.python.get()
-            let folder = Support.buildArea.appending(path: "python-wheel")
+            let folder = LibactivityBuild.buildArea.appending(path: "python-wheel")
             try? FileManager.default.removeItem(at: folder)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let source = try Self.copyOfTheSources(in: folder)
             let wheels = folder.appending(path: "wheels")
-            let built = try Support.run(python, Self.wheelArguments(source, into: wheels))
+            let built = try LibactivityBuild.run(python, Self.wheelArguments(source, into: wheels))
             guard built.status == 0 else { return .failure(BuildFailure(output: built.combined)) }
             let names = try FileManager.default.contentsOfDirectory(atPath: wheels.path)
             guard names.count == 1, names[0].hasSuffix("-py3-none-linux_\(Self.machine).whl") else {
@@ -188,7 +188,7 @@ struct PythonPackageTests {
     /// LICENSE): setuptools builds in the source folder, which concurrent builds must not share.
     static func copyOfTheSources(in folder: URL) throws -> URL {
         let files = FileManager.default
-        let root = Support.packageRoot
+        let root = LibactivityBuild.packageRoot
         for path in ["Python/pyproject.toml", "Python/setup.py", "Python/README.md", "Python/src", "LICENSE"] {
             let target = folder.appending(path: path)
             try files.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -197,7 +197,7 @@ struct PythonPackageTests {
         try files.createSymbolicLink(
             atPath: folder.appending(path: "Python/LICENSE").path, withDestinationPath: "../LICENSE")
         try files.createDirectory(at: folder.appending(path: "Sources"), withIntermediateDirectories: true)
-        try files.copyItem(at: Support.libraryDirectory, to: folder.appending(path: "Sources/CActivity"))
+        try files.copyItem(at: LibactivityBuild.libraryDirectory, to: folder.appending(path: "Sources/CActivity"))
         return folder.appending(path: "Python")
     }
 
@@ -207,10 +207,10 @@ struct PythonPackageTests {
         let python = try Self.python.get()
         let environment = folder.url.appending(path: "venv")
         // System site packages: pytest comes from there, as nothing is downloaded.
-        let made = try Support.run(python, ["-m", "venv", "--system-site-packages", environment.path])
+        let made = try LibactivityBuild.run(python, ["-m", "venv", "--system-site-packages", environment.path])
         try #require(made.status == 0, "\(made.combined)")
         let venvPython = environment.appending(path: "bin/python").path
-        let installed = try Support.run(
+        let installed = try LibactivityBuild.run(
             venvPython, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index", wheel.path])
         try #require(installed.status == 0, "\(installed.combined)")
         return venvPython

@@ -89,14 +89,12 @@ final class ExternalAdapter: OutputAdapter {
         var offset = 0
         var waited = 0
         while offset < bytes.count {
-            let count = write(input, bytes.baseAddress! + offset, bytes.count - offset)
-            if count > 0 {
+            switch try? SystemCall.write(input, from: UnsafeRawBufferPointer(rebasing: bytes[offset...])) {
+            case .written(let count):
                 unechoed.sent(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]), stream)
                 offset += count
                 continue
-            }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            case .wouldBlock:
                 // Its input is full: read what it wrote so far, so that it can go on.
                 var fds = [
                     pollfd(fd: input, events: Int16(POLLOUT), revents: 0),
@@ -106,7 +104,7 @@ final class ExternalAdapter: OutputAdapter {
                 results += drain()
                 if waited < 2000 && !dead { continue }
                 results += died("stopped reading its input")
-            } else {
+            case nil:
                 results += died("exited")
             }
             results.append(.passthrough(Array(bytes[offset...]), stream))
@@ -211,7 +209,7 @@ final class ExternalAdapter: OutputAdapter {
                 break
             }
             if result < 0 && errno != EINTR { break }
-            usleep(10_000)
+            SystemClock.sleep(seconds: 0.01)
             waited += 1
         }
         kill(-pid, SIGKILL)

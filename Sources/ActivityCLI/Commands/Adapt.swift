@@ -157,7 +157,7 @@ final class AdapterOutputWriter {
             waiting.removeAll()
         }
         guard !bytes.isEmpty else { return true }
-        do throws(FileOutput.Failure) {
+        do throws(SystemError) {
             try FileOutput.standardOutput.write(bytes)
             return true
         } catch {

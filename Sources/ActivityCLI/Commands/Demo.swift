@@ -1,4 +1,5 @@
 import ActivityPOSIX
+import ActivityRendering
 import ActivityWire
 
 /// `activity demo [--speed X | --quick] [display options]`: a simulated build, drawn live.
@@ -27,7 +28,7 @@ enum DemoCommand {
         try parser.expectPositionals(parsed, 0...0, names: "")
         let speed = try parser.positiveNumber(parsed, "speed")
         if speed != nil && parsed.flag("quick") { throw parser.usageError("--speed and --quick exclude each other") }
-        let display: any Display
+        let display: SessionDisplay
         switch options.makeDisplay(command: "demo") {
         case .success(let made): display = made
         case .failure(let error): return error.exitStatus
@@ -43,7 +44,7 @@ enum DemoCommand {
                 SystemClock.sleep(seconds: start + entry.time / (speed ?? 1) - SystemClock.monotonicSeconds())
                 event.timestamp = SystemClock.unixTimestamp()
             }
-            display.handle(event)
+            display.session.handle(event)
         }
         watcher.finish()
         return ExitCode.success

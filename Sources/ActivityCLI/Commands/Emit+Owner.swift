@@ -1,3 +1,5 @@
+import ActivityPOSIX
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

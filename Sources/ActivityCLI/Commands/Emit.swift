@@ -56,10 +56,10 @@ enum EmitCommand {
         var status = deliver(event) ? ExitCode.success : ExitCode.ioError
         // Printed even when the sink failed: a script without `set -e` carries on with its id.
         if let printedID {
-            do throws(FileOutput.Failure) {
+            do throws(SystemError) {
                 try FileOutput.standardOutput.write(printedID.rawValue + "\n")
             } catch {
-                if error != .closed { status = ExitCode.ioError }
+                if !error.readerIsGone { status = ExitCode.ioError }
             }
         }
         return status

@@ -41,7 +41,7 @@ enum RenderCommand {
         if let status = options.refuseLogFile(readFrom: fd, command: "render") { return status }
         // A file is a recording, read at full speed; anything else comes as the work happens.
         options.eventsAreLive = !CommandInput.isRegularFile(fd)
-        let display: any Display
+        let display: SessionDisplay
         switch options.makeDisplay(command: "render") {
         case .success(let made): display = made
         case .failure(let error): return error.exitStatus
@@ -58,8 +58,9 @@ enum RenderCommand {
 /// a missing final newline stays missing), broken events are reported. Optionally paced by the
 /// events' timestamps. A standard output whose reader has gone away ends the reading at once.
 struct StreamFeeder {
-    let display: any Display
+    let display: SessionDisplay
     var pacer: Pacer?
+    private var session: RenderSession { display.session }
 
     /// How reading ended.
     enum Outcome: Equatable {
@@ -92,7 +93,7 @@ struct StreamFeeder {
         }
         // The summary is the log file's last line: a full disk shows once it is written.
         display.finish()
-        if WriteFailure.report(display, command: command) {
+        if WriteFailure.report(session, command: command) {
             if status == ExitCode.success { status = ExitCode.ioError }
         } else if outcome == .outputClosed {
             SignalPipe.dieBy(SIGPIPE)
@@ -111,18 +112,18 @@ struct StreamFeeder {
             } else {
                 // The fast path: events go on decoded in place, their texts still in the line,
                 // read and decoded on a thread of their own once the stream is ahead.
-                try reader.forEach(events: { display.handle($0, line: $1) }, others: pass, flush: writeGathered)
+                try reader.forEach(events: { session.handle($0, line: $1) }, others: pass, flush: writeGathered)
             }
         } catch is OutputClosed {
             return .outputClosed
         } catch {
-            display.flushOutput()
+            session.flushOutput()
             Console.error("\(CommandInput.name(name)): \(error)", command: command)
             return .readFailed
         }
         // The last lines may have been gathered: a reader that went away shows when they are written.
-        display.flushOutput()
-        return display.isClosed(.stdout) ? .outputClosed : .finished
+        session.flushOutput()
+        return session.isClosed(.stdout) ? .outputClosed : .finished
     }
 
     /// A recording played at its pace: every event goes through the pacer.
@@ -131,10 +132,10 @@ struct StreamFeeder {
         func play(_ event: ActivityEvent, line: Int) {
             var event = event
             paced += 1
-            display.flushOutput()
+            session.flushOutput()
             pacer.wait(for: event.timestamp)
             event.timestamp = SystemClock.unixTimestamp()
-            display.handle(event, line: line)
+            session.handle(event, line: line)
         }
         try reader.forEach(
             events: { event, line in play(event.event(), line: line) },
@@ -147,8 +148,8 @@ struct StreamFeeder {
     /// Writes what the display gathered, before the input may keep it waiting, so that a slow
     /// producer's line shows at once while a fast stream's lines are written many at a time.
     private func writeGathered() throws {
-        display.flushOutput()
-        if display.isClosed(.stdout) { throw OutputClosed() }
+        session.flushOutput()
+        if session.isClosed(.stdout) { throw OutputClosed() }
     }
 
     /// A line that is not an event in the canonical form: an event decoded the long way is
@@ -156,21 +157,21 @@ struct StreamFeeder {
     private func pass(_ item: StreamItem) throws {
         switch item.decoded {
         case .event(let event):
-            display.handle(event, line: item.line)
+            session.handle(event, line: item.line)
             return
         case .text, .blank:
             break
         case .invalid(let diagnostic) where diagnostic.code == .lineTooLong:
             // Too long to be an event (producers keep theirs under 4 KiB): output, passed on.
-            if item.isLineStart { display.report(diagnostic) }
+            if item.isLineStart { session.report(diagnostic) }
         case .invalid(let diagnostic), .ignored(let diagnostic?):
-            if item.isLineStart { display.report(diagnostic) }
+            if item.isLineStart { session.report(diagnostic) }
             return
         case .ignored(nil):
             return
         }
-        display.passthrough(Array(item.bytes) + (item.endsWithNewline ? [0x0A] : []), to: .stdout)
-        if display.isClosed(.stdout) { throw OutputClosed() }
+        session.passthrough(Array(item.bytes) + (item.endsWithNewline ? [0x0A] : []), to: .stdout)
+        if session.isClosed(.stdout) { throw OutputClosed() }
     }
 }
 

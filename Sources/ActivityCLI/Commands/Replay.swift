@@ -1,4 +1,5 @@
 import ActivityPOSIX
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -43,7 +44,7 @@ enum ReplayCommand {
         }
         defer { CommandInput.release(fd) }
         if let status = options.refuseLogFile(readFrom: fd, command: "replay") { return status }
-        let display: any Display
+        let display: SessionDisplay
         switch options.makeDisplay(command: "replay") {
         case .success(let made): display = made
         case .failure(let error): return error.exitStatus

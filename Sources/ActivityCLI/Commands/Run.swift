@@ -84,7 +84,7 @@ enum RunCommand {
         SignalPipe.install()
         defer { SignalPipe.restore() }
         let cancels = CancelRequests()
-        let display: any Display
+        let display: SessionDisplay
         do throws(DisplayError) {
             display = try DisplayFactory.make(
                 options, onCancel: { ids in cancels.request(ids) }, sendCancel: { id in cancels.request([id]) })
@@ -96,7 +96,7 @@ enum RunCommand {
         // command then behaves as it would there. Output to a file or a pipe stays a pipe, so
         // the command sees what it would see bare (and standard output stays apart from error).
         let usesTerminal =
-            !parsed.flag("no-pty") && display.drawsOnTerminal && TerminalDevice.isTerminal(1)
+            !parsed.flag("no-pty") && display.session.drawsOnTerminal && TerminalDevice.isTerminal(1)
             && TerminalDevice.isTerminal(2) && TerminalDevice.sameDevice(1, 2)
         let supervisor = Supervisor(
             command: parsed.positionals, display: display, grace: grace,
@@ -106,7 +106,7 @@ enum RunCommand {
         // An output run could not write (a full disk) is said once, and run fails with 74
         // whatever the command's status: its output, or the log, is lost. (The command's SIGPIPE
         // is then run's doing: it closed the pipe it could not pass on.)
-        let lostOutput = WriteFailure.report(display, command: "run")
+        let lostOutput = WriteFailure.report(display.session, command: "run")
         // Killed by a signal, the command ends `run` by the same one, as sudo does: a shell
         // running `run` in a loop or a script stops at Ctrl-C as it would without it (it stops
         // when its child died of SIGINT, not when one exited 130).

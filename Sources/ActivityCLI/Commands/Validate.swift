@@ -59,9 +59,9 @@ enum ValidateCommand {
                     guard !quiet else { return }
                     try FileOutput.standardOutput.write(json ? jsonLine(name, diagnostic) : textLine(name, diagnostic))
                 }
-            } catch let error as FileOutput.Failure {
-                if error == .closed { return problems > 0 ? ExitCode.problems : status }
-                Console.error("standard output: \(describe(error))", command: "validate")
+            } catch let error as SystemError {
+                if error.readerIsGone { return problems > 0 ? ExitCode.problems : status }
+                Console.error("standard output: \(error.reason)", command: "validate")
                 return ExitCode.ioError
             } catch let error as ReadError {
                 Console.error("\(CommandInput.name(file)): \(error)", command: "validate")
@@ -105,10 +105,4 @@ enum ValidateCommand {
             + "\"message\":\(JSONText.quoted(diagnostic.message))}\n"
     }
 
-    static func describe(_ failure: FileOutput.Failure) -> String {
-        switch failure {
-        case .closed: "closed"
-        case .failed(let error): SystemError.reason(error)
-        }
-    }
 }

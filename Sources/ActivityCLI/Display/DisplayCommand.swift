@@ -1,7 +1,7 @@
 /// Shared set-up for the commands that draw: parse display options, build the display.
 extension DisplayOptions {
     /// Builds the display, or prints why not and returns the exit status.
-    func makeDisplay(command: String) -> Result<any Display, DisplayError> {
+    func makeDisplay(command: String) -> Result<SessionDisplay, DisplayError> {
         do throws(DisplayError) {
             return .success(try DisplayFactory.make(self))
         } catch {

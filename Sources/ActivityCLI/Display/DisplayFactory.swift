@@ -10,7 +10,8 @@ import ActivityWire
     import Darwin
 #endif
 
-/// Builds the display the options ask for.
+/// Builds the display the options ask for: a render session, with live OTLP export among its
+/// renderers when `--otlp-endpoint` or the OpenTelemetry environment asks for it.
 ///
 /// A log file that cannot be created fails with exit status 73 and a plugin not on `PATH` with
 /// 69, before anything is drawn.
@@ -26,24 +27,13 @@ enum DisplayFactory {
         _ options: DisplayOptions,
         onCancel: @escaping @Sendable ([ActivityID]) -> Void = { _ in kill(getpid(), SIGINT) },
         sendCancel: (@Sendable (ActivityID) -> Void)? = nil
-    ) throws(DisplayError) -> any Display {
+    ) throws(DisplayError) -> SessionDisplay {
         let otlp: OTLPSettings?
         do throws(HTTPEndpoint.Invalid) {
             otlp = try OTLPSettings.resolve(option: options.otlpEndpoint, environment: SystemCall.environment)
         } catch {
             throw DisplayError(message: error.message, exitStatus: ExitCode.usage)
         }
-        let display = try makeLocal(options, onCancel: onCancel, sendCancel: sendCancel)
-        guard let otlp else { return display }
-        return OTLPExportingDisplay(display, settings: otlp)
-    }
-
-    /// The display on this machine: a render session drawing on the terminal or the overlay,
-    /// with the log file, plugins and history file.
-    private static func makeLocal(
-        _ options: DisplayOptions, onCancel: @escaping @Sendable ([ActivityID]) -> Void,
-        sendCancel: (@Sendable (ActivityID) -> Void)?
-    ) throws(DisplayError) -> any Display {
         var renderOptions = RenderOptions(
             logFile: options.logFile, logFormat: options.logFormat, plugins: options.plugins)
         renderOptions.verbosity = options.verbosity
@@ -55,17 +45,35 @@ enum DisplayFactory {
         renderOptions.batchesOutput = options.batchesOutput
         renderOptions.writesInBackground = options.writesInBackground
         renderOptions.eventsAreLive = options.eventsAreLive
+        // Live export follows the stream beside the display, as the log file does.
+        let export = otlp.map { OTLPRenderer(settings: $0) }
+        if let export { renderOptions.renderers.append(export) }
+        do throws(DisplayError) {
+            return SessionDisplay(session: try makeSession(options, renderOptions, onCancel: onCancel), export: export)
+        } catch {
+            // Its sending thread stops: nothing was drawn, nothing is sent.
+            export?.exporter.finish()
+            throw error
+        }
+    }
+
+    /// The render session drawing on the terminal or the overlay, with the log file, plugins,
+    /// history file and the renderers `renderOptions` add.
+    private static func makeSession(
+        _ options: DisplayOptions, _ renderOptions: RenderOptions, onCancel: @escaping @Sendable ([ActivityID]) -> Void
+    ) throws(DisplayError) -> RenderSession {
+        var renderOptions = renderOptions
         let overlay: OverlayDisplay?
         switch options.mode {
         case .session(let mode): (renderOptions.mode, overlay) = (mode, nil)
         case .overlay, .overlayJSONL: overlay = try OverlayDisplay(options, onCancel: onCancel)
         }
         do throws(RenderError) {
-            guard let overlay else { return SessionDisplay(session: try RenderSession(options: renderOptions)) }
+            guard let overlay else { return try RenderSession(options: renderOptions) }
             // The overlay draws in place of the mode's display; the log file, plugins and history
             // file are the session's, as in every other mode.
             do throws(RenderError) {
-                return SessionDisplay(session: try RenderSession(options: renderOptions) { [overlay.make()] })
+                return try RenderSession(options: renderOptions) { [overlay.make()] }
             } catch {
                 overlay.discard()
                 throw error

@@ -48,7 +48,7 @@ struct DisplayOptions: Sendable {
     var history: String?
     /// Whether the display gathers its lines and writes many at once (``RenderOptions``'s
     /// `batchesOutput`): for a command that reads its input on one thread and calls
-    /// ``Display/flushOutput()`` before each read (`render`).
+    /// `RenderSession`'s `flushOutput()` before each read (`render`).
     var batchesOutput = false
     /// Whether the display writes on a thread of its own, so a stalled reader of it never stops
     /// the caller (``RenderOptions``'s `writesInBackground`; `run`).

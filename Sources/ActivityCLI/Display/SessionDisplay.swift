@@ -1,72 +1,30 @@
 import ActivityRendering
-import ActivityTerminal
-import ActivityWire
 
-/// A ``Display`` drawn by a `RenderSession`: terminal (tty or plain), log text or JSON lines on
-/// standard error, or an overlay (``TerminalOverlayPresenter``, ``OverlayJSONLinesPresenter``),
-/// plus any log file, plugins and history file the options ask for.
-final class SessionDisplay: Display {
+/// What `render`, `run`, `replay` and `demo` draw on: a `RenderSession` (terminal, plain, log
+/// text or JSON lines on standard error, or an overlay, with the log file, plugins and history
+/// file the options ask for) and, with `--otlp-endpoint`, the live OTLP export among its
+/// renderers (``OTLPRenderer``).
+///
+/// Events, output, problems and what `activity run` adds (its command's terminal output, the
+/// activity that output belongs to, Ctrl-Z, the cancel key, whether it draws on a terminal, the
+/// reporters' names) are the session's own API, ``session``. Only finishing is this type's: the export's last spans are
+/// waited for after the session has drawn its last lines.
+final class SessionDisplay: Sendable {
     let session: RenderSession
+    private let export: OTLPRenderer?
 
-    init(session: RenderSession) {
+    /// - Parameter export: the OTLP renderer among `session`'s renderers, if there is one: its
+    ///   warnings are drawn by `session` from now on.
+    init(session: RenderSession, export: OTLPRenderer? = nil) {
         self.session = session
+        self.export = export
+        export?.warn(on: session)
     }
 
-    func handle(_ event: ActivityEvent) { session.handle(event) }
-
-    func handle(_ event: ActivityEvent, line: Int) { session.handle(event, line: line) }
-
-    func handle(_ event: borrowing LineEvent, line: Int) { session.handle(event, line: line) }
-
-    func handle(_ event: ActivityEvent, line: Int, sender: Int32, owner: ActivityOwner?) -> Bool {
-        session.handle(event, line: line, sender: sender, owner: owner)
+    /// Ends the session (open activities end as abandoned, the terminal is restored), then waits
+    /// a bounded time for the spans on their way to the collector. Safe to call more than once.
+    func finish() {
+        guard let export else { return session.finish() }
+        export.finish(after: session.finish)
     }
-
-    func handle(_ event: borrowing LineEvent, line: Int, sender: Int32) -> Bool {
-        session.handle(event, line: line, sender: sender)
-    }
-
-    func abandon(ownedBy owner: ActivityOwner, at time: Double) -> [ActivityID] {
-        session.abandon(ownedBy: owner, at: time)
-    }
-
-    func activity(_ id: ActivityID) -> ActivityState? { session.activity(id) }
-
-    func passthrough(_ bytes: [UInt8], to stream: StandardStream) {
-        session.passthrough(bytes, to: stream)
-    }
-
-    func writeFailure(_ stream: StandardStream) -> Int32? {
-        session.writeFailure(stream)
-    }
-
-    func logFileFailure() -> (path: String, error: Int32)? { session.logFileFailure() }
-
-    func flushOutput() { session.flushOutput() }
-
-    var outputIsBehind: Bool { session.outputIsBehind }
-
-    func report(_ diagnostic: Diagnostic) { session.report(diagnostic) }
-
-    func report(_ diagnostic: Diagnostic, sender: Int32) { session.report(diagnostic, sender: sender) }
-
-    func name(sender: Int32, as name: String?) { session.name(sender: sender, as: name) }
-
-    func commandOutput(_ piece: CommandOutput) { session.commandOutput(piece) }
-
-    func attributeOutput(to id: ActivityID?) { session.attributeOutput(to: id) }
-
-    func suspend() { session.suspendDrawing() }
-
-    func resume() { session.resumeDrawing() }
-
-    func offerCancelKey(_ offered: Bool) { session.offerCancelKey(offered) }
-
-    func pressCancelKey() -> Bool { session.pressCancelKey() }
-
-    /// Whether the live display draws on a terminal: `activity run` then gives the command a
-    /// pseudo-terminal of its own.
-    var drawsOnTerminal: Bool { session.mode == .tty }
-
-    func finish() { session.finish() }
 }

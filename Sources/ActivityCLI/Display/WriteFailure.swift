@@ -32,27 +32,27 @@ struct WriteFailure: Equatable {
         error == EPIPE || error == ECONNRESET || error == EAGAIN
     }
 
-    /// The outputs of `display` whose writes failed, standard output first. Read them once the
-    /// display is finished: its last lines (the summary) are written then.
-    static func of(_ display: any Display) -> [WriteFailure] {
+    /// The outputs of `session` whose writes failed, standard output first. Read them once the
+    /// session is finished: its last lines (the summary) are written then.
+    static func of(_ session: RenderSession) -> [WriteFailure] {
         var failures: [WriteFailure] = []
         for (stream, name) in [(StandardStream.stdout, "standard output"), (.stderr, "standard error")] {
-            if let error = display.writeFailure(stream), !isReaderGone(error) {
+            if let error = session.writeFailure(stream), !isReaderGone(error) {
                 failures.append(WriteFailure(output: name, error: error))
             }
         }
-        if let log = display.logFileFailure() {
+        if let log = session.logFileFailure() {
             failures.append(
                 WriteFailure(output: "the log file " + TerminalSanitizer.escaped(log.path), error: log.error))
         }
         return failures
     }
 
-    /// Says each failure of `display`'s outputs once on standard error, as `activity COMMAND: …`;
+    /// Says each failure of `session`'s outputs once on standard error, as `activity COMMAND: …`;
     /// returns whether there was one.
     @discardableResult
-    static func report(_ display: any Display, command: String) -> Bool {
-        let failures = of(display)
+    static func report(_ session: RenderSession, command: String) -> Bool {
+        let failures = of(session)
         for failure in failures { Console.error(failure.message, command: command) }
         return !failures.isEmpty
     }

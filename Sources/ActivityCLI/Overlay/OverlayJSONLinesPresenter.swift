@@ -48,7 +48,7 @@ final class OverlayJSONLinesPresenter: Sendable {
 
     private let core: Mutex<Core>
     private let outputFD: Int32
-    private let origin = ContinuousClock.now
+    private let scheduler: any OverlayScheduler
     private let wakeUp = DispatchSemaphore(value: 0)
     private let driverDone = DispatchSemaphore(value: 0)
     private let onCancel: @Sendable ([ActivityID]) -> Void
@@ -60,15 +60,20 @@ final class OverlayJSONLinesPresenter: Sendable {
     ///   - outputFD: Where the lines go; each is written with one `write(2)`. A reader that has gone
     ///     away is ignored (the caller keeps SIGPIPE ignored or handled, as `activity` does).
     ///   - configuration: The overlay's timings.
+    ///   - scheduler: The clock of those timings. Only its time is taken: the presenter's own
+    ///     thread waits for each deadline (the command services no main actor). Tests pass a
+    ///     `ManualOverlayScheduler`, move its time and call ``tick()``.
     ///   - control: Where the presenting process sends cancel requests, read until it ends or
     ///     ``finish()``; `nil` for none.
     ///   - onCancel: Called with the activities to cancel, each once at most, from the thread that
     ///     read the request (or the one whose event or tick made the model ask).
     init(
         outputFD: Int32, configuration: OverlayConfiguration = OverlayConfiguration(),
-        control: ControlChannel? = nil, onCancel: @escaping @Sendable ([ActivityID]) -> Void = { _ in }
+        scheduler: any OverlayScheduler = ContinuousClockOverlayScheduler(), control: ControlChannel? = nil,
+        onCancel: @escaping @Sendable ([ActivityID]) -> Void = { _ in }
     ) {
         self.outputFD = outputFD
+        self.scheduler = scheduler
         self.control = control
         self.onCancel = onCancel
         var core = Core(model: OverlayModel(configuration: configuration))
@@ -135,10 +140,10 @@ final class OverlayJSONLinesPresenter: Sendable {
         driverDone.wait()
     }
 
-    private var now: Int {
-        let elapsed = ContinuousClock.now - origin
-        return Int(elapsed.components.seconds) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
-    }
+    private var now: Int { scheduler.now() }
+
+    /// Applies the scheduler's time now, as the driver thread does when a deadline comes.
+    func tick() { apply(.tick) }
 
     private func apply(_ input: OverlayInput) {
         let cancels = core.withLock { core -> [ActivityID] in

@@ -62,11 +62,15 @@ final class TerminalOverlayPresenter: Sendable {
     private let unicode: Bool
     private let color: Bool
     private let onCancel: @Sendable ([ActivityID]) -> Void
-    private let origin = ContinuousClock.now
+    private let scheduler: any OverlayScheduler
     private let wakeUp: WakeUpPipe
     private let driverDone = DispatchSemaphore(value: 0)
     private let driverThread = Atomic<UInt>(0)
     private let registeredSignals: Bool
+    /// The Esc taps the driver thread has read and applied, and the bytes written to the
+    /// terminal: what a test waits for, or finds unchanged, instead of sleeping.
+    private let taps = Atomic<Int>(0)
+    private let written = Atomic<Int>(0)
 
     /// How often a spinner moves, and how often the size of the terminal is checked while visible.
     static let frameInterval = 100
@@ -82,11 +86,16 @@ final class TerminalOverlayPresenter: Sendable {
     ///   - inputFD: The terminal whose keystrokes are swallowed while the work blocks input, or `nil`
     ///     (no key is read, Esc cannot cancel). Ignored when it is not a terminal.
     ///   - configuration: The overlay's timings.
+    ///   - scheduler: The clock of the overlay's timings. Only its time is taken: the command
+    ///     services no main actor, so the presenter's own thread waits for each deadline and
+    ///     reads the time from the scheduler when it wakes. Tests pass a
+    ///     `ManualOverlayScheduler`, move its time and call ``tick()``.
     ///   - onCancel: Called, from the presenter's thread, with the activities to cancel.
     /// - Throws: ``TerminalOverlayError`` when `outputFD` is not a terminal or `TERM` is `dumb`.
     init(
         environment: [String: String], outputFD: Int32, inputFD: Int32?,
         configuration: OverlayConfiguration = OverlayConfiguration(),
+        scheduler: any OverlayScheduler = ContinuousClockOverlayScheduler(),
         onCancel: @escaping @Sendable ([ActivityID]) -> Void
     ) throws {
         guard isatty(outputFD) == 1 else {
@@ -100,6 +109,7 @@ final class TerminalOverlayPresenter: Sendable {
         }
         self.outputFD = outputFD
         self.inputFD = inputFD.flatMap { isatty($0) == 1 ? $0 : nil }
+        self.scheduler = scheduler
         self.onCancel = onCancel
         unicode = capabilities.unicode
         color = capabilities.color
@@ -194,10 +204,16 @@ final class TerminalOverlayPresenter: Sendable {
 
     // MARK: - The driver thread
 
-    private var now: Int {
-        let elapsed = ContinuousClock.now - origin
-        return Int(elapsed.components.seconds) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
-    }
+    private var now: Int { scheduler.now() }
+
+    /// Applies the scheduler's time now, as the driver thread does when a deadline comes.
+    func tick() { apply(.tick) }
+
+    /// How many lone Esc keys the presenter has read from the keyboard and applied.
+    var cancelTaps: Int { taps.load(ordering: .acquiring) }
+
+    /// How many bytes the presenter has written to the terminal.
+    var bytesWritten: Int { written.load(ordering: .acquiring) }
 
     private func apply(_ input: OverlayInput) {
         let cancels = core.withLock { core -> [[ActivityID]] in
@@ -241,6 +257,7 @@ final class TerminalOverlayPresenter: Sendable {
                 }
             }
             apply(escape ? .cancelTapped : .tick)
+            if escape { taps.add(1, ordering: .releasing) }
         }
     }
 
@@ -356,6 +373,7 @@ final class TerminalOverlayPresenter: Sendable {
         // A terminal that takes nothing for a second (paused, gone) loses this frame, not the
         // overlay's timing.
         let fd = outputFD
+        written.add(bytes.count, ordering: .releasing)
         _ = bytes.withUnsafeBytes { raw in
             SystemCall.writeAll(fd, raw) { stalls, _ in
                 guard stalls <= 100 else { return false }

@@ -180,12 +180,11 @@ final class AptStatusDescriptor {
         let fd = SystemCall.open(configPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return SystemError.reason(errno) }
         defer { SystemCall.close(fd) }
-        do throws(FileOutput.Failure) {
+        do throws(SystemError) {
             try FileOutput(fileDescriptor: fd).write(text)
             return nil
         } catch {
-            if case .failed(let number) = error { return SystemError.reason(number) }
-            return SystemError.reason(EPIPE)
+            return error.reason
         }
     }
 }

@@ -79,36 +79,36 @@ struct ConnectionTracker {
     }
 
     /// Feeds bytes read from `fd`; what they hold goes to `display`.
-    mutating func receive(_ chunk: UnsafeRawBufferPointer, from fd: Int32, into display: any Display) {
+    mutating func receive(_ chunk: UnsafeRawBufferPointer, from fd: Int32, into session: RenderSession) {
         guard var connection = connections[fd] else { return }
         var pieces: [LineSplitter.Piece] = []
         connection.splitter.feed(chunk) { pieces.append($0) }
-        for piece in pieces { take(piece, fd: fd, connection: &connection, into: display) }
+        for piece in pieces { take(piece, fd: fd, connection: &connection, into: session) }
         connections[fd] = connection
     }
 
     /// The connection closed (or is being closed): a final line without newline is still read,
     /// then every activity it left open ends as abandoned, the latest first.
-    mutating func close(_ fd: Int32, into display: any Display) {
+    mutating func close(_ fd: Int32, into session: RenderSession) {
         guard var connection = connections.removeValue(forKey: fd) else { return }
         var pieces: [LineSplitter.Piece] = []
         connection.splitter.finish { pieces.append($0) }
-        for piece in pieces { take(piece, fd: fd, connection: &connection, into: display) }
-        _ = display.abandon(ownedBy: .connection(fd), at: SystemClock.unixTimestamp())
+        for piece in pieces { take(piece, fd: fd, connection: &connection, into: session) }
+        _ = session.abandon(ownedBy: .connection(fd), at: SystemClock.unixTimestamp())
     }
 
     /// Abandons the activities of owning processes that no longer exist (or of all of them,
     /// with `all`), the latest first.
-    mutating func reapProcesses(all: Bool = false, isAlive: (Int32) -> Bool, into display: any Display) {
+    mutating func reapProcesses(all: Bool = false, isAlive: (Int32) -> Bool, into session: RenderSession) {
         let gone = processes.filter { all || !isAlive($0) }
         processes.subtract(gone)
-        for pid in gone { _ = display.abandon(ownedBy: .process(pid), at: SystemClock.unixTimestamp()) }
+        for pid in gone { _ = session.abandon(ownedBy: .process(pid), at: SystemClock.unixTimestamp()) }
     }
 
     /// Where a cancel the person asked for must go, at most once per activity. The run's own
     /// activity is not a reporter's: ``CancelRoute/ignored`` (the caller interrupts the command).
-    mutating func cancel(_ id: ActivityID, in display: any Display) -> CancelRoute {
-        guard let activity = display.activity(id), activity.isRunning, activity.cancellable,
+    mutating func cancel(_ id: ActivityID, in session: RenderSession) -> CancelRoute {
+        guard let activity = session.activity(id), activity.isRunning, activity.cancellable,
             !cancelled.contains(activity.sequence)
         else {
             ignoredCancels += 1
@@ -132,13 +132,13 @@ struct ConnectionTracker {
     }
 
     private mutating func take(
-        _ piece: LineSplitter.Piece, fd: Int32, connection: inout Connection, into display: any Display
+        _ piece: LineSplitter.Piece, fd: Int32, connection: inout Connection, into session: RenderSession
     ) {
         if !piece.isComplete {
             if !connection.skippingOverlong {
                 connection.lineNumber += 1
                 connection.skippingOverlong = true
-                display.report(
+                session.report(
                     Diagnostic(
                         line: connection.lineNumber, code: .lineTooLong,
                         message: "a reporter sent a line longer than \(WireLimits.maxAcceptedLineBytes) bytes; skipped"),
@@ -155,18 +155,18 @@ struct ConnectionTracker {
         piece.bytes.withUnsafeBufferPointer { bytes in
             switch decoder.decodeInPlace(bytes, line: line) {
             case .event(let event):
-                take(event, line: line, fd: fd, into: display)
+                take(event, line: line, fd: fd, into: session)
             case .other(.blank), .other(.ignored(nil)), .other(.event):
                 break
             case .other(.ignored(let diagnostic?)), .other(.text(let diagnostic)), .other(.invalid(let diagnostic)):
-                display.report(diagnostic, sender: fd)
+                session.report(diagnostic, sender: fd)
             }
         }
     }
 
     /// One event: a `begin` made whole (it is attached under the run's activity and its owner
     /// read from `attrs`), anything else handed on as decoded.
-    private mutating func take(_ event: LineEvent, line: Int, fd: Int32, into display: any Display) {
+    private mutating func take(_ event: LineEvent, line: Int, fd: Int32, into session: RenderSession) {
         // A reporter may log about the run's activity, not change it.
         if event.kind != .log, let id = event.id, isRoot(id, in: event) {
             let type =
@@ -175,10 +175,10 @@ struct ConnectionTracker {
                 case .progress: "progress"
                 case .end, .log: "end"
                 }
-            return display.report(notOwner(root, type, line: line), sender: fd)
+            return session.report(notOwner(root, type, line: line), sender: fd)
         }
         guard event.kind == .begin, case .begin(var begin) = event.event() else {
-            _ = display.handle(event, line: line, sender: fd)
+            _ = session.handle(event, line: line, sender: fd)
             return
         }
         if begin.parent == nil { begin.parent = root }
@@ -188,10 +188,10 @@ struct ConnectionTracker {
                 owner = .process(pid)
                 processes.insert(pid)
             } else {
-                display.report(foreignOwner(number, line: line), sender: fd)
+                session.report(foreignOwner(number, line: line), sender: fd)
             }
         }
-        _ = display.handle(.begin(begin), line: line, sender: fd, owner: owner)
+        _ = session.handle(.begin(begin), line: line, sender: fd, owner: owner)
     }
 
     /// Whether the id is the run's own: its bytes in the line, or its text when escaped.

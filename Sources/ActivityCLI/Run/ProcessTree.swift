@@ -1,7 +1,11 @@
+import ActivityPOSIX
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The processes one `activity run` may signal for a cancel: its own tree, never a process a
@@ -11,15 +15,11 @@
 /// the command's process group or session (the command leads its group, or, on a pseudo-terminal,
 /// its session): that holds even for a process whose parent exited and which the kernel gave to
 /// init. A process cannot enter a group or session of another session, so nothing outside can
-/// make itself the run's. Read from `/proc/PID/stat` each time it is asked, so a pid the kernel
+/// make itself the run's. Read from the process table (`ProcessTable`) each time it is asked, so a pid the kernel
 /// gave to another process since is judged as that process.
 struct ProcessTree: Sendable {
-    /// What `/proc/PID/stat` says of a process's place.
-    struct Place: Equatable, Sendable {
-        var parent: pid_t
-        var group: pid_t
-        var session: pid_t
-    }
+    /// A process's parent, group and session (`ProcessTable.place(of:)`).
+    typealias Place = ProcessTable.Place
 
     /// The run's own process.
     let run: pid_t
@@ -33,7 +33,7 @@ struct ProcessTree: Sendable {
 
     /// The system's processes, for the run of this process.
     static func system(command: pid_t?) -> ProcessTree {
-        ProcessTree(run: getpid(), command: command, place: Self.place(of:), peer: SocketServer.peerPID)
+        ProcessTree(run: getpid(), command: command, place: ProcessTable.place(of:), peer: UnixAddress.peerProcess)
     }
 
     /// Whether `pid` is a process of the run (not the run itself, nor init).
@@ -79,12 +79,4 @@ struct ProcessTree: Sendable {
     }
 
     private static let maxDepth = 512
-
-    /// Fields 4, 5 and 6 of `/proc/PID/stat`.
-    static func place(of pid: pid_t) -> Place? {
-        guard let fields = ProcessTable.statusFields(of: pid), fields.count >= 4,
-            let parent = pid_t(fields[1]), let group = pid_t(fields[2]), let session = pid_t(fields[3])
-        else { return nil }
-        return Place(parent: parent, group: group, session: session)
-    }
 }

@@ -21,19 +21,7 @@ struct PseudoTerminal {
 
     /// Opens a pty with the size and settings of `terminal` (the real one).
     init(like terminal: Int32) throws(SystemError) {
-        guard let functions = Self.functions else { throw SystemError("posix_openpt", code: ENOSYS) }
-        let master = functions.open(O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard master >= 0 else { throw SystemError("posix_openpt", code: errno) }
-        var name = [CChar](repeating: 0, count: 128)
-        guard functions.grant(master) == 0, functions.unlock(master) == 0,
-            functions.name(master, &name, name.count) == 0
-        else {
-            let error = errno
-            SystemCall.close(master)
-            throw SystemError("grantpt", code: error)
-        }
-        self.master = master
-        slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        (master, slavePath) = try PseudoTerminalDevice.open()
         // The slave's settings are the real terminal's (erase and interrupt keys, output
         // processing), set once through a descriptor of our own; but control keys are not echoed
         // as "^C" or "^Z": the display says how the command ended or that it stopped, and an
@@ -67,26 +55,4 @@ struct PseudoTerminal {
     func close() {
         SystemCall.close(master)
     }
-
-    /// posix_openpt(3), grantpt(3), unlockpt(3) and ptsname_r(3), looked up at run time: the
-    /// Glibc module map hides `<stdlib.h>`'s X/Open functions from Swift.
-    private struct Functions {
-        let open: @convention(c) (Int32) -> Int32
-        let grant: @convention(c) (Int32) -> Int32
-        let unlock: @convention(c) (Int32) -> Int32
-        let name: @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32
-    }
-
-    private static let functions: Functions? = {
-        func symbol<T>(_ name: String, as type: T.Type) -> T? {
-            dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: type) }
-        }
-        guard let open = symbol("posix_openpt", as: (@convention(c) (Int32) -> Int32).self),
-            let grant = symbol("grantpt", as: (@convention(c) (Int32) -> Int32).self),
-            let unlock = symbol("unlockpt", as: (@convention(c) (Int32) -> Int32).self),
-            let name = symbol(
-                "ptsname_r", as: (@convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32).self)
-        else { return nil }
-        return Functions(open: open, grant: grant, unlock: unlock, name: name)
-    }()
 }

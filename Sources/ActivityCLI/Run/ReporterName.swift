@@ -1,11 +1,13 @@
+import ActivityPOSIX
+
 /// How `activity run` names a reporter in the problems its lines raise: by the process at the
 /// other end of its connection, `reporter build.sh (pid 4242)`, since "line 3" of an unnamed
 /// connection says nothing. `activity emit` connects once per event for the script that runs
-/// it, so an emit is named by that script. Where `/proc` is missing, by the pid alone.
+/// it, so an emit is named by that script. Where the process table does not say, by the pid alone.
 enum ReporterName {
     /// The name of the reporter on the connection `fd`, or `nil` when its process is unknown.
     static func of(connection fd: Int32) -> String? {
-        SocketServer.peerPID(fd).map(of(process:))
+        UnixAddress.peerProcess(fd).map(of(process:))
     }
 
     static func of(process pid: Int32) -> String {

@@ -70,8 +70,7 @@ enum SessionLeader {
 
     /// Ends by `signal`, as the command did, without a core file of its own.
     private static func dieBy(_ signal: Int32) -> Never {
-        var none = rlimit(rlim_cur: 0, rlim_max: 0)
-        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
+        SystemCall.disableCoreFiles()
         SignalPipe.dieBy(signal)
     }
 }

@@ -14,7 +14,7 @@ import ActivityPOSIX
 /// that path would be too long for a socket address), named after this process
 /// (`activity-PID-XXXXXX`); ``close()`` removes the socket and the directory. A run killed by
 /// SIGKILL cannot clean up, so each new run removes the directories of runs whose process is
-/// gone. Connections from a process of another user are refused (`SO_PEERCRED`).
+/// gone. Connections from a process of another user are refused (`UnixAddress.peerUser`).
 final class SocketServer {
     let directory: String
     let path: String
@@ -60,7 +60,7 @@ final class SocketServer {
     /// reported through `refused`.
     func accept(refused: (uid_t) -> Void) -> Accepted {
         while true {
-            let fd = SystemCall.accept(fileDescriptor)
+            let fd = SystemCall.acceptConnection(fileDescriptor)
             if fd < 0 {
                 switch errno {
                 case EINTR, ECONNABORTED: continue
@@ -68,9 +68,7 @@ final class SocketServer {
                 default: return .none
                 }
             }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            let uid = Self.peerUID(fd)
+            let uid = UnixAddress.peerUser(fd)
             guard uid == getuid() else {
                 SystemCall.close(fd)
                 refused(uid ?? uid_t.max)
@@ -84,20 +82,6 @@ final class SocketServer {
     var hasPendingConnection: Bool {
         var request = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
         return poll(&request, 1, 0) == 1
-    }
-
-    /// The uid of the process at the other end of a Unix socket.
-    static func peerUID(_ fd: Int32) -> uid_t? { peerCredentials(fd)?.uid }
-
-    /// The pid of the process at the other end of a Unix socket.
-    static func peerPID(_ fd: Int32) -> Int32? { peerCredentials(fd).map(\.pid).flatMap { $0 > 0 ? $0 : nil } }
-
-    private static func peerCredentials(_ fd: Int32) -> (pid: Int32, uid: UInt32, gid: UInt32)? {
-        // struct ucred { pid_t pid; uid_t uid; gid_t gid; }
-        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
-        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
-        return credentials
     }
 
     /// Closes the socket and removes it and its directory.

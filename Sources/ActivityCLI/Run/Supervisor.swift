@@ -17,7 +17,10 @@ import ActivityWire
 /// on the calling thread that feeds everything to the display in arrival order.
 final class Supervisor {
     let command: [String]
-    let display: any Display
+    /// The render session with what finishing it involves (live OTLP export); events, output
+    /// and keys go to its ``SessionDisplay/session``.
+    let display: SessionDisplay
+    var session: RenderSession { display.session }
     /// How long connections and output pipes still open after the child exited may go on.
     let grace: Double
     /// Whether the child may take the terminal's foreground. Not under the terminal overlay: there
@@ -37,7 +40,7 @@ final class Supervisor {
     let verbose: Bool
 
     init(
-        command: [String], display: any Display, grace: Double, mayTakeTerminal: Bool, cancels: CancelRequests,
+        command: [String], display: SessionDisplay, grace: Double, mayTakeTerminal: Bool, cancels: CancelRequests,
         adapterName: String? = nil, usesTerminal: Bool = false, verbose: Bool = false
     ) {
         self.usesTerminal = usesTerminal
@@ -64,14 +67,14 @@ final class Supervisor {
         let frame: [String: AttributeValue] = [
             ActivityEvent.Begin.frameAttribute: .bool(true), OverlayConfiguration.priorityAttribute: .number(-1),
         ]
-        display.handle(
+        session.handle(
             .begin(
                 .init(
                     id: root, title: Spawn.title(command), cancellable: !mayTakeTerminal,
                     blocking: mayTakeTerminal ? .none : .block, attrs: frame, timestamp: SystemClock.unixTimestamp())))
-        display.attributeOutput(to: root)
+        session.attributeOutput(to: root)
         func fail(_ message: String, status: Int32) -> Outcome {
-            display.handle(
+            session.handle(
                 .end(.init(id: root, status: .failure, error: message, timestamp: SystemClock.unixTimestamp())))
             display.finish()
             Console.error(message, command: "run")
@@ -138,15 +141,19 @@ final class Supervisor {
 
         let tracker = ConnectionTracker(root: root, tree: .system(command: started.pid))
         var loop = IOLoop(
-            server: server, child: child, display: display, tracker: tracker,
+            server: server, child: child, session: session, tracker: tracker,
             output: started.output, errors: started.errors, grace: grace, adapter: adapter,
             status: aptStatus?.takeReadEnd() ?? -1, statusAdapter: statusAdapter,
             adaptsStandardOutput: started.terminal != nil || TerminalDevice.isTerminal(1)
                 || adapter?.reportsOnStandardOutput == true,
             terminal: started.terminal, cancels: cancels)
         loop.run()
-        // Before the summary: the person's terminal as it was.
-        started.terminal?.keys?.restore()
+        // Before the summary: the person's terminal as it was, once what was drawn under the
+        // display's settings has been written.
+        if let keys = started.terminal?.keys {
+            session.drawNow()
+            keys.restore()
+        }
 
         let status = child.status ?? 0
         let exitStatus: Int32
@@ -179,18 +186,18 @@ final class Supervisor {
         }
         // Its output could not be passed on (a full disk): that is the failure to show, not the
         // SIGPIPE that the closed pipe then gave the command.
-        if let lost = WriteFailure.of(display).first {
+        if let lost = WriteFailure.of(session).first {
             end.status = .failure
             end.error = lost.message
         }
-        display.handle(.end(end))
+        session.handle(.end(end))
         display.finish()
         return Outcome(status: exitStatus, signal: killingSignal)
     }
 
     /// A line on the display about what `run` did, under the command's activity.
     private func note(_ message: String, root: ActivityID) {
-        display.handle(.log(.init(message: message, id: root, level: .info, timestamp: SystemClock.unixTimestamp())))
+        session.handle(.log(.init(message: message, id: root, level: .info, timestamp: SystemClock.unixTimestamp())))
     }
 
     /// The command, started: its output descriptors (-1 for none) and, on a pseudo-terminal,
@@ -204,7 +211,7 @@ final class Supervisor {
     }
 
     /// This program, run again as the pty's session leader.
-    static let executable = "/proc/self/exe"
+    static let executable = SystemCall.executablePath()
 
     private struct StartFailure: Error {
         var message: String
@@ -247,6 +254,11 @@ final class Supervisor {
     private func startOnTerminal(
         _ environment: [String], root: ActivityID, keeping: [Int32]
     ) throws(StartFailure) -> Started {
+        guard let executable = Self.executable else {
+            throw StartFailure(
+                message: "cannot run a command on a pseudo-terminal: this program's own path is not available "
+                    + "on this platform", exitStatus: ExitCode.osError)
+        }
         let pty: PseudoTerminal
         do throws(SystemError) {
             pty = try PseudoTerminal(like: 2)
@@ -264,23 +276,25 @@ final class Supervisor {
         let pid: pid_t
         do throws(Spawn.Failure) {
             pid = try Spawn.spawn(
-                [Self.executable, SessionLeader.command, "--"] + command, environment: environment,
+                [executable, SessionLeader.command, "--"] + command, environment: environment,
                 streams: .terminal(path: pty.slavePath, input: forwardsKeys), keeping: keeping)
         } catch {
             pty.close()
             throw StartFailure(message: error.message(for: command[0]), exitStatus: error.exitStatus)
         }
-        let keys = forwardsKeys ? RawMode(0) : nil
-        let display = self.display
+        // The TTY display ends each line it writes with "\r\n" (the command's rows, its own
+        // lines and frames), so the terminal's output processing can be off while it draws.
+        let keys = forwardsKeys ? RawMode(0, processesOutput: false) : nil
+        let session = self.session
         let suspension = ChildProcess.Suspension(
             before: {
-                display.suspend()
+                session.suspendDrawing()
                 keys?.restore()
             },
             after: {
                 keys?.resume()
                 pty.copySize(from: 2)
-                display.resume()
+                session.resumeDrawing()
             })
         let pump = TerminalPump(pty: pty, root: root, keys: keys, terminal: 2)
         return Started(
@@ -294,7 +308,7 @@ final class Supervisor {
 struct IOLoop {
     let server: SocketServer
     let child: ChildProcess
-    let display: any Display
+    let session: RenderSession
     var tracker: ConnectionTracker
     var output: Int32
     var errors: Int32
@@ -328,7 +342,7 @@ struct IOLoop {
     private var warnedOutOfDescriptors = false
 
     init(
-        server: SocketServer, child: ChildProcess, display: any Display, tracker: ConnectionTracker,
+        server: SocketServer, child: ChildProcess, session: RenderSession, tracker: ConnectionTracker,
         output: Int32, errors: Int32, grace: Double, adapter: (any OutputAdapter)? = nil,
         status: Int32 = -1, statusAdapter: (any OutputAdapter)? = nil,
         adaptsStandardOutput: Bool = true, terminal: TerminalPump? = nil, cancels: CancelRequests? = nil
@@ -349,7 +363,7 @@ struct IOLoop {
         }
         self.server = server
         self.child = child
-        self.display = display
+        self.session = session
         self.tracker = tracker
         self.output = output
         self.errors = errors
@@ -370,7 +384,7 @@ struct IOLoop {
             if let deadline, SystemClock.monotonicSeconds() >= deadline { break }
             // The display's reader stalls: the command's output waits in its pipes (the command
             // blocks on a full one, as on a bare terminal), while reporters are still answered.
-            let behind = display.outputIsBehind
+            let behind = session.outputIsBehind
             var fds = [
                 pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: deadline == nil ? child.exitNotice?.readEnd ?? -1 : -1, events: Int16(POLLIN), revents: 0),
@@ -388,8 +402,8 @@ struct IOLoop {
             var timeout =
                 deadline.map { Int32(saturating: max(0, ($0 - SystemClock.monotonicSeconds()) * 1000), rounding: .up) }
                 ?? -1
-            let display = self.display
-            if let wait = terminal?.tick(on: display) {
+            let session = self.session
+            if let wait = terminal?.tick(on: session) {
                 timeout = timeout < 0 ? wait : min(timeout, wait)
                 readRows()
             }
@@ -424,7 +438,7 @@ struct IOLoop {
             }
             if fds[3].revents & readable != 0 { output = pump(output, to: .stdout, buffer) }
             if fds[4].revents & readable != 0 { errors = pump(errors, to: .stderr, buffer) }
-            if fds[5].revents & readable != 0 { keysOpen = terminal?.readKeys(on: display) ?? false }
+            if fds[5].revents & readable != 0 { keysOpen = terminal?.readKeys(on: session) ?? false }
             if fds[6].revents != 0 { terminal?.writeKeys() }
             if fds[7].revents & readable != 0, let cancels { sendBack(cancels.take()) }
             if fds[8].revents & readable != 0 { readStatus(buffer) }
@@ -447,12 +461,12 @@ struct IOLoop {
             acceptPausedUntil = nil
             reapProcesses(buffer)
             for fd in tracker.descriptors {
-                tracker.close(fd, into: display)
+                tracker.close(fd, into: session)
                 close(fd)
             }
             passes += 1
         } while server.hasPendingConnection && passes < 256
-        tracker.reapProcesses(all: true, isAlive: Self.isAlive, into: display)
+        tracker.reapProcesses(all: true, isAlive: Self.isAlive, into: session)
         // What the command wrote while its output waited for the display's reader is passed on.
         output = drainPipe(output, .stdout, buffer)
         errors = drainPipe(errors, .stderr, buffer)
@@ -472,15 +486,15 @@ struct IOLoop {
     private mutating func acceptPending() {
         if let until = acceptPausedUntil, SystemClock.monotonicSeconds() < until { return }
         acceptPausedUntil = nil
-        let display = self.display
+        let session = self.session
         while true {
             switch server.accept(refused: { uid in
                 let message = "refused a reporter of another user (uid \(uid))"
-                display.handle(.log(.init(message: message, level: .warning, timestamp: SystemClock.unixTimestamp())))
+                session.handle(.log(.init(message: message, level: .warning, timestamp: SystemClock.unixTimestamp())))
             }) {
             case .connection(let fd):
                 // Unknown, a descriptor reused for a new connection must not keep its old name.
-                display.name(sender: fd, as: ReporterName.of(connection: fd))
+                session.name(sender: fd, as: ReporterName.of(connection: fd))
                 tracker.open(fd)
             case .none:
                 return
@@ -491,7 +505,7 @@ struct IOLoop {
                     let message =
                         "cannot accept more reporters for now (\(SystemError.reason(error))); "
                         + "new ones wait until others finish"
-                    display.handle(
+                    session.handle(
                         .log(.init(message: message, level: .warning, timestamp: SystemClock.unixTimestamp())))
                 }
                 return
@@ -513,28 +527,28 @@ struct IOLoop {
                 rounds += 1
                 switch try? SystemCall.read(fd, into: buffer) {
                 case .bytes(let count):
-                    tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd, into: display)
+                    tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd, into: session)
                     continue
                 case .wouldBlock:
                     break
                 case .endOfFile, nil:
-                    tracker.close(fd, into: display)
+                    tracker.close(fd, into: session)
                     close(fd)
                 }
                 break
             }
         }
-        tracker.reapProcesses(isAlive: Self.isAlive, into: display)
+        tracker.reapProcesses(isAlive: Self.isAlive, into: session)
     }
 
     private mutating func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) {
         switch try? SystemCall.read(fd, into: buffer) {
         case .bytes(let count):
-            tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd, into: display)
+            tracker.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: fd, into: session)
         case .wouldBlock:
             break
         case .endOfFile, nil:
-            tracker.close(fd, into: display)
+            tracker.close(fd, into: session)
             close(fd)
         }
     }
@@ -549,12 +563,10 @@ struct IOLoop {
                 cancels?.interrupt()
                 continue
             }
-            switch tracker.cancel(id, in: display) {
+            switch tracker.cancel(id, in: session) {
             case .line(let line, let fd):
                 // One short line on a socket the reporter reads: never waits, never raises SIGPIPE.
-                _ = line.withUnsafeBytes {
-                    send(fd, $0.baseAddress, $0.count, SystemCall.noSignal | Int32(MSG_DONTWAIT))
-                }
+                _ = try? SystemCall.write(fd, from: line, socket: true, dontWait: true)
             case .signal(let signal, let pid):
                 kill(pid, signal)
             case .ignored:
@@ -585,7 +597,7 @@ struct IOLoop {
             } else {
                 pass(Array(bytes), to: stream)
             }
-            if display.isClosed(stream) { return finishPipe(fd, stream) }
+            if session.isClosed(stream) { return finishPipe(fd, stream) }
             let holds = adapter(for: stream)?.holdsUnfinishedLine(Self.adapterStream(stream))
             releasesLine[stream] = holds == true ? SystemClock.monotonicSeconds() + Self.promptPause : nil
         case .wouldBlock:
@@ -673,9 +685,9 @@ struct IOLoop {
         if let adapter = adapter(for: stream) {
             show(adapter.finish(Self.adapterStream(stream)), to: stream)
         }
-        let display = self.display
+        let session = self.session
         if stream == .stdout {
-            terminal?.finish(on: display)
+            terminal?.finish(on: session)
             readRows()
         }
         close(fd)
@@ -691,10 +703,10 @@ struct IOLoop {
     /// The command's own output: to the pseudo-terminal's parser, else on as it came.
     private mutating func pass(_ bytes: [UInt8], to stream: StandardStream) {
         if terminal != nil {
-            let display = self.display
-            terminal?.show(bytes, on: display)
+            let session = self.session
+            terminal?.show(bytes, on: session)
         } else {
-            display.passthrough(bytes, to: stream)
+            session.passthrough(bytes, to: stream)
         }
     }
 
@@ -704,7 +716,7 @@ struct IOLoop {
             switch output {
             case .event(var event):
                 event.timestamp = SystemClock.unixTimestamp()
-                display.handle(event)
+                session.handle(event)
                 noteOwner(of: event)
             case .passthrough(let bytes, _):
                 if terminal == nil { pass(bytes, to: stream) }
@@ -724,7 +736,7 @@ struct IOLoop {
         default:
             return
         }
-        display.attributeOutput(to: adapted.last ?? tracker.root)
+        session.attributeOutput(to: adapted.last ?? tracker.root)
     }
 
     /// Shows what the adapter has at the very end, after both pipes are closed.

@@ -1,4 +1,5 @@
 import ActivityAdapters
+import ActivityRendering
 import ActivityTerminal
 
 /// The command's screen, handed to the display: which rows are final now, the live rows and
@@ -38,15 +39,15 @@ extension TerminalPump {
 
     /// Hands the display what changed on the command's screen: final rows, live rows (bare
     /// with the cursor when `atPrompt` and the command is at one), the status, the modes.
-    mutating func publish(on display: any Display, atPrompt: Bool) {
+    mutating func publish(on session: RenderSession, atPrompt: Bool) {
         let rows = screen.pendingFinalRows
         if rows > 0 {
             let final = screen.takeFinalRows()
-            display.commandOutput(.final(bytes: final.bytes, rows: rows))
+            session.commandOutput(.final(bytes: final.bytes, rows: rows))
             if readsRows { rowsToRead.add(final: final) }
         }
         if readsRows { rowsToRead.setCurrent(from: screen) }
-        publishModes(on: display)
+        publishModes(on: session)
         guard !screen.isAlternateScreen else { return }
         var live = Array(screen.rows[..<screen.usedRowCount])
         var latest = ""
@@ -56,7 +57,7 @@ extension TerminalPump {
         }
         if latest != status.latest {
             status.latest = latest
-            sendStatus(on: display, force: latest.isEmpty)
+            sendStatus(on: session, force: latest.isEmpty)
         }
         let cursor = atPrompt ? promptCursor : nil
         // A row that may be a prompt is not drawn in the live region meanwhile: shown there
@@ -64,14 +65,14 @@ extension TerminalPump {
         if cursor == nil, let prompt = promptCursor, prompt.row < live.count { live.remove(at: prompt.row) }
         guard live != shownLive.rows || cursor != shownLive.cursor else { return }
         shownLive = (live, cursor)
-        display.commandOutput(.live(live, cursor: cursor))
+        session.commandOutput(.live(live, cursor: cursor))
     }
 
     /// The keyboard and mouse modes and the title reach the real terminal as the command sets
     /// them (the display draws the main screen itself, so its other modes would only move the
     /// live region around); what is on is what the display turns off when the command ends or
     /// stops.
-    mutating func publishModes(on display: any Display) {
+    mutating func publishModes(on session: RenderSession) {
         var change: [UInt8] = []
         let input = screen.modes.keyboardAndMouse
         if !screen.isAlternateScreen, input != sentInput.modes {
@@ -89,7 +90,7 @@ extension TerminalPump {
             : input.setSequence + (screen.title.map { Array("\u{1B}]2;".utf8) + $0 + Array("\u{1B}\\".utf8) } ?? [])
         guard !change.isEmpty || reset != sentModes.reset || resume != sentModes.resume else { return }
         sentModes = (reset, resume)
-        display.commandOutput(.modes(change: change, reset: reset, resume: resume))
+        session.commandOutput(.modes(change: change, reset: reset, resume: resume))
     }
 
     /// The range of the first switch to (`entering`) or from the alternate screen in `bytes`:

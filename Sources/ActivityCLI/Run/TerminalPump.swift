@@ -1,5 +1,6 @@
 import ActivityAdapters
 import ActivityPOSIX
+import ActivityRendering
 import ActivityTerminal
 import ActivityWire
 
@@ -75,7 +76,7 @@ struct TerminalPump {
     var hasPendingKeys: Bool { !pendingKeys.isEmpty }
 
     /// What the command wrote, after its adapter (if any) took its progress lines.
-    mutating func show(_ bytes: [UInt8], on display: any Display) {
+    mutating func show(_ bytes: [UInt8], on session: RenderSession) {
         lastOutput = SystemClock.monotonicSeconds()
         var rest = bytes[...]
         while !rest.isEmpty {
@@ -84,47 +85,47 @@ struct TerminalPump {
                 let end = Self.alternateScreenSwitch(in: rest, entering: false)?.upperBound ?? rest.endIndex
                 let part = rest[..<end]
                 screen.feed(part)
-                display.commandOutput(
+                session.commandOutput(
                     screen.isAlternateScreen ? .fullScreen(Array(part)) : .leaveFullScreen(Array(part)))
                 rest = rest[end...]
                 if !screen.isAlternateScreen { sentInput.modes = screen.modes.keyboardAndMouse }
             } else if let switchTo = Self.alternateScreenSwitch(in: rest, entering: true) {
                 screen.feed(rest[..<switchTo.lowerBound])
-                publish(on: display, atPrompt: false)
-                display.commandOutput(.enterFullScreen)
+                publish(on: session, atPrompt: false)
+                session.commandOutput(.enterFullScreen)
                 // The switch itself is the full-screen program's first bytes.
                 let part = rest[switchTo]
                 screen.feed(part)
-                display.commandOutput(.fullScreen(Array(part)))
+                session.commandOutput(.fullScreen(Array(part)))
                 rest = rest[switchTo.upperBound...]
             } else {
                 screen.feed(rest)
                 rest = []
                 if screen.isAlternateScreen {
                     // The switch came cut in two reads: the terminal is sent one whole.
-                    publish(on: display, atPrompt: false)
-                    display.commandOutput(.enterFullScreen)
-                    display.commandOutput(.fullScreen(Array("\u{1B}[?1049h".utf8)))
+                    publish(on: session, atPrompt: false)
+                    session.commandOutput(.enterFullScreen)
+                    session.commandOutput(.fullScreen(Array("\u{1B}[?1049h".utf8)))
                 }
             }
         }
         noteSettleable(at: lastOutput)
         settle(at: lastOutput)
-        publish(on: display, atPrompt: shownLive.cursor != nil)
+        publish(on: session, atPrompt: shownLive.cursor != nil)
     }
 
     /// The output has ended: what stands on the command's screen is final.
-    mutating func finish(on display: any Display) {
-        if screen.isAlternateScreen { display.commandOutput(.leaveFullScreen(screen.resetSequence)) }
+    mutating func finish(on session: RenderSession) {
+        if screen.isAlternateScreen { session.commandOutput(.leaveFullScreen(screen.resetSequence)) }
         screen.finish()
-        publish(on: display, atPrompt: false)
-        sendStatus(on: display, force: true)
+        publish(on: session, atPrompt: false)
+        sendStatus(on: session, force: true)
     }
 
     /// Called on every turn of the poll loop: a quiet unfinished row becomes a prompt, rows that
     /// stood long enough become final, the latest status goes out, a new terminal size reaches
     /// the command. Returns the milliseconds until it wants to be called again.
-    mutating func tick(on display: any Display) -> Int32 {
+    mutating func tick(on session: RenderSession) -> Int32 {
         let now = SystemClock.monotonicSeconds()
         var wait = Self.sizeInterval
         if now >= nextSizeCheck {
@@ -132,17 +133,17 @@ struct TerminalPump {
             let size = TerminalDevice.size(of: terminal, environment: [:])
             if size.columns != screen.columns || size.rows != screen.rowCount {
                 screen.resize(columns: size.columns, rows: size.rows)
-                publish(on: display, atPrompt: shownLive.cursor != nil)
+                publish(on: session, atPrompt: shownLive.cursor != nil)
             }
             nextSizeCheck = now + Self.sizeInterval
             // Esc is offered only while keys reach the command and it does not read them one by one.
-            display.offerCancelKey(keys != nil && pty.isInLineMode)
+            session.offerCancelKey(keys != nil && pty.isInLineMode)
         }
         if let first = settleable.first {
             let due = first.at + Self.finalDelay
             if now >= due {
                 settle(at: now)
-                publish(on: display, atPrompt: shownLive.cursor != nil)
+                publish(on: session, atPrompt: shownLive.cursor != nil)
             } else {
                 wait = min(wait, due - now)
             }
@@ -150,22 +151,22 @@ struct TerminalPump {
         if shownLive.cursor == nil, promptCursor != nil {
             let due = lastOutput + Self.promptDelay
             if now >= due {
-                publish(on: display, atPrompt: true)
+                publish(on: session, atPrompt: true)
             } else {
                 wait = min(wait, due - now)
             }
         }
         if status.latest != status.shown {
             let due = status.at + Self.statusInterval
-            if now >= due { sendStatus(on: display) } else { wait = min(wait, due - now) }
+            if now >= due { sendStatus(on: session) } else { wait = min(wait, due - now) }
         }
         return Int32(saturating: max(0, wait) * 1000, rounding: .up)
     }
 
     /// Reads the keys typed on the real terminal and copies them to the command, but for the
-    /// display's cancel key (``takesCancelKey(_:lineMode:display:)``). Returns false when the real
+    /// display's cancel key (``takesCancelKey(_:lineMode:press:)``). Returns false when the real
     /// terminal's input has ended.
-    mutating func readKeys(on display: any Display) -> Bool {
+    mutating func readKeys(on session: RenderSession) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count: Int
         switch try? SystemCall.read(0, into: &buffer) {
@@ -173,7 +174,9 @@ struct TerminalPump {
         case .wouldBlock: return true
         case .endOfFile, nil: return false
         }
-        if Self.takesCancelKey(buffer[..<count], lineMode: { pty.isInLineMode }, display: display) { return true }
+        if Self.takesCancelKey(buffer[..<count], lineMode: { pty.isInLineMode }, press: session.pressCancelKey) {
+            return true
+        }
         if pendingKeys.count + count <= Self.pendingKeysLimit { pendingKeys += buffer[..<count] }
         writeKeys()
         return true
@@ -182,23 +185,20 @@ struct TerminalPump {
     /// Whether the display takes `keys` as its cancel key: Esc alone in one read (an arrow key, Alt
     /// with a key or a paste arrives as Esc and more in one read, and goes to the command), while
     /// the command's terminal is in line mode (no editor, pager or line editor reads it key by
-    /// key; there, Esc would be a stray `^[` in a line) and the display has something to cancel.
-    static func takesCancelKey(
-        _ keys: ArraySlice<UInt8>, lineMode: () -> Bool, display: any Display
-    ) -> Bool {
-        keys.count == 1 && keys.first == 0x1B && lineMode() && display.pressCancelKey()
+    /// key; there, Esc would be a stray `^[` in a line) and the display, pressed the key
+    /// (`press`: ``RenderSession/pressCancelKey()``), has something to cancel.
+    static func takesCancelKey(_ keys: ArraySlice<UInt8>, lineMode: () -> Bool, press: () -> Bool) -> Bool {
+        keys.count == 1 && keys.first == 0x1B && lineMode() && press()
     }
 
     /// Writes what the pty takes of the waiting keys.
     mutating func writeKeys() {
         while !pendingKeys.isEmpty {
-            let written = pendingKeys.withUnsafeBytes { write(pty.master, $0.baseAddress, $0.count) }
-            if written > 0 {
-                pendingKeys.removeFirst(written)
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else {
-                if written < 0 && errno != EAGAIN { pendingKeys.removeAll() }  // the command is gone
+            switch try? SystemCall.write(pty.master, from: pendingKeys) {
+            case .written(let count): pendingKeys.removeFirst(count)
+            case .wouldBlock: return  // the rest when the pty takes more
+            case nil:
+                pendingKeys.removeAll()  // the command is gone
                 return
             }
         }
@@ -206,11 +206,11 @@ struct TerminalPump {
 
     /// The latest status as the command's activity's message, at most every `statusInterval`
     /// (a meter rewritten thousands of times a second is one changing line, not an event each).
-    mutating func sendStatus(on display: any Display, force: Bool = false) {
+    mutating func sendStatus(on session: RenderSession, force: Bool = false) {
         let now = SystemClock.monotonicSeconds()
         guard status.latest != status.shown, force || now >= status.at + Self.statusInterval else { return }
         status.shown = status.latest
         status.at = now
-        display.handle(.progress(.init(id: root, message: status.latest, timestamp: SystemClock.unixTimestamp())))
+        session.handle(.progress(.init(id: root, message: status.latest, timestamp: SystemClock.unixTimestamp())))
     }
 }

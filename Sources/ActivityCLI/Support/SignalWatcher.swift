@@ -16,16 +16,16 @@ import Synchronization
 /// (the producer in the same pipeline was interrupted), and whichever path comes first, the
 /// display is finished exactly once, completely, before the process ends by the signal.
 final class SignalWatcher: Sendable {
-    private let display: any Display
+    private let display: SessionDisplay
     private let finishing = Mutex(false)
     private let received = Atomic<Int32>(0)
 
-    private init(display: any Display) {
+    private init(display: SessionDisplay) {
         self.display = display
     }
 
     /// Installs the handlers and starts the thread that waits for them.
-    static func start(finishing display: any Display) -> SignalWatcher {
+    static func start(finishing display: SessionDisplay) -> SignalWatcher {
         let watcher = SignalWatcher(display: display)
         guard SignalPipe.install() else { return watcher }
         let fd = SignalPipe.readEnd

@@ -12,22 +12,15 @@ import ActivityWire
 
 /// Writes whole buffers to a file descriptor, retrying short writes and `EINTR`.
 ///
-/// `SIGPIPE` is ignored by `activity`, so a reader that went away shows up as ``Failure/closed``:
-/// the commands then stop quietly (`activity validate big.jsonl | head`).
+/// `SIGPIPE` is ignored by `activity`, so a reader that went away shows up as a ``SystemError``
+/// whose `readerIsGone`: the commands then stop quietly (`activity validate big.jsonl | head`).
 struct FileOutput: Sendable {
-    enum Failure: Error, Equatable {
-        /// The reading end is gone (`EPIPE`).
-        case closed
-        /// Another error, with its `errno`.
-        case failed(Int32)
-    }
-
     let fileDescriptor: Int32
 
     static let standardOutput = FileOutput(fileDescriptor: 1)
     static let standardError = FileOutput(fileDescriptor: 2)
 
-    func write(_ bytes: some Collection<UInt8>) throws(Failure) {
+    func write(_ bytes: some Collection<UInt8>) throws(SystemError) {
         if let result = bytes.withContiguousStorageIfAvailable({ writeAll($0) }) {
             if let failure = result { throw failure }
             return
@@ -35,18 +28,18 @@ struct FileOutput: Sendable {
         if let failure = Array(bytes).withUnsafeBufferPointer({ writeAll($0) }) { throw failure }
     }
 
-    func write(_ text: String) throws(Failure) {
+    func write(_ text: String) throws(SystemError) {
         try write(Array(text.utf8))
     }
 
     /// A non-blocking descriptor we must not change is waited for until it takes more.
-    private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) -> Failure? {
+    private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) -> SystemError? {
         let fd = fileDescriptor
         let error = SystemCall.writeAll(fd, UnsafeRawBufferPointer(buffer)) { _, _ in
             SystemCall.waitUntilWritable(fd, milliseconds: 1000)
             return true
         }
-        return error == 0 ? nil : error == EPIPE ? .closed : .failed(error)
+        return error == 0 ? nil : SystemError("write", code: error)
     }
 }
 

@@ -12,7 +12,8 @@ import Synchronization
     import Darwin
 #endif
 
-/// Sends activities to an OpenTelemetry Collector over OTLP/HTTP as they end.
+/// Sends activities to an OpenTelemetry Collector over OTLP/HTTP as they end; fed by
+/// ``OTLPRenderer``, the render session's renderer for live export.
 ///
 /// Event-driven: ``handle(_:)`` folds each event (``TimelineBuilder``, forgetting what has ended)
 /// and turns every activity that ends into a span (``OTLPSpanEncoder``), on the caller's thread,
@@ -56,12 +57,25 @@ final class OTLPLiveExporter: Sendable {
     /// the sender then only wakes on its schedule.
     private let wakeUp = try? WakeUpPipe()
     private let warn: @Sendable (String) -> Void
+    private let post: Post
     private let writer: OTLPTraceWriter
 
-    /// - Parameter warn: receives the messages for the person watching (without `activity: `).
-    init(settings: OTLPSettings, warn: @escaping @Sendable (String) -> Void) {
+    /// Sends one request body to the collector and says how it went.
+    typealias Post = @Sendable (_ body: [UInt8]) -> HTTPPoster.Outcome
+
+    /// - Parameters:
+    ///   - post: sends a request; by default ``HTTPPoster`` posts it to the settings' endpoint
+    ///     (tests collect the bodies instead).
+    ///   - warn: receives the messages for the person watching (without `activity: `).
+    init(settings: OTLPSettings, post: Post? = nil, warn: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.warn = warn
+        self.post =
+            post ?? { body in
+                HTTPPoster.post(
+                    body, to: settings.endpoint, contentType: "application/json", headers: settings.headers,
+                    timeout: settings.timeout, tls: settings.tls)
+            }
         state = Mutex(State(queue: BoundedQueue(maxCount: settings.maxQueueSize)))
         writer = OTLPTraceWriter(
             serviceName: settings.serviceName, resourceAttributes: settings.resourceAttributes,
@@ -155,9 +169,7 @@ final class OTLPLiveExporter: Sendable {
         var outcome = HTTPPoster.Outcome.failed("not sent")
         for attempt in 0..<attempts {
             if attempt > 0 { SystemClock.sleep(seconds: 0.25 * Double(1 << (attempt - 1))) }
-            outcome = HTTPPoster.post(
-                body, to: settings.endpoint, contentType: "application/json", headers: settings.headers,
-                timeout: settings.timeout, tls: settings.tls)
+            outcome = post(body)
             guard outcome.isRetryable else { break }
         }
         let problem: String?

@@ -1,3 +1,5 @@
+import ActivityPOSIX
+
 /// Output written as it is made, a buffer at a time, instead of one string at the end.
 struct BufferedOutput {
     private let output: FileOutput
@@ -22,7 +24,7 @@ struct BufferedOutput {
     /// Writes what is buffered.
     mutating func flush() throws(ExportFailure) {
         guard !buffer.isEmpty else { return }
-        do throws(FileOutput.Failure) { try output.write(buffer) } catch { throw .output(error) }
+        do throws(SystemError) { try output.write(buffer) } catch { throw .output(error) }
         buffer.removeAll(keepingCapacity: true)
     }
 }

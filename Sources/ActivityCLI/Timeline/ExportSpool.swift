@@ -102,5 +102,5 @@ enum ExportFailure: Error {
     /// The temporary file could not be made, written or read.
     case temporaryFile(SystemError)
     /// Writing the output failed.
-    case output(FileOutput.Failure)
+    case output(SystemError)
 }

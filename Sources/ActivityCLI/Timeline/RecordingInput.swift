@@ -26,13 +26,11 @@ enum RecordingInput {
             return ExitCode.cannotCreate
         }
         defer { if fd != 1 { close(fd) } }
-        do throws(FileOutput.Failure) {
+        do throws(SystemError) {
             try FileOutput(fileDescriptor: fd).write(text)
         } catch {
-            if error == .closed { return ExitCode.success }
-            if case .failed(let code) = error {
-                Console.error("\(path): \(SystemError.reason(code))", command: command)
-            }
+            if error.readerIsGone { return ExitCode.success }
+            Console.error("\(path): \(error.reason)", command: command)
             return ExitCode.ioError
         }
         return ExitCode.success

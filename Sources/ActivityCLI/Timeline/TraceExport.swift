@@ -123,8 +123,8 @@ enum TraceExport {
 
     private static func report(_ failure: ExportFailure, path: String) -> Int32 {
         switch failure {
-        case .output(.closed): return ExitCode.success
-        case .output(.failed(let code)): Console.error("\(path): \(SystemError.reason(code))", command: "export")
+        case .output(let error) where error.readerIsGone: return ExitCode.success
+        case .output(let error): Console.error("\(path): \(error.reason)", command: "export")
         case .temporaryFile(let error):
             Console.error("temporary file in TMPDIR: \(error.reason)", command: "export")
         }

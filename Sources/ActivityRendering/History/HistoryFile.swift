@@ -1,4 +1,5 @@
 import ActivityPOSIX
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -109,8 +110,7 @@ package enum HistoryFile {
         var waited = 0.0
         while flock(lock, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, waited < lockWait else { return false }
-            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
-            nanosleep(&pause, nil)
+            SystemClock.sleep(seconds: 0.01)
             waited += 0.01
         }
         return true

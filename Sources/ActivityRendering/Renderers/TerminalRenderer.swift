@@ -314,9 +314,11 @@ public final class TerminalRenderer: ActivityRenderer {
                 notePermanentLine()
             }
             if outputOwner != nil { keepOwnedOutput(line, shownAs: permanentLines, in: store) }
-        case .output(let target, _, let sharesTerminal):
+        case .output(let target, let isTerminal, let sharesTerminal):
             if outputOwner != nil { keepOwnedOutput(piece.bytes, shownAs: nil, in: store) }
-            let text = TerminalSanitizer.display(bytes: Array(piece.bytes)) + [0x0A]
+            // On a terminal a line ends as the display's own do: the terminal's output
+            // processing may be off (`activity run`).
+            let text = TerminalSanitizer.display(bytes: Array(piece.bytes)) + (isTerminal ? Self.newline : [0x0A])
             if configuration.mode == .tty && sharesTerminal && !isFinished && liveHeight > 0 {
                 pendingSeparate.append((target, text))
                 if pendingSeparate.count > 4096 { flushNow(store) }

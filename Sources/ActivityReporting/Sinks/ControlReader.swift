@@ -105,15 +105,11 @@ package struct ControlReader {
             case S_IFSOCK:
                 return Channel(fd: fd, owned: false, isSocket: true)
             case S_IFIFO:
-                #if os(Linux)
-                    // A description of our own of the same pipe, so the caller's flags stay as they are.
-                    let own = SystemCall.open("/proc/self/fd/\(fd)", O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0)
-                    return own >= 0 ? Channel(fd: own, owned: true, isSocket: false) : nil
-                #else
-                    // No way to open a description of our own of a pipe (Linux has /proc/self/fd):
-                    // making the caller's non-blocking would change its flags. Not read.
-                    return nil
-                #endif
+                // A description of our own of the same pipe, so the caller's flags stay as they are.
+                // Not available on Darwin (no /proc/self/fd): there the pipe is not read, since
+                // making the caller's description non-blocking would change its flags.
+                let own = SystemCall.openOwnDescription(of: fd, flags: O_NONBLOCK)
+                return own >= 0 ? Channel(fd: own, owned: true, isSocket: false) : nil
             default:
                 return nil
             }

@@ -126,7 +126,7 @@ package final class LineConnection: Sendable {
                     }
                     return
                 }
-                usleep(500)
+                SystemClock.sleep(seconds: 0.0005)
             }
         }
     }
@@ -138,7 +138,7 @@ package final class LineConnection: Sendable {
             // A reader known to be stalled is not waited for again: that wait was already spent.
             let done = queue.withLock { $0.broken || $0.stalled || ($0.lines.isEmpty && $0.inFlight == 0) }
             if done || monotonicSeconds() >= deadline { return }
-            usleep(500)
+            SystemClock.sleep(seconds: 0.0005)
         }
     }
 
@@ -149,7 +149,7 @@ package final class LineConnection: Sendable {
         signal()
         let deadline = monotonicSeconds() + wait
         while monotonicSeconds() < deadline, !queue.withLock({ $0.finished }) {
-            usleep(500)
+            SystemClock.sleep(seconds: 0.0005)
         }
     }
 
@@ -281,25 +281,19 @@ package final class LineConnection: Sendable {
                     continue
                 }
                 if request.revents & Int16(POLLOUT) == 0 { return .failed(pollFailure(request.revents, target)) }
-                let start = bytes.baseAddress! + offset
-                let written =
-                    target.isSocket
-                    ? send(target.fd, start, bytes.count - offset, SystemCall.noSignal | Int32(MSG_DONTWAIT))
-                    : SystemCall.write(target.fd, start, bytes.count - offset)
-                if written < 0 {
-                    let error = errno
-                    switch error {
-                    case EINTR, EAGAIN, EWOULDBLOCK:
+                let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+                do throws(SystemError) {
+                    switch try SystemCall.write(target.fd, from: rest, socket: target.isSocket, dontWait: true) {
+                    case .written(let count):
+                        offset += count
+                    case .wouldBlock:
                         if giveUp() { return .gaveUp }
-                        continue
-                    case EPIPE:
-                        SystemCall.consumePendingSIGPIPE(&signals)  // the SIGPIPE this write raised
-                        return .failed(EPIPE)
-                    default:
-                        return .failed(error)
                     }
+                } catch {
+                    // The SIGPIPE a write to a pipe whose reader is gone raised (blocked here).
+                    if error.code == EPIPE { SystemCall.consumePendingSIGPIPE(&signals) }
+                    return .failed(error.code)
                 }
-                offset += written
             }
             return .written
         }
@@ -400,27 +394,13 @@ package final class LineConnection: Sendable {
         let fd = SystemCall.unixStreamSocket()
         guard fd >= 0 else { throw ActivitySinkError("cannot create a socket: \(SystemError.reason(errno))") }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        #if canImport(Darwin)
-            address.sun_len = UInt8(MemoryLayout<sockaddr_un>.size)
-        #endif
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard var address = UnixAddress(path: path) else {
             SystemCall.close(fd)
             throw ActivitySinkError("the socket path \(path) is too long")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: bytes)
-            buffer[bytes.count] = 0
-        }
         let deadline = monotonicSeconds() + timeout
         while true {
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    SystemCall.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
+            let result = address.withSockaddr { SystemCall.connect(fd, $0, $1) }
             if result == 0 { break }
             let error = errno
             if error == EINTR { continue }
@@ -439,7 +419,7 @@ package final class LineConnection: Sendable {
                 throw ActivitySinkError("cannot connect to unix:\(path): no answer within \(timeout) s")
             }
             if error == EAGAIN && monotonicSeconds() < deadline {
-                usleep(1000)
+                SystemClock.sleep(seconds: 0.001)
                 continue
             }
             SystemCall.close(fd)

@@ -1,4 +1,5 @@
 import ActivityWire
+
 /// Writing characters: the fast path for runs of printable ASCII, wide characters, grapheme
 /// clusters built across writes, autowrap, line feeds and scrolling.
 extension CommandScreen {

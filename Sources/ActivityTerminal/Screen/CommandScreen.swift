@@ -81,6 +81,11 @@ package struct CommandScreen: Sendable {
     package internal(set) var rowsAbove = 0
     /// ``redraw`` of the main screen while the alternate one is in use.
     var mainRedraw = (lowestRow: 0, depth: 0)
+    /// Whether runs of plain lines are taken whole (``takePlainLines(_:from:scanned:)``); off,
+    /// every byte is written cell by cell, for the tests that compare the two.
+    package var usesPlainLines = true
+    /// Where the lines of a run of plain lines end: storage kept from read to read.
+    var plainLineEnds: [Int] = []
 
     /// A blank screen of `columns` × `rows` (each at least 1), the cursor at its top left.
     package init(columns: Int, rows: Int) {
@@ -112,7 +117,16 @@ package struct CommandScreen: Sendable {
     package mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         let count = bytes.count
         var index = 0
+        // Runs of plain lines are looked for at the start of a row, once per stretch of bytes.
+        var plainLinesScanned = 0
         while index < count {
+            if cursor.column == 0, index >= plainLinesScanned {
+                let next = takePlainLines(bytes, from: index, scanned: &plainLinesScanned)
+                if next != index {
+                    index = next
+                    continue
+                }
+            }
             let byte = bytes[index]
             if byte >= 0x20, byte < 0x7F, !parser.isInsideSequence {
                 // The fast path: a run of printable ASCII is written cell by cell, unparsed.

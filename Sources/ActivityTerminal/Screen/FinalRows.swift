@@ -27,6 +27,17 @@ package struct FinalRows: Sendable {
         bytes.append(0x0A)
     }
 
+    /// Reports a row of plain text as final: `text` (printable ASCII), its trailing spaces left
+    /// out as ``append(_:next:)`` leaves out trailing blanks, then `\r\n`.
+    mutating func appendPlain(_ text: UnsafeRawBufferPointer, number: Int) {
+        var end = text.count
+        while end > 0, text[end - 1] == 0x20 { end -= 1 }
+        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[..<end]))
+        rows.append(Row(number: number, end: bytes.count, wrapped: false))
+        bytes.append(0x0D)
+        bytes.append(0x0A)
+    }
+
     /// The bytes of `row`, one of ``rows``, without its `\r\n`.
     package func bytes(of index: Int) -> ArraySlice<UInt8> {
         let start = index == 0 ? 0 : rows[index - 1].end + 2

@@ -22,6 +22,12 @@ struct ScreenBuffer: Sendable {
         return nextNumber
     }
 
+    /// Takes `count` numbers for rows coming onto the screen; returns the first.
+    mutating func takeNumbers(_ count: Int) -> Int {
+        defer { nextNumber += count }
+        return nextNumber
+    }
+
     /// Gives the rows `range` new numbers: they are new rows (the ones they were became final).
     mutating func renumber(_ range: Range<Int>) {
         for row in range.clamped(to: 0..<rows.count) { rows[row].number = takeNumber() }

@@ -1,3 +1,5 @@
+import ActivityPOSIX
+
 @testable import ActivityCLI
 
 extension ProcessTree {

@@ -2,8 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ActivityCLI
-
 /// What is not an event leaves `render` and `run` exactly as it came, and a reader that goes away
 /// ends them as it ends a filter in a pipeline.
 @Suite("Passthrough byte for byte")
@@ -132,18 +130,5 @@ struct PassthroughTests {
         let status = try pipeStatus(
             "'\(CommandRunner.activity)' run --mode plain -- yes 2>/dev/null | head -1 >/dev/null")
         #expect(status == ["141", "0"])
-    }
-
-    @Test("the overlay holds the newest output in bounded memory, in order")
-    func heldOutput() {
-        var held = HeldOutput(limit: 1000)
-        for index in 0..<800_000 { held.append(Array("\(index)\n".utf8)) }
-        #expect(held.byteCount <= 1000)
-        let text = String(decoding: held.takeAll(), as: UTF8.self)
-        let lines = text.split(separator: "\n")
-        #expect(lines.last == "799999")
-        #expect(lines.count > 100)
-        #expect(zip(lines, lines.dropFirst()).allSatisfy { Int($0)! + 1 == Int($1)! })
-        #expect(held.count == 0 && held.byteCount == 0)
     }
 }

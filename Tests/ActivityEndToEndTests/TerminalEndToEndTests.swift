@@ -23,7 +23,9 @@ struct TerminalEndToEndTests {
             #expect(!screen.contains("⠋") && !screen.contains("running ·"), "a live line was left behind")
             #expect(tmux.cursorVisible)
             // Lines that are not events went to standard output, unchanged.
-            #expect(readFile(directory + "/out.txt") == "Cloning into 'deps'...\nthis line is { not json\n")
+            #expect(
+                (try? String(contentsOfFile: directory + "/out.txt", encoding: .utf8))
+                    == "Cloning into 'deps'...\nthis line is { not json\n")
         }
     }
 
@@ -68,7 +70,9 @@ struct TerminalEndToEndTests {
         try EndToEnd.run(script) { tmux, directory in
             _ = try tmux.waitForScreen { $0.contains("Fetch sources") && $0.contains("%") }
             let pid = try #require(
-                readFile(directory + "/pid").flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+                (try? String(contentsOfFile: directory + "/pid", encoding: .utf8)).flatMap {
+                    Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                })
             kill(pid, SIGTERM)
             _ = try tmux.waitForScreen { $0.contains("(abandoned)") }
             try EndToEnd.stopProducer(in: directory)
@@ -100,10 +104,8 @@ enum EndToEnd {
     /// The `activity` executable, built next to this test runner.
     static let activity = CommandRunner.activity
 
-    static let fixture: String = {
-        let file = #filePath
-        return "/" + file.split(separator: "/").dropLast().joined(separator: "/") + "/Fixtures/build.jsonl"
-    }()
+    /// The renderers' own fixture: the build these tests draw is the one their unit tests fold.
+    static let fixture = Repository.path("Tests/ActivityRenderingTests/Fixtures/build.jsonl")
 
     /// The first 20 lines of the fixture, then the stream stays open: a shell that writes its
     /// pid to `producer`, ignores SIGINT and sleeps until ``stopProducer(in:)``.
@@ -114,7 +116,9 @@ enum EndToEnd {
     /// Ends the stream that ``producer`` keeps open.
     static func stopProducer(in directory: String) throws {
         let pid = try #require(
-            readFile(directory + "/producer").flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+            (try? String(contentsOfFile: directory + "/producer", encoding: .utf8)).flatMap {
+                Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            })
         kill(pid, SIGKILL)
     }
 
@@ -125,9 +129,10 @@ enum EndToEnd {
         try #require(
             FileManager.default.isExecutableFile(atPath: activity),
             "\(activity) is missing: `swift build` builds it next to the test runner")
-        try withTemporaryDirectory { directory in
-            let path = directory + "/script.sh"
-            writeFile(path, "cd '\(directory)'\n" + script + "\nsleep 60\n")
+        let folder = try TemporaryFolder()
+        try withExtendedLifetime(folder) {
+            let directory = folder.url.path
+            let path = try folder.file("script.sh", contents: "cd '\(directory)'\n" + script + "\nsleep 60\n").path
             let pane = try TmuxPane(
                 width: 80, height: 24,
                 command: [

@@ -2,8 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ActivityCLI
-
 @Suite("activity run --otlp-endpoint: live export to a local OTLP/HTTP server, over http and https")
 struct OTLPExportTests {
     static let script = """
@@ -76,7 +74,7 @@ struct OTLPExportTests {
         let (pid, port) = try Self.server("record", in: folder)
         defer { Self.stop(pid) }
         let result = try CommandRunner.activity(
-            ["render", "--mode", "plain", Repository.path("Tests/ActivityCLITests/Fixtures/build.jsonl")],
+            ["render", "--mode", "plain", Repository.path("Tests/ActivityEndToEndTests/Fixtures/build.jsonl")],
             environment: ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:\(port)/custom/traces"])
         #expect(result.status == 0)
         let bodies = try Self.bodies(in: folder)
@@ -92,7 +90,7 @@ struct OTLPExportTests {
         let (pid, port) = try Self.server("record", in: folder)
         defer { Self.stop(pid) }
         let result = try CommandRunner.activity(
-            ["render", "--mode", "plain", Repository.path("Tests/ActivityCLITests/Fixtures/build.jsonl")],
+            ["render", "--mode", "plain", Repository.path("Tests/ActivityEndToEndTests/Fixtures/build.jsonl")],
             environment: [
                 "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:\(port)/v1/traces",
                 "OTEL_EXPORTER_OTLP_HEADERS": "x-a=b%0D%0AX-Injected: evil%0D%0A,x-b=c",
@@ -135,38 +133,8 @@ struct OTLPExportTests {
         #expect(result.standardError.contains("spans were not delivered"), "\(result.standardError)")
     }
 
-    @Test("endpoints: the option and OTEL_EXPORTER_OTLP_ENDPOINT get /v1/traces; https; bad URLs and files")
-    func settings() throws {
-        func resolve(_ option: String?, _ environment: [String: String]) throws -> OTLPSettings? {
-            try OTLPSettings.resolve(option: option, environment: { environment[$0] })
-        }
-        #expect(try resolve(nil, [:]) == nil)
-        #expect(try resolve("http://collector:4318", [:])?.endpoint.description == "http://collector:4318/v1/traces")
-        #expect(
-            try resolve(nil, ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318/base/"])?.endpoint.path == "/base/v1/traces"
-        )
-        #expect(
-            try resolve(
-                nil, ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://c/x", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://d"])?
-                .endpoint == HTTPEndpoint(host: "c", port: 80, path: "/x"))
-        #expect(try resolve(nil, ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c", "OTEL_TRACES_EXPORTER": "none"]) == nil)
-        #expect(try resolve("http://[::1]:4318", [:])?.endpoint.authority == "[::1]:4318")
-        let configured = try resolve(
-            "http://c",
-            [
-                "OTEL_EXPORTER_OTLP_HEADERS": "x-team=a%20b, api-key = k", "OTEL_EXPORTER_OTLP_TIMEOUT": "2500",
-                "OTEL_RESOURCE_ATTRIBUTES": "service.name=from-resource,host.name=ci-3",
-            ])
-        #expect(configured?.headers == ["x-team: a b", "api-key: k"])
-        #expect(configured?.timeout == 2.5)
-        #expect(configured?.serviceName == "from-resource")
-        #expect(configured?.resourceAttributes["host.name"] == "ci-3")
-        let secure = try resolve("https://collector/base", [:])?.endpoint
-        #expect(secure?.description == "https://collector/base/v1/traces")
-        #expect(secure?.port == 443 && secure?.isSecure == true)
-        #expect(try resolve("HTTPS://c:8443", [:])?.endpoint.description == "https://c:8443/v1/traces")
-        #expect(throws: HTTPEndpoint.Invalid.self) { try resolve("ftp://collector:4318", [:]) }
-        #expect(throws: HTTPEndpoint.Invalid.self) { try resolve("http://c/a b", [:]) }
+    @Test("a certificate file that cannot be read is a usage error naming the variable and the file")
+    func missingCertificate() throws {
         let missing = try CommandRunner.activity(
             ["render", "--otlp-endpoint", "https://c:4318", "/dev/null"],
             environment: ["OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE": "/nonexistent/ca.pem"])
@@ -231,8 +199,4 @@ struct OTLPExportTests {
         }
         return UInt16(bigEndian: address.sin_port)
     }
-}
-
-extension OTLPSettings: Equatable {
-    public static func == (lhs: OTLPSettings, rhs: OTLPSettings) -> Bool { lhs.endpoint == rhs.endpoint }
 }

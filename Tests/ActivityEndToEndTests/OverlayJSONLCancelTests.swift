@@ -8,14 +8,15 @@ import Testing
 /// cancelled and goes on; the command exits 0.
 @Suite("Cancel travels back from an overlay-jsonl presenter to the producer", .serialized)
 struct OverlayJSONLCancelTests {
-    static let python = Support.executable("python3")
-    static let presenter = Support.packageRoot.appending(path: "Tests/ActivityCLITests/Scripts/overlay_presenter.py")
+    static let python = LibactivityBuild.executable("python3")
+    static let presenter = LibactivityBuild.packageRoot.appending(
+        path: "Tests/ActivityEndToEndTests/Scripts/overlay_presenter.py")
 
-    func present(_ request: String, command: [String], prefix: URL) throws -> Support.Outcome {
+    func present(_ request: String, command: [String], prefix: URL) throws -> LibactivityBuild.Outcome {
         let python = try #require(Self.python)
         let activity = CommandRunner.activity
         let path = CommandRunner.path
-        return try Support.run(
+        return try LibactivityBuild.run(
             python, [Self.presenter.path, activity, request, "--"] + command,
             environment: [
                 "PATH": path, "LANG": "C.UTF-8",
@@ -28,7 +29,7 @@ struct OverlayJSONLCancelTests {
         .enabled(if: python != nil, "python3 is not installed"),
         arguments: [CancelEndToEndTests.Producer.swift, .c])
     func cancelControl(_ producer: CancelEndToEndTests.Producer) async throws {
-        let prefix = try await Support.installedPrefix()
+        let prefix = try await LibactivityBuild.installedPrefix()
         let folder = try TemporaryFolder()
         let command = try CancelEndToEndTests().command(producer, in: folder, prefix: prefix)
         let outcome = try present(
@@ -41,7 +42,7 @@ struct OverlayJSONLCancelTests {
         "a request naming the activity reaches a shell script (--cancel-signal), once",
         .enabled(if: python != nil, "python3 is not installed"))
     func cancelByID() async throws {
-        let prefix = try await Support.installedPrefix()
+        let prefix = try await LibactivityBuild.installedPrefix()
         let script = """
             n=0
             trap 'n=$((n + 1))' USR1

@@ -23,23 +23,23 @@ struct CancelEndToEndTests {
         case .swift:
             return CommandRunner.binFolder.appending(path: "activity-example-downloads").path + " --wait-for-cancel"
         case .c:
-            let cc = try #require(Support.executable("cc"), "no C compiler")
+            let cc = try #require(LibactivityBuild.executable("cc"), "no C compiler")
             let binary = folder.url.appending(path: "cancel").path
             let lib = prefix.appending(path: "lib").path
-            let built = try Support.run(
+            let built = try LibactivityBuild.run(
                 cc,
                 [
                     "-Wall", "-Wextra", "-Werror", "-I", prefix.appending(path: "include").path,
-                    Support.examples.appending(path: "c/cancel.c").path, "-o", binary, "-L", lib, "-lactivity",
+                    LibactivityBuild.examples.appending(path: "c/cancel.c").path, "-o", binary, "-L", lib, "-lactivity",
                     "-Wl,-rpath,\(lib)",
                 ])
             try #require(built.status == 0, "\(built.combined)")
             return binary
         case .python:
-            let python = try #require(Support.executable("python3"), "python3 is not installed")
-            return "\(python) \(Support.examples.appending(path: "python/cancel.py").path)"
+            let python = try #require(LibactivityBuild.executable("python3"), "python3 is not installed")
+            return "\(python) \(LibactivityBuild.examples.appending(path: "python/cancel.py").path)"
         case .shell:
-            return "sh \(Support.examples.appending(path: "shell/cancel.sh").path)"
+            return "sh \(LibactivityBuild.examples.appending(path: "shell/cancel.sh").path)"
         }
     }
 
@@ -47,7 +47,7 @@ struct CancelEndToEndTests {
         "Esc ends the cancellable activity as cancelled, and the command goes on to exit 0",
         .enabled(if: TmuxPane.isInstalled, "tmux is not installed"), arguments: Producer.allCases)
     func escCancels(_ producer: Producer) async throws {
-        let prefix = try await Support.installedPrefix()
+        let prefix = try await LibactivityBuild.installedPrefix()
         let folder = try TemporaryFolder()
         let command = try self.command(producer, in: folder, prefix: prefix)
         let pane = try pane(running: session(command, folder: folder, prefix: prefix), in: folder)
@@ -65,7 +65,7 @@ struct CancelEndToEndTests {
         "Esc with nothing cancellable shown interrupts the whole command, as before",
         .enabled(if: TmuxPane.isInstalled, "tmux is not installed"))
     func escInterruptsWithoutCancellable() async throws {
-        let prefix = try await Support.installedPrefix()
+        let prefix = try await LibactivityBuild.installedPrefix()
         let folder = try TemporaryFolder()
         let command = #"sh -c 'activity emit begin "Waiting for nothing" >/dev/null; sleep 30'"#
         let pane = try pane(running: session(command, folder: folder, prefix: prefix), in: folder)

@@ -215,10 +215,13 @@ struct PseudoTerminalRunTests {
         try pane.type("activity run -- bash -c 'echo sta\"\"rted; \(waitLoop(gate)); echo resumed-and-done'")
         #expect(try pane.waitFor("started"))
         try pane.suspendJob()
-        try pane.type("stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon; echo modes-$((2*3))")
+        try pane.type(
+            "stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e -echo -e icanon -e -icanon -e opost -e -opost;"
+                + " echo modes-$((2*3))")
         #expect(try pane.waitFor("modes-6"))
         let modes = try pane.screen().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(modes.contains("echo") && modes.contains("icanon"), "the terminal was left raw while stopped")
+        #expect(modes.contains("opost"), "the terminal's output processing was left off while stopped")
         try pane.type("fg")
         open(gate)
         #expect(try pane.waitFor("resumed-and-done"))
@@ -290,5 +293,18 @@ struct PseudoTerminalRunTests {
         #expect(try pane.waitFor("cols=100"))
         try pane.resize(width: 72, height: 24)
         #expect(try pane.waitFor("now=72", timeout: 40))
+    }
+
+    /// The display ends every line it writes with "\r\n", so the terminal's output processing is
+    /// off while it draws: the kernel passes each write whole instead of handling every line feed
+    /// on its own (on a pseudo-terminal, a push to its reader for each line), and a row arrives
+    /// as "row\r\n", not "row\r\r\n". The processing is on again once the run is over.
+    @Test("the command's rows reach the terminal as they are, each ending in one \\r\\n; settings restored after")
+    func rowsWrittenWhole() throws {
+        let result = try Python.run(
+            "pty_run_output.py", [CommandRunner.activity, "sh", "-c", "for i in 1 2 3 4 5; do echo \"row $i\"; done"])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("rows: 5\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("after: opost\n"), "\(result.standardOutput)")
     }
 }

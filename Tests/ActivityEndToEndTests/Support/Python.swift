@@ -1,10 +1,10 @@
 import Foundation
 import TestSupport
 
-/// The test scripts under `Tests/ActivityCLITests/Scripts/`, run with `python3` from PATH.
+/// The test scripts under `Tests/ActivityEndToEndTests/Scripts/`, run with `python3` from PATH.
 enum Python {
     static func script(_ name: String) -> String {
-        Repository.path("Tests/ActivityCLITests/Scripts/\(name)")
+        Repository.path("Tests/ActivityEndToEndTests/Scripts/\(name)")
     }
 
     static func run(_ name: String, _ arguments: [String], timeout: Double = 120) throws -> CommandResult {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Golden files under `Tests/ActivityCLITests/Golden/`. Set `ACTIVITY_RECORD_GOLDEN=1` to write
+/// Golden files under `Tests/ActivityEndToEndTests/Golden/`. Set `ACTIVITY_RECORD_GOLDEN=1` to write
 /// the current output instead of comparing (then review the diff and commit it).
 enum Golden {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -3,7 +3,7 @@ import ActivityWire
 
 @testable import ActivityCLI
 
-/// What reached a display with a real store behind it, as `activity run` feeds one: the events
+/// What reached a render session's renderer, as `activity run` feeds one: the events
 /// as the store took them, and the problems reported.
 final class RecordingRenderer: ActivityRenderer, @unchecked Sendable {
     private(set) var events: [ActivityEvent] = []
@@ -22,9 +22,9 @@ final class RecordingRenderer: ActivityRenderer, @unchecked Sendable {
         return (events, codes)
     }
 
-    /// A session display drawing only on a new recorder.
-    static func display() -> (display: SessionDisplay, seen: RecordingRenderer) {
+    /// A render session drawing only on a new recorder.
+    static func session() -> (session: RenderSession, seen: RecordingRenderer) {
         let seen = RecordingRenderer()
-        return (SessionDisplay(session: RenderSession(renderers: [seen])), seen)
+        return (RenderSession(renderers: [seen]), seen)
     }
 }

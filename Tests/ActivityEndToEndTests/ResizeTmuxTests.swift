@@ -36,7 +36,7 @@ struct ResizeTmuxTests {
         var lines = [
             begin("a", "Rendering the documentation", "Sources/ActivityRendering/Renderers/TerminalRenderer.swift"),
             begin("b", "Indexing every symbol", "Sources/ActivityTerminal/TerminalCapabilities.swift"),
-            begin("c", "Compiling the test targets", "Tests/ActivityCLITests/ResizeTmuxTests.swift"),
+            begin("c", "Compiling the test targets", "Tests/ActivityEndToEndTests/ResizeTmuxTests.swift"),
             event(#"{"v":1,"type":"progress","id":"a","completed":40}"#),
             event(#"{"v":1,"type":"progress","id":"b","completed":75}"#),
             event(#"{"v":1,"type":"progress","id":"c","completed":5}"#),

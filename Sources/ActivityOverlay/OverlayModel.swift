@@ -1,4 +1,4 @@
-import ActivityWire
+@_spi(Consumers) import ActivityWire
 
 /// The overlay's brain: a pure reducer from (state, input, time) to (state, effects).
 ///
@@ -34,6 +34,9 @@ public struct OverlayModel: Hashable, Sendable {
     /// The model's time, in milliseconds: the latest time it was given. It never decreases.
     public internal(set) var time = 0
 
+    /// The rules, applied: which ids are open and nested where. It forgets an id once it ends
+    /// (the model lives as long as the app: memory bounded by what is open).
+    package private(set) var rules = ConsumerFold(retainedEnded: 0)
     /// Running top-level activities of the current presentation.
     var running: [ActivityID: Tracked] = [:]
     /// Nested activities of running ones, mapped to their top-level activity.
@@ -121,21 +124,33 @@ public struct OverlayModel: Hashable, Sendable {
 
     /// Applies `input` at time `now` (milliseconds) and returns the effects to perform, in order.
     public mutating func reduce(_ input: OverlayInput, at now: Int) -> [OverlayEffect] {
+        reduceFollowingRules(input, at: now).effects
+    }
+
+    /// Applies `input` at time `now`, and returns the effects and, for an event, what the
+    /// consumer rules made of it (the model reports no problem; tests hold it to the other
+    /// consumers with this).
+    package mutating func reduceFollowingRules(
+        _ input: OverlayInput, at now: Int
+    ) -> (effects: [OverlayEffect], step: ConsumerFold.Step?) {
         var effects: [OverlayEffect] = []
+        var step: ConsumerFold.Step?
         let now = max(now, time)
         advance(to: now, effects: &effects)
         switch input {
-        case .event(let event): apply(event, at: now, effects: &effects)
+        case .event(let event): step = apply(event, at: now, effects: &effects)
         case .tick: break
         case .cancelTapped: tapCancel(effects: &effects)
         case .flashTapped: tapFlash(at: now)
         case .scopeEnded:
+            _ = rules.finish()
+            rules.release()
             for id in running.keys.sorted() {
                 end(id, status: .abandoned, message: nil, error: nil, at: now, effects: &effects)
             }
         }
         derive()
-        return effects
+        return (effects, step)
     }
 }
 
@@ -214,30 +229,40 @@ extension OverlayModel {
 // MARK: - Inputs
 
 extension OverlayModel {
-    mutating func apply(_ event: ActivityEvent, at now: Int, effects: inout [OverlayEffect]) {
-        switch event {
-        case .begin(let begin): self.begin(begin, at: now)
-        case .progress(let progress): self.progress(progress)
-        case .log: break
-        case .end(let end):
-            guard ConsumerRules.event(.end, for: end.id, standing: standing(of: end.id)) == nil else { return }
-            guard running[end.id] != nil else {
-                nested[end.id] = nil
-                return
+    mutating func apply(_ event: ActivityEvent, at now: Int, effects: inout [OverlayEffect]) -> ConsumerFold.Step {
+        let step = rules.apply(event)
+        // Nothing here reads an ended activity after its event: the slots it forgot are free now.
+        defer { rules.release() }
+        switch (step.outcome, event) {
+        case (.begun(_, let parent), .begin(let begin)):
+            self.begin(begin, parent: parent.map(rules.id(of:)), at: now)
+        case (.applied, .progress(let progress)):
+            self.progress(progress)
+        case (.ended(let slot, let abandoned), .end(let end)):
+            // A frame's children are top-level here: ended with it, as abandoned.
+            for id in abandoned.map(rules.id(of:)) {
+                nested[id] = nil
+                self.end(id, status: .abandoned, message: nil, error: nil, at: now, effects: &effects)
             }
-            if let completed = end.completed { running[end.id]?.completed = completed }
-            if let total = end.total { running[end.id]?.total = total.value }
-            self.end(end.id, status: end.status, message: end.message, error: end.error, at: now, effects: &effects)
+            let id = rules.id(of: slot)
+            guard running[id] != nil else {
+                nested[id] = nil
+                break
+            }
+            if let completed = end.completed { running[id]?.completed = completed }
+            if let total = end.total { running[id]?.total = total.value }
+            self.end(id, status: end.status, message: end.message, error: end.error, at: now, effects: &effects)
+        default:
+            break
         }
+        return step
     }
 
-    mutating func begin(_ begin: ActivityEvent.Begin, at now: Int) {
-        guard ConsumerRules.begin(begin.id, standing: standing(of: begin.id)) == nil else { return }
-        // Nested under an open parent, unless that parent is a frame (its children are the
-        // top-level work); a parent that is not open attaches the activity at the top.
-        if let parent = begin.parent, ConsumerRules.parent(parent, standing: standing(of: parent)) == nil,
-            running[parent]?.isFrame != true, let root = running[parent] != nil ? parent : nested[parent]
-        {
+    /// Follows an activity the rules opened under `parent` (`nil`: at the top).
+    mutating func begin(_ begin: ActivityEvent.Begin, parent: ActivityID?, at now: Int) {
+        // Nested under its parent, unless that parent is a frame (its children are the top-level
+        // work) or no longer followed (its presentation was cut short).
+        if let parent, running[parent]?.isFrame != true, let root = running[parent] != nil ? parent : nested[parent] {
             nested[begin.id] = root
             return
         }
@@ -268,16 +293,9 @@ extension OverlayModel {
             total: begin.total, timeoutAt: configuration.activityTimeoutMilliseconds.map { now + $0 })
     }
 
-    /// What the model knows of `id`: it forgets an activity once it ends.
-    func standing(of id: ActivityID) -> ConsumerRules.Standing {
-        running[id] != nil || nested[id] != nil ? .open : .notOpen
-    }
-
     mutating func progress(_ progress: ActivityEvent.Progress) {
         // Only top-level activities count; a nested one's progress is its root's business.
-        guard ConsumerRules.event(.progress, for: progress.id, standing: standing(of: progress.id)) == nil,
-            var activity = running[progress.id]
-        else { return }
+        guard var activity = running[progress.id] else { return }
         if let completed = progress.completed { activity.completed = completed }
         if let total = progress.total { activity.total = total.value }
         if let title = progress.title { activity.title = Self.clean(title) }

@@ -6,8 +6,7 @@ public import ActivityWire
 /// producer sent, sanitized by the store (``TextSanitizer/display(_:)``): safe to show as they are.
 public struct ActivityState: Sendable, Hashable {
     /// What never changes after the `begin`: shared, so a copy of the state stays small.
-    /// (`@unchecked` for ``idBytes``, written once while it is made and only read after.)
-    final class Identity: @unchecked Sendable, Hashable {
+    final class Identity: Sendable, Hashable {
         let id: ActivityID
         let handle: ActivityHandle
         let parent: ActivityHandle?
@@ -20,9 +19,6 @@ public struct ActivityState: Sendable, Hashable {
         let sequence: Int
         /// Who began it, when the store is fed by several reporters; `nil`: anyone may change it.
         let owner: ActivityOwner?
-        /// The id's bytes, held apart from the `String`: the store compares them on every event,
-        /// and reading them from here takes no reference (reading the string would retain it).
-        let idBytes: UnsafeMutableBufferPointer<UInt8>
         /// Whether it is a frame (see ``ActivityState/isFrame``), settled once from its attributes:
         /// plain lines and the summary ask it of a parent on every begin and end.
         let isFrame: Bool
@@ -45,13 +41,6 @@ public struct ActivityState: Sendable, Hashable {
             self.sequence = sequence
             self.owner = owner
             isFrame = attrs[ActivityEvent.Begin.frameAttribute] == .bool(true)
-            let utf8 = id.rawValue.utf8
-            idBytes = .allocate(capacity: utf8.count)
-            _ = idBytes.initialize(from: utf8)
-        }
-
-        deinit {
-            idBytes.deallocate()
         }
 
         static func == (lhs: Identity, rhs: Identity) -> Bool {

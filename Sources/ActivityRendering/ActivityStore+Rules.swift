@@ -1,58 +1,38 @@
 import ActivityTerminal
-import ActivityWire
+@_spi(Consumers) import ActivityWire
 
 /// The consumer rules, one event kind at a time, on slots found by handle.
 extension ActivityStore {
     mutating func applyBegin(
         _ begin: ActivityEvent.Begin, time: Double, line: Int, owner: ActivityOwner?, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
-        var begin = begin
-        if let problem = ConsumerRules.begin(begin.id, standing: standing(of: begin.id)) {
-            return record(line, problem)
-        }
-        guard openCount < limits.maxOpen else {
-            summary.dropped += 1
-            return []
-        }
-        var diagnostics: [Diagnostic] = []
-        var runningParent: Int?
-        if let parentID = begin.parent {
-            let parentSlot = slot(of: parentID)
-            if let problem = ConsumerRules.parent(parentID, standing: standing(ofSlot: parentSlot)) {
-                diagnostics = record(line, problem)
-                begin.parent = nil
-            } else {
-                runningParent = parentSlot
-            }
-        }
-        return diagnostics + insert(begin, parentSlot: runningParent, time: time, owner: owner, body)
+        let step = fold.begin(begin.id, at: fold.slot(of: begin.id), parent: begin.parent)
+        return insert(begin, step: step, time: time, line: line, owner: owner, body)
     }
 
-    /// Makes the activity of a `begin` whose id is new and whose parent, when `parentSlot` names
-    /// one, is running (the checks of the consumer rules done), and hands over its update.
-    /// Returns no diagnostics: an array so that callers return it as their own.
+    /// Makes the activity of a `begin` that the fold took `step` for, and hands over its update;
+    /// returns the diagnostics of the step (a begin it refused or dropped makes nothing).
     mutating func insert(
-        _ begin: ActivityEvent.Begin, parentSlot: Int?, time: Double, owner: ActivityOwner?,
+        _ begin: ActivityEvent.Begin, step: ConsumerFold.Step, time: Double, line: Int, owner: ActivityOwner?,
         _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
-        guard openCount < limits.maxOpen else {
-            summary.dropped += 1
-            return []
+        let diagnostics = step.problem.map { record(line, $0) } ?? []
+        guard case .begun(let index, let parentSlot) = step.outcome else {
+            if case .dropped = step.outcome { summary.dropped += 1 }
+            return diagnostics
         }
+        var begin = begin
         var depth = 0
         var parent: ActivityHandle?
         if let parentSlot {
             parent = handle(at: parentSlot)
             depth = slots[parentSlot]!.depth + 1
-        }
-        let index = takeSlot()
-        let handle = handle(at: index)
-        if let parent {
-            slots[parent.index]!.children.append(handle)
         } else {
-            roots.append(handle)
+            begin.parent = nil  // attached at the top
         }
-        var node = ActivityState(
+        let handle = handle(at: index)
+        if let parent { slots[parent.index]!.children.append(handle) }
+        let node = ActivityState(
             identity: .init(
                 id: begin.id, handle: handle, parent: parent, depth: depth,
                 unit: begin.unit.map(TerminalSanitizer.display), cancellable: begin.cancellable,
@@ -60,16 +40,12 @@ extension ActivityStore {
                 owner: owner),
             title: TerminalSanitizer.display(begin.title), message: begin.message.map(TerminalSanitizer.display),
             completed: begin.completed, total: begin.total)
-        node.estimator.record(completed: begin.completed, at: time)
-        slots[index] = node
-        var raw = begin.id.rawValue
-        let hash = raw.withUTF8 { ids.hash($0) }
-        ids.insert(hash: hash, slot: index)
+        if index == slots.count { slots.append(node) } else { slots[index] = node }
+        slots[index]!.estimator.record(completed: begin.completed, at: time)
         sequence += 1
-        openCount += 1
         summary.begun += 1
         body(ActivityUpdate(.begin(begin), handle: handle, timestamp: time))
-        return []
+        return diagnostics
     }
 
     /// Attributes with their keys and string values safe to show.
@@ -126,10 +102,11 @@ extension ActivityStore {
         var diagnostics: [Diagnostic] = []
         var handle: ActivityHandle?
         if let id = log.id {
-            if let index = slot(of: id), slots[index]!.isRunning {
+            let index = slot(of: id)
+            if let index, fold.isOpen(index) {
                 handle = self.handle(at: index)
             } else {
-                diagnostics = problem(unknown: id, doing: .log, line: line)
+                diagnostics = problem(unknown: id, doing: .log, at: index, line: line)
                 log.id = nil
             }
         }
@@ -143,17 +120,16 @@ extension ActivityStore {
         _ end: ActivityEvent.End, at index: Int?, sender: Int32?, time: Double, line: Int,
         _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
-        guard let index, slots[index]!.isRunning else {
-            return problem(unknown: end.id, doing: .end, line: line)
+        guard let index, fold.isOpen(index) else {
+            return problem(unknown: end.id, doing: .end, at: index, line: line)
         }
         if let refusal = refusal(of: sender, at: index, doing: .end, line: line) { return refusal }
+        let step = fold.end(end.id, at: index)
+        guard case .ended(_, let abandoned) = step.outcome else { return step.problem.map { record(line, $0) } ?? [] }
         var diagnostics: [Diagnostic] = []
-        let children = slots[index]!.children
-        if !children.isEmpty {
+        if !abandoned.isEmpty {
             // By title for the person reading, with the id for the one who fixes the producer.
-            let names = openDescendants(of: handle(at: index)).compactMap { self[$0] }.map {
-                "\"\($0.title)\" (\($0.id))"
-            }
+            let names = abandoned.map { "\"\(slots[$0]!.title)\" (\(slots[$0]!.id))" }
             let title = slots[index]!.title
             diagnostics = record(line, .childrenOpen(ended: "\"\(title)\" (\(end.id))", descendants: names))
         }
@@ -164,40 +140,18 @@ extension ActivityStore {
             slots[index]!.estimator.record(completed: completed, at: time)
         }
         slots[index]!.error = end.error.map(TerminalSanitizer.display)
-        if children.isEmpty {
-            endOne(handle(at: index), status: end.status, time: time, event: end, body)
-        } else {
-            self.end(handle(at: index), status: end.status, time: time, event: end, body)
-        }
+        for descendant in abandoned { endOne(descendant, status: .abandoned, time: time, event: nil, body) }
+        endOne(index, status: end.status, time: time, event: end, body)
         return diagnostics
     }
 
-    /// Ends `handle` and its open descendants (as `abandoned`), children before their parents.
-    /// Iterative: a hostile stream may nest thousands deep, and this may run on a small stack.
-    mutating func end(
-        _ handle: ActivityHandle, status: ActivityEvent.Status, time: Double, event: ActivityEvent.End? = nil,
+    /// Hands over the end of the activity in slot `index`, which the fold has ended (its open
+    /// descendants before it).
+    mutating func endOne(
+        _ index: Int, status: ActivityEvent.Status, time: Double, event: ActivityEvent.End?,
         _ body: (ActivityUpdate) -> Void
     ) {
-        guard holds(handle) else { return }
-        var order: [ActivityHandle] = []
-        var stack: [ActivityHandle] = [handle]
-        while let next = stack.popLast() {
-            order.append(next)
-            if holds(next), let children = slots[next.index]?.children { stack.append(contentsOf: children) }
-        }
-        for next in order.reversed() {
-            let isTarget = next == handle
-            endOne(next, status: isTarget ? status : .abandoned, time: time, event: isTarget ? event : nil, body)
-        }
-    }
-
-    /// Ends one activity whose children have all ended.
-    private mutating func endOne(
-        _ handle: ActivityHandle, status: ActivityEvent.Status, time: Double, event: ActivityEvent.End?,
-        _ body: (ActivityUpdate) -> Void
-    ) {
-        let index = handle.index
-        guard holds(handle), slots[index]!.isRunning else { return }
+        let handle = handle(at: index)
         var normalized = event ?? ActivityEvent.End(id: slots[index]!.id, status: status)
         normalized.timestamp = time
         slots[index]!.status = status
@@ -206,13 +160,9 @@ extension ActivityStore {
             let childIndex = slots[parent.index]!.children.firstIndex(of: handle)
         {
             slots[parent.index]!.children.remove(at: childIndex)
-        } else if let rootIndex = roots.firstIndex(of: handle) {
-            roots.remove(at: rootIndex)
         }
-        openCount -= 1
         summary.ended[status, default: 0] += 1
         body(ActivityUpdate(.end(normalized), handle: handle, timestamp: time))
-        retire(handle)
     }
 
     /// The diagnostic for an event that the reporter on `sender` may not send about the running
@@ -244,31 +194,11 @@ extension ActivityStore {
         return diagnostics
     }
 
-    /// The problem of a `progress`, `log` or `end` for `id`, which the caller found not running.
-    mutating func problem(unknown id: ActivityID, doing: ConsumerRules.Doing, line: Int) -> [Diagnostic] {
-        let standing = standing(of: id)
-        return record(line, .notOpen(doing, id, standing == .open ? .notOpen : standing))
-    }
-
-    /// What the store knows of `id`: it keeps an ended activity for a while, then forgets it.
-    func standing(of id: ActivityID) -> ConsumerRules.Standing {
-        standing(ofSlot: slot(of: id))
-    }
-
-    private func standing(ofSlot index: Int?) -> ConsumerRules.Standing {
-        guard let index else { return .notOpen }
-        return slots[index]!.isRunning ? .open : .ended
-    }
-
-    /// The open descendants of `handle`, each before its own children, in the order they began.
-    private func openDescendants(of handle: ActivityHandle) -> [ActivityHandle] {
-        var result: [ActivityHandle] = []
-        var stack = (slots[handle.index]?.children ?? []).reversed() as [ActivityHandle]
-        while let next = stack.popLast() {
-            result.append(next)
-            if holds(next), let children = slots[next.index]?.children { stack.append(contentsOf: children.reversed()) }
-        }
-        return result
+    /// The problem of a `progress`, `log` or `end` for `id`, held at `index` (its lookup), which
+    /// the caller found not running.
+    mutating func problem(unknown id: ActivityID, doing: ConsumerRules.Doing, at index: Int?, line: Int) -> [Diagnostic]
+    {
+        fold.applies(doing, id, at: index).problem.map { record(line, $0) } ?? []
     }
 
     mutating func record(_ line: Int, _ problem: ConsumerRules.Problem) -> [Diagnostic] {

@@ -1,19 +1,13 @@
 import ActivityTerminal
-public import ActivityWire
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+@_spi(Consumers) public import ActivityWire
 
 /// Folds an event stream into a tree of activities, applying every consumer rule of the protocol.
 ///
-/// The store is a value: apply events in stream order and read the tree. Each id is interned
-/// once, when its `begin` arrives, into an ``ActivityHandle``: a slot in an array of activities,
-/// recycled through a free list. Every event that changes something comes back as an
+/// The store is a value: apply events in stream order and read the tree. The consumer rules'
+/// one fold (the one the timeline, the validator and the overlay model run too) decides what
+/// each event does and interns each id once, when its `begin` arrives, into a slot, recycled
+/// once the id is forgotten; an ``ActivityHandle`` names the slot and how many activities it
+/// held before, and the store keeps each slot's activity. Every event that changes something comes back as an
 /// ``ActivityUpdate`` that names the activity by its handle and carries what the event set;
 /// renderers read the activity from the store (`store[handle]`).
 ///
@@ -60,9 +54,9 @@ public struct ActivityStore: Sendable {
     /// Totals over the whole stream.
     public internal(set) var summary = ActivitySummary()
     /// The open top-level activities, in the order they began.
-    public internal(set) var roots: [ActivityHandle] = []
+    public var roots: [ActivityHandle] { fold.roots.map(handle(at:)) }
     /// How many activities are open.
-    public internal(set) var openCount = 0
+    public var openCount: Int { fold.openCount }
     /// How far the stream's clock is from the wall clock: 0, unless the events' timestamps are
     /// more than a second away from their arrival (a recording rendered later, a producer whose
     /// clock is off). ``RenderSession`` keeps it; see ``streamTime(_:)``.
@@ -75,27 +69,24 @@ public struct ActivityStore: Sendable {
         max(now + clockOffset, summary.lastTime ?? -.infinity)
     }
 
-    /// The activities by slot; `nil` for a free slot.
+    /// The consumer rules, applied: the ids (interned into slots, which handles name with the
+    /// slot's generation), which are open, their parents and open children, and which ended
+    /// ids are still known. An evicted activity stays readable through its handle until the
+    /// next call, then its slot is free.
+    var fold: ConsumerFold
+    /// The activities by the fold's slot; `nil` for a free slot.
     var slots: [ActivityState?] = []
-    /// How many activities each slot has held: a handle names its slot's current one only.
-    var generations: [UInt32] = []
-    var freeSlots: [Int] = []
-    /// Slots of activities evicted by the current call: readable through their handles until the
-    /// next call, then free.
-    var evictedSlots: [Int] = []
-    var ids = ActivityIDTable()
-    var finishedQueue: [ActivityHandle] = []
-    var finishedHead = 0
     var sequence = 0
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
+        fold = ConsumerFold(retainedEnded: limits.retainedFinished, maxOpen: limits.maxOpen)
     }
 
     /// The activity `handle` names, open or recently finished; `nil` once it has been evicted.
     public subscript(handle: ActivityHandle) -> ActivityState? {
         let index = handle.index
-        guard index < slots.count, generations[index] == handle.generation else { return nil }
+        guard index < slots.count, fold.generation(of: index) == handle.generation else { return nil }
         return slots[index]
     }
 
@@ -104,7 +95,7 @@ public struct ActivityStore: Sendable {
     /// once evicted, `.some(nil)` while indeterminate.
     package func fraction(of handle: ActivityHandle) -> Double?? {
         let index = handle.index
-        guard index < slots.count, generations[index] == handle.generation else { return nil }
+        guard index < slots.count, fold.generation(of: index) == handle.generation else { return nil }
         return slots[index]?.fraction
     }
 
@@ -130,7 +121,7 @@ public struct ActivityStore: Sendable {
     @inline(__always)
     func holds(_ handle: ActivityHandle) -> Bool {
         let index = handle.index
-        return index < slots.count && generations[index] == handle.generation && slots[index]?.completed != nil
+        return index < slots.count && fold.generation(of: index) == handle.generation && slots[index]?.completed != nil
     }
 
     /// Where ``requestCancel(_:)`` sends a cancel: set by whoever can reach the producers
@@ -150,7 +141,7 @@ public struct ActivityStore: Sendable {
     }
 
     /// How many activities the store holds, open and finished (bounded by the limits).
-    public var retainedCount: Int { ids.count }
+    public var retainedCount: Int { fold.heldCount }
 
     /// The open activities in display order: depth first, each parent before its children.
     public func forEachOpen(_ body: (ActivityState) -> Bool) {
@@ -223,8 +214,9 @@ public struct ActivityStore: Sendable {
             begin.timestamp = time
             return applyBegin(begin, time: time, line: line, owner: owner, body)
         case .progress(let progress):
-            guard let index = slot(of: progress.id), slots[index]!.isRunning else {
-                return problem(unknown: progress.id, doing: .progress, line: line)
+            let index = slot(of: progress.id)
+            guard let index, fold.isOpen(index) else {
+                return problem(unknown: progress.id, doing: .progress, at: index, line: line)
             }
             if let refusal = refusal(of: sender, at: index, doing: .progress, line: line) { return refusal }
             applyProgress(
@@ -282,8 +274,8 @@ public struct ActivityStore: Sendable {
         let index =
             id.escaped
             ? slot(of: event.activityID(id)) : slot(of: UnsafeBufferPointer(rebasing: event.bytes[id.range]))
-        guard let index, slots[index]!.isRunning else {
-            return problem(unknown: event.activityID(id), doing: .progress, line: line)
+        guard let index, fold.isOpen(index) else {
+            return problem(unknown: event.activityID(id), doing: .progress, at: index, line: line)
         }
         if let refusal = refusal(of: sender, at: index, doing: .progress, line: line) { return refusal }
         applyProgress(
@@ -304,7 +296,7 @@ public struct ActivityStore: Sendable {
         else { return nil }
         guard let parent = event.parent else { return .some(nil) }
         guard !parent.escaped, let index = slot(of: UnsafeBufferPointer(rebasing: event.bytes[parent.range])),
-            slots[index]!.isRunning
+            fold.isOpen(index)
         else { return nil }
         return index
     }
@@ -319,11 +311,12 @@ public struct ActivityStore: Sendable {
         releaseEvicted()
         let time = stamp(event.timestamp)
         let begin = ActivityEvent.Begin(
-            id: event.activityID(id), title: event.string(event.title!), parent: parentSlot.map { slots[$0]!.id },
+            id: event.activityID(id), title: event.string(event.title!), parent: parentSlot.map(fold.id(of:)),
             total: event.total?.value, completed: event.completed ?? 0, unit: event.unit.map(event.string),
             message: event.message.map(event.string), cancellable: event.cancellable, blocking: event.blocking,
             timestamp: time)
-        return insert(begin, parentSlot: parentSlot, time: time, owner: sender.map { .connection($0) }, body)
+        let step = fold.begin(begin.id, at: nil, parent: begin.parent, parentAt: parentSlot)
+        return insert(begin, step: step, time: time, line: line, owner: sender.map { .connection($0) }, body)
     }
 
     /// An `end` decoded in place: the activity found from the line's bytes, and the event's id
@@ -336,7 +329,7 @@ public struct ActivityStore: Sendable {
         let index =
             id.escaped
             ? slot(of: event.activityID(id)) : slot(of: UnsafeBufferPointer(rebasing: event.bytes[id.range]))
-        guard let index else { return problem(unknown: event.activityID(id), doing: .end, line: line) }
+        guard let index else { return problem(unknown: event.activityID(id), doing: .end, at: nil, line: line) }
         let end = ActivityEvent.End(
             id: slots[index]!.id, status: event.status, message: event.message.map(event.string),
             error: event.error.map(event.string), completed: event.completed, total: event.total, timestamp: time)
@@ -347,9 +340,7 @@ public struct ActivityStore: Sendable {
     public mutating func finish(at time: Double, _ body: (ActivityUpdate) -> Void) {
         releaseEvicted()
         summary.lastTime = max(summary.lastTime ?? time, time)
-        while let root = roots.first {
-            end(root, status: .abandoned, time: time, body)
-        }
+        for index in fold.finish() { endOne(index, status: .abandoned, time: time, event: nil, body) }
     }
 
     /// Ends every open activity as `abandoned` and returns the changes (a convenience, as
@@ -373,69 +364,24 @@ public struct ActivityStore: Sendable {
 
     @inline(__always)
     func handle(at index: Int) -> ActivityHandle {
-        ActivityHandle(index: index, generation: generations[index])
+        ActivityHandle(index: index, generation: fold.generation(of: index))
     }
 
     /// The slot of the activity with these id bytes, if the store holds it.
     @inline(__always)
     func slot(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        let hash = ids.hash(bytes)
-        var probe = ids.probe(hash: hash)
-        while let slot = ids.next(&probe) {
-            if Self.idEquals(slots[slot]!.identity.idBytes, bytes) { return slot }
-        }
-        return nil
-    }
-
-    /// Whether an id's bytes are these bytes.
-    @inline(__always)
-    static func idEquals(_ held: UnsafeMutableBufferPointer<UInt8>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        held.count == bytes.count && memcmp(held.baseAddress!, bytes.baseAddress!, held.count) == 0
+        fold.slot(of: bytes)
     }
 
     func slot(of id: ActivityID) -> Int? {
-        var raw = id.rawValue
-        return raw.withUTF8 { slot(of: $0) }
+        fold.slot(of: id)
     }
 
     /// Frees the slots of activities evicted by the previous call.
     @inline(__always)
     mutating func releaseEvicted() {
-        guard !evictedSlots.isEmpty else { return }
-        for index in evictedSlots {
-            slots[index] = nil
-            generations[index] &+= 1
-            freeSlots.append(index)
-        }
-        evictedSlots.removeAll(keepingCapacity: true)
-    }
-
-    /// A free slot, for an activity about to begin.
-    mutating func takeSlot() -> Int {
-        if let index = freeSlots.popLast() { return index }
-        slots.append(nil)
-        generations.append(0)
-        return slots.count - 1
-    }
-
-    /// Keeps a finished activity for a while, evicting the oldest past the cap.
-    mutating func retire(_ handle: ActivityHandle) {
-        finishedQueue.append(handle)
-        while finishedQueue.count - finishedHead > limits.retainedFinished {
-            evict(finishedQueue[finishedHead])
-            finishedHead += 1
-        }
-        if finishedHead > 1024, finishedHead * 2 > finishedQueue.count {
-            finishedQueue.removeFirst(finishedHead)
-            finishedHead = 0
-        }
-    }
-
-    /// Forgets the id of a finished activity; its slot is freed at the next call.
-    private mutating func evict(_ handle: ActivityHandle) {
-        guard holds(handle), let identity = slots[handle.index]?.identity else { return }
-        let hash = ids.hash(UnsafeBufferPointer(identity.idBytes))
-        ids.remove(hash: hash, slot: handle.index)
-        evictedSlots.append(handle.index)
+        guard fold.hasForgotten else { return }
+        for index in fold.forgotten { slots[index] = nil }
+        fold.release()
     }
 }

@@ -1,8 +1,9 @@
-public import ActivityWire
+@_spi(Consumers) public import ActivityWire
 
 /// Folds an event stream into activities with their times, nesting, outcome and logs.
 ///
-/// The builder applies the consumer rules of the protocol: a child whose parent is not open is
+/// The builder applies the consumer rules of the protocol, through the fold of them that every
+/// consumer runs (the store and the validator too): a child whose parent is not open is
 /// attached at the top; an activity whose parent ends while it is open is ended `abandoned` at
 /// the parent's end; ``finish(at:)`` abandons whatever is still open at the end of the stream.
 /// Events that break the rules (a second `begin`, an event for an id never begun or already
@@ -29,11 +30,11 @@ public struct TimelineBuilder: Sendable {
 
     private var slots: [TimelineActivity] = []
     private var freeSlots: [Int] = []
-    private var open: [ActivityID: Int] = [:]
-    private var openChildren: [Int: Int] = [:]
-    private var ended: Set<ActivityID> = []
+    /// The rules, applied: which activities are open, nested where, and what an end abandons.
+    private var fold: ConsumerFold
+    /// The builder's slot of the activity in each slot of the fold, -1 for none.
+    private var slotOfFold: [Int] = []
     private let keepsEnded: Bool
-    private let remembersEndedIDs: Bool
     private var begunCount = 0
     /// Log lines that belong to no open activity.
     public private(set) var looseLogs: [TimelineLog] = []
@@ -51,7 +52,7 @@ public struct TimelineBuilder: Sendable {
     ///     exporter of a finite recording passes `true` to fold exactly as a whole timeline does.
     public init(keepsEnded: Bool = true, remembersEndedIDs: Bool? = nil) {
         self.keepsEnded = keepsEnded
-        self.remembersEndedIDs = remembersEndedIDs ?? keepsEnded
+        fold = ConsumerFold(retainedEnded: remembersEndedIDs ?? keepsEnded ? nil : 0)
     }
 
     /// The activity in slot `index`.
@@ -67,23 +68,31 @@ public struct TimelineBuilder: Sendable {
         eventCount += 1
         earliestTime = min(earliestTime ?? time, time)
         latestTime = max(latestTime ?? time, time)
-        switch event {
-        case .begin(let begin): self.begin(begin, at: time)
-        case .progress(let progress): self.progress(progress, at: time)
-        case .log(let log): self.log(log, at: time)
-        case .end(let end):
-            let index = open[end.id]
-            guard ConsumerRules.event(.end, for: end.id, standing: standing(of: end.id, at: index)) == nil, let index
-            else { return [] }
-            var finished: [Int] = []
-            close(index, at: time, finished: &finished) { activity in
+        let step = fold.apply(event)
+        switch (step.outcome, event) {
+        case (.begun(let slot, let parent), .begin(let begin)):
+            self.begin(begin, slot: slot, parent: parent.map { slotOfFold[$0] }, at: time)
+        case (.applied(let slot), .progress(let progress)):
+            self.progress(progress, at: slotOfFold[slot], time: time)
+        case (.applied(let slot), .log(let log)):
+            self.log(log, at: slotOfFold[slot], time: time)
+        case (.refused, .log(let log)):
+            looseLogs.append(TimelineLog(time: time, level: log.level, message: log.message))
+        case (.ended(let slot, let abandoned), .end(let end)):
+            var finished = abandoned.map { slotOfFold[$0] }
+            for index in finished { self.end(index, at: time) { $0.status = .abandoned } }
+            let index = slotOfFold[slot]
+            self.end(index, at: time) { activity in
                 activity.status = end.status
                 activity.message = end.message ?? activity.message
                 activity.error = end.error
                 if let completed = end.completed { activity.completed = completed }
                 if let total = end.total { activity.total = total.value }
             }
+            finished.append(index)
             return finished
+        default:
+            break
         }
         return []
     }
@@ -94,13 +103,8 @@ public struct TimelineBuilder: Sendable {
     @discardableResult
     public mutating func finish(at time: Double? = nil) -> [Int] {
         let time = time ?? latestTime ?? 0
-        var finished: [Int] = []
-        // Outermost first: closing a parent abandons its open children with it.
-        let outermostFirst = open.values.sorted { (slots[$0].depth, $0) < (slots[$1].depth, $1) }
-        let childrenOf = openChildrenByParent()
-        for index in outermostFirst where isOpen(index) {
-            close(index, at: time, finished: &finished, childrenOf: childrenOf) { $0.status = .abandoned }
-        }
+        let finished = fold.finish().map { slotOfFold[$0] }
+        for index in finished { end(index, at: time) { $0.status = .abandoned } }
         return finished
     }
 
@@ -119,22 +123,9 @@ public struct TimelineBuilder: Sendable {
         Timeline(activities: slots, looseLogs: looseLogs)
     }
 
-    private func isOpen(_ index: Int) -> Bool { open[slots[index].id] == index }
-
-    /// What the builder knows of `id`, whose open slot, if any, the caller has looked up.
-    private func standing(of id: ActivityID, at openIndex: Int?) -> ConsumerRules.Standing {
-        if openIndex != nil { return .open }
-        if ended.contains(id) { return .ended }
-        return remembersEndedIDs ? .neverBegun : .notOpen
-    }
-
-    private mutating func begin(_ begin: ActivityEvent.Begin, at time: Double) {
-        guard ConsumerRules.begin(begin.id, standing: standing(of: begin.id, at: open[begin.id])) == nil else { return }
-        // A parent that is not open: the activity is attached at the top.
-        let parent = begin.parent.flatMap { parentID -> Int? in
-            let index = open[parentID]
-            return ConsumerRules.parent(parentID, standing: standing(of: parentID, at: index)) == nil ? index : nil
-        }
+    /// Makes the activity of a `begin` the fold opened in `foldSlot`, under the builder's
+    /// `parent` (`nil`: at the top).
+    private mutating func begin(_ begin: ActivityEvent.Begin, slot foldSlot: Int, parent: Int?, at time: Double) {
         let parentActivity = parent.map { slots[$0] }
         var activity = TimelineActivity(
             id: begin.id, title: begin.title, parentID: parent == nil ? nil : begin.parent, parent: parent,
@@ -154,18 +145,12 @@ public struct TimelineBuilder: Sendable {
             index = slots.count
             slots.append(activity)
         }
-        open[begin.id] = index
-        if let parent {
-            openChildren[parent, default: 0] += 1
-            if keepsEnded { slots[parent].children.append(index) }
-        }
+        if foldSlot >= slotOfFold.count { slotOfFold += Array(repeating: -1, count: foldSlot + 1 - slotOfFold.count) }
+        slotOfFold[foldSlot] = index
+        if let parent, keepsEnded { slots[parent].children.append(index) }
     }
 
-    private mutating func progress(_ progress: ActivityEvent.Progress, at time: Double) {
-        let index = open[progress.id]
-        guard ConsumerRules.event(.progress, for: progress.id, standing: standing(of: progress.id, at: index)) == nil,
-            let index
-        else { return }
+    private mutating func progress(_ progress: ActivityEvent.Progress, at index: Int, time: Double) {
         let before = (slots[index].completed, slots[index].total)
         if let completed = progress.completed { slots[index].completed = completed }
         if let total = progress.total { slots[index].total = total.value }
@@ -174,15 +159,8 @@ public struct TimelineBuilder: Sendable {
         if before != (slots[index].completed, slots[index].total) { sample(index, at: time) }
     }
 
-    private mutating func log(_ log: ActivityEvent.Log, at time: Double) {
+    private mutating func log(_ log: ActivityEvent.Log, at index: Int, time: Double) {
         let line = TimelineLog(time: time, level: log.level, message: log.message)
-        let index = log.id.flatMap { open[$0] }
-        guard let id = log.id, ConsumerRules.event(.log, for: id, standing: standing(of: id, at: index)) == nil,
-            let index
-        else {
-            looseLogs.append(line)
-            return
-        }
         slots[index].logCount += 1
         if slots[index].logs.count < Self.maxLogsPerActivity { slots[index].logs.append(line) }
     }
@@ -198,51 +176,12 @@ public struct TimelineBuilder: Sendable {
         }
     }
 
-    /// Ends `index` after abandoning its open descendants, each before its parent, siblings in
-    /// the order they began. Without recursion: a chain of nested activities is as deep as the
-    /// stream is long.
-    /// `childrenOf` is ``openChildrenByParent()``, when the caller closes several activities.
-    private mutating func close(
-        _ index: Int, at time: Double, finished: inout [Int], childrenOf: [Int: [Int]]? = nil,
-        _ update: (inout TimelineActivity) -> Void
-    ) {
-        if openChildren[index, default: 0] > 0 {
-            let childrenOf = childrenOf ?? openChildrenByParent()
-            var stack: [(index: Int, childrenDone: Bool)] = (childrenOf[index] ?? []).sorted(by: >).map { ($0, false) }
-            while let (next, childrenDone) = stack.popLast() {
-                if childrenDone {
-                    end(next, at: time, finished: &finished) { $0.status = .abandoned }
-                } else {
-                    stack.append((next, true))
-                    stack.append(contentsOf: (childrenOf[next] ?? []).sorted(by: >).map { ($0, false) })
-                }
-            }
-        }
-        end(index, at: time, finished: &finished, update)
-    }
-
-    private func openChildrenByParent() -> [Int: [Int]] {
-        var childrenOf: [Int: [Int]] = [:]
-        for index in open.values {
-            if let parent = slots[index].parent { childrenOf[parent, default: []].append(index) }
-        }
-        return childrenOf
-    }
-
-    /// Ends `index` alone: its open children, if any, are already ended.
-    private mutating func end(
-        _ index: Int, at time: Double, finished: inout [Int], _ update: (inout TimelineActivity) -> Void
-    ) {
+    /// Ends the activity in `index`, which the fold has ended.
+    private mutating func end(_ index: Int, at time: Double, _ update: (inout TimelineActivity) -> Void) {
         update(&slots[index])
         slots[index].end = max(time, slots[index].start)
         if slots[index].samples.last.map({ $0.completed != slots[index].completed }) ?? false {
             sample(index, at: slots[index].end)
         }
-        let id = slots[index].id
-        open[id] = nil
-        openChildren[index] = nil
-        if remembersEndedIDs { ended.insert(id) }
-        if let parent = slots[index].parent { openChildren[parent, default: 1] -= 1 }
-        finished.append(index)
     }
 }

@@ -1,9 +1,10 @@
 /// The protocol's consumer rules, decided and worded in one place.
 ///
-/// Every fold of a stream (the renderers' store, the timeline, the validator, the overlay model)
-/// keeps its own table of activities, shaped for its job, and asks these rules what an event may
-/// do given what its table knows of the ids the event names. So the four folds accept, refuse and
-/// re-parent the same events, and a problem reads the same whichever reports it.
+/// Every consumer of a stream (the renderers' store, the timeline, the validator, the overlay
+/// model) folds it through one table of ids, `ConsumerFold` (in this module, for the package's
+/// consumers), which asks these rules what an event may do given what it knows of the ids the
+/// event names. So the four accept, refuse and re-parent the same events, and a problem reads
+/// the same whichever reports it. A fold of its own asks them the same way:
 ///
 /// ```swift
 /// if let problem = ConsumerRules.begin(begin.id, standing: table.standing(of: begin.id)) {
@@ -39,7 +40,8 @@ public enum ConsumerRules {
         /// A `progress`, `log` or `end` for an id that is not open.
         case notOpen(Doing, ActivityID, Standing)
         /// An `end` while descendants were still open: they end as abandoned. `ended` and
-        /// `descendants` are named as the fold can best name them (a title and an id, or an id).
+        /// `descendants` are named as the consumer can best name them (a title and an id, or an
+        /// id), the descendants in the order they end: each before its parent.
         case childrenOpen(ended: String, descendants: [String])
         /// The stream ended with the activity open, begun on `begunOnLine`.
         case neverEnded(ActivityID, begunOnLine: Int)

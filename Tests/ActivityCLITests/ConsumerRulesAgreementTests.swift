@@ -1,11 +1,14 @@
+import ActivityOverlay
 import ActivityRendering
 import ActivityTimeline
-import ActivityWire
+@_spi(Consumers) import ActivityWire
 import Testing
 
-/// The renderers' store, the timeline and the validator fold a stream that breaks every rule the
-/// same way: the same problems on the same lines, in the same words where they know the same,
-/// and the same activities with the same parents and outcomes.
+/// The renderers' store, the timeline, the validator and the overlay model fold a stream that
+/// breaks every rule the same way (they run one fold, `ConsumerFold`): the same problems on the
+/// same lines, in the same words where they know the same, and the same activities with the
+/// same parents and outcomes. Where the overlay differs, its role says why (see
+/// ``overlaySameRules()``).
 @Suite("The consumer rules: one decision and one wording for every fold")
 struct ConsumerRulesAgreementTests {
     static let stream = """
@@ -59,12 +62,71 @@ struct ConsumerRulesAgreementTests {
         }
         #expect(validated[3]?.message == #"the parent "zz" was never begun; attached at the top"#)
         #expect(stored[3]?.message == #"the parent "zz" is not open; attached at the top"#)
+        // The descendants in the order they end: each before its parent.
         #expect(
             stored[7]?.message
-                == #""A" (a) ended while its descendants "B" (b), "D" (d) were still open; they end as abandoned"#)
+                == #""A" (a) ended while its descendants "D" (d), "B" (b) were still open; they end as abandoned"#)
         #expect(
             validated[7]?.message
-                == #""a" ended while its descendants "b", "d" were still open; they end as abandoned"#)
+                == #""a" ended while its descendants "d", "b" were still open; they end as abandoned"#)
+    }
+
+    /// The overlay model lives as long as the app that shows it, so it forgets an id once its
+    /// activity ends (its memory is bounded by what is open) and reports nothing (a problem
+    /// would have no reader). So, on this stream, by its role:
+    /// - lines 8 and 11 (events for an id that ended) read "is not open", `unknown-activity`,
+    ///   where the store and the validator, which remember ended ids, say `already-ended`;
+    /// - line 10 (a `begin` that reuses the ended "a") begins "a" again, where the others refuse
+    ///   a duplicate; it is still open when the stream ends;
+    /// - lines 3, 4 and 9 name the id "not open", as the store does.
+    /// Everything else is the same: the same problems on the other lines, the same parents, and
+    /// the same outcomes (the descendants of "a" abandoned, in the same order, with it).
+    @Test("the overlay model follows the same rules, forgetting ended ids as its role asks")
+    func overlaySameRules() throws {
+        var model = OverlayModel()
+        var store = ActivityStore()
+        var problems: [Int: Diagnostic] = [:]
+        var stored: [Int: Diagnostic] = [:]
+        var parents: [String: String] = [:]
+        var ends: [(id: String, status: ActivityEvent.Status)] = []
+        var storeEnds: [(id: String, status: ActivityEvent.Status)] = []
+        for (line, event) in Self.events {
+            var updates: [ActivityUpdate] = []
+            for problem in store.apply(event, line: line, { updates.append($0) }) { stored[line] = problem }
+            for update in updates {
+                if case .end(let end) = update.event(in: store) { storeEnds.append((end.id.rawValue, end.status)) }
+            }
+            let step = try #require(model.reduceFollowingRules(.event(event), at: line).step)
+            if let problem = step.problem { problems[line] = problem.diagnostic(line: line) }
+            switch step.outcome {
+            case .begun(let slot, let parent):
+                parents[model.rules.id(of: slot).rawValue] = parent.map { model.rules.id(of: $0).rawValue } ?? "-"
+            case .ended(let slot, let abandoned):
+                ends += abandoned.map { (model.rules.id(of: $0).rawValue, .abandoned) }
+                guard case .end(let end) = event else { break }
+                ends.append((model.rules.id(of: slot).rawValue, end.status))
+            default:
+                break
+            }
+        }
+        var expected = Self.expected
+        expected[8] = .unknownActivity
+        expected[10] = nil
+        expected[11] = .unknownActivity
+        #expect(problems.mapValues(\.code) == expected)
+        for line in [2, 3, 4] { #expect(problems[line]?.message == stored[line]?.message, "line \(line)") }
+        #expect(
+            problems[7]?.message == #""a" ended while its descendants "d", "b" were still open; they end as abandoned"#)
+        #expect(problems[8]?.message == #"progress for "a", which is not open"#)
+        #expect(problems[9]?.message == #"the parent "a" is not open; attached at the top"#)
+        #expect(parents == ["a": "-", "b": "a", "c": "-", "d": "b", "e": "-"])
+        #expect(
+            ends.map { "\($0.id) \($0.status)" }
+                == ["d abandoned", "b abandoned", "a success", "c failure", "e success"])
+        #expect(ends.map { "\($0.id) \($0.status)" } == storeEnds.map { "\($0.id) \($0.status)" })
+        // The second "a", open at the end of the stream, is what the overlay shows.
+        #expect(model.rules.roots.map { model.rules.id(of: $0).rawValue } == ["a"])
+        #expect(model.state.title == "A once more")
     }
 
     @Test("the store and the timeline make the same activities, parents and outcomes")

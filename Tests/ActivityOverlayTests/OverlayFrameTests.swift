@@ -1,5 +1,5 @@
 import ActivityOverlay
-import ActivityWire
+@_spi(Consumers) import ActivityWire
 import Testing
 
 /// `activity run`'s own activity is a frame: what the command reports is what the overlay shows.
@@ -22,6 +22,26 @@ struct OverlayFrameTests {
         _ = model.reduce(E.end("nested"), at: 800)
         _ = model.reduce(E.end("sign"), at: 900)
         #expect(model.state.title == "bash login.sh", "with nothing inside it, the frame shows")
+    }
+
+    @Test("a frame that ends with its work open ends that work as abandoned: a failure mark, then idle")
+    func frameEndsWithWorkOpen() {
+        var model = OverlayModel(configuration: .vectors)
+        _ = model.reduce(E.begin("run", "bash login.sh", frame: true), at: 0)
+        _ = model.reduce(E.begin("sign", "Signing in", parent: "run"), at: 10)
+        _ = model.reduce(.tick, at: 600)
+        #expect(model.state.title == "Signing in")
+        // The command was killed: its reporter never ended "sign".
+        let effects = model.reduce(E.end("run", .failure), at: 700)
+        #expect(model.state.phase == .flashing)
+        #expect(model.state.content == .failure)
+        #expect(effects.contains(.haptic(.failure)))
+        #expect(model.rules.openCount == 0)
+        _ = model.reduce(.tick, at: 10_000)
+        #expect(model.state.phase == .idle)
+        // A late end of the abandoned work changes nothing.
+        _ = model.reduce(E.end("sign"), at: 10_100)
+        #expect(model.state.phase == .idle)
     }
 
     @Test("without a frame, a child stays nested: the label is its parent's")

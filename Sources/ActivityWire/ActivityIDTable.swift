@@ -1,17 +1,19 @@
-/// Interns activity ids: from an id's bytes, as they stand in the line, to the store slot that
-/// holds the activity.
+/// Interns activity ids: from an id's bytes, as they stand in the line, to the slot of
+/// ``ConsumerFold`` that holds the activity.
 ///
 /// Open addressing with linear probing over one array of packed entries (32 bits of the hash,
 /// the slot + 1; 0 is empty), removal by backward shift (no tombstones, so probe runs stay
 /// short under churn). The hash reads the id eight bytes at a time, seeded per table so that a
-/// producer cannot aim ids at one bucket. The table does not hold the ids: the store compares
-/// candidates against the id of the activity in the slot.
-struct ActivityIDTable {
-    private var entries: [UInt64]
-    private var mask: Int
-    private(set) var count = 0
-    private let seed: UInt64
+/// producer cannot aim ids at one bucket. The table does not hold the ids: the fold compares
+/// candidates against the id in the slot.
+@usableFromInline
+struct ActivityIDTable: Sendable {
+    @usableFromInline var entries: [UInt64]
+    @usableFromInline var mask: Int
+    @usableFromInline var count = 0
+    @usableFromInline let seed: UInt64
 
+    @usableFromInline
     init() {
         entries = Array(repeating: 0, count: 64)
         mask = 63
@@ -19,7 +21,7 @@ struct ActivityIDTable {
     }
 
     /// The hash of an id's bytes.
-    @inline(__always)
+    @inlinable @inline(__always)
     func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let count = bytes.count
         var hash = seed ^ (UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15)
@@ -43,34 +45,41 @@ struct ActivityIDTable {
         return Self.finish(hash)
     }
 
-    @inline(__always)
-    private static func mix(_ value: UInt64) -> UInt64 {
+    @inlinable @inline(__always)
+    static func mix(_ value: UInt64) -> UInt64 {
         let product = value &* 0xBF58_476D_1CE4_E5B9
         return product ^ (product >> 31)
     }
 
-    @inline(__always)
-    private static func finish(_ value: UInt64) -> UInt64 {
+    @inlinable @inline(__always)
+    static func finish(_ value: UInt64) -> UInt64 {
         var value = value ^ (value >> 29)
         value = value &* 0x94D0_49BB_1331_11EB
         return value ^ (value >> 32)
     }
 
     /// Where a lookup stands: the next index to look at, and the hash's tag.
+    @usableFromInline
     struct Probe {
-        var index: Int
-        let tag: UInt64
+        @usableFromInline var index: Int
+        @usableFromInline let tag: UInt64
+
+        @inlinable @inline(__always)
+        init(index: Int, tag: UInt64) {
+            self.index = index
+            self.tag = tag
+        }
     }
 
     /// A lookup of the id with `hash`: ``next(_:)`` hands out the slots whose entries match the
     /// hash, for the caller to compare ids. (No closure: one over the store would copy it.)
-    @inline(__always)
+    @inlinable @inline(__always)
     func probe(hash: UInt64) -> Probe {
         Probe(index: Int(truncatingIfNeeded: hash) & mask, tag: UInt64(UInt32(truncatingIfNeeded: hash)) << 32)
     }
 
     /// The next candidate slot, or `nil` when the id is not held.
-    @inline(__always)
+    @inlinable @inline(__always)
     func next(_ probe: inout Probe) -> Int? {
         while true {
             let entry = entries[probe.index]
@@ -81,6 +90,7 @@ struct ActivityIDTable {
     }
 
     /// Adds an id that is not held, with `hash`, for `slot`.
+    @usableFromInline
     mutating func insert(hash: UInt64, slot: Int) {
         if (count + 1) * 2 > entries.count { grow() }
         place(Self.entry(hash: hash, slot: slot))
@@ -88,6 +98,7 @@ struct ActivityIDTable {
     }
 
     /// Removes the id with `hash` held for `slot`.
+    @usableFromInline
     mutating func remove(hash: UInt64, slot: Int) {
         let wanted = Self.entry(hash: hash, slot: slot)
         var hole = Int(truncatingIfNeeded: hash) & mask

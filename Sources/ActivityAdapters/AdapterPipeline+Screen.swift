@@ -4,6 +4,9 @@
 /// A row is read once, ended by `\n`, when it is finished above the cursor or final, whichever
 /// comes first. The rows the command redraws are read, all of them
 /// top first and ended by `\r`, each time one of them changed: a display's rows make one frame.
+/// The frames the command overwrote since the last read (``ScreenRows/overwritten``) are read
+/// first, in order among the final rows, so a bar that reached its total and was replaced by the
+/// next within one read is seen to finish.
 /// A redrawn row that then becomes final as it was last read is not read again: the adapter is
 /// told that the line stays (``ToolAdapter/readNewline(ending:_:)``), as when a `\r` turns out to
 /// be the first half of `\r\n`. So a line of plain output is read once, never counted twice.
@@ -28,21 +31,33 @@ extension AdapterPipeline {
     /// Reads what changed on the command's screen; returns the events it makes.
     public mutating func read(_ rows: ScreenRows, from stream: AdapterStream = .standardOutput) -> [AdapterOutput] {
         guard !finished else { return [] }
-        for row in rows.final { readFinal(row, stream) }
-        readFinished(rows.finished, stream)
-        if rows.redrawn != screen.redrawn {
-            screen.redrawn = rows.redrawn
-            if screen.lastRead.count > ScreenState.maxRemembered { screen.lastRead.removeAll() }
-            for (index, row) in rows.redrawn.enumerated() where row.bytes.count <= Self.maxLineBytes {
-                screen.lastRead[row.number] = row.bytes
-                guard !row.bytes.isEmpty else { continue }
-                let place = ScreenPlace(number: row.number, index: index)
-                _ = adapter.read(
-                    AdapterLine(bytes: row.bytes[...], stream: stream, terminator: 0x0D, row: place), &activities)
+        var frames = rows.overwritten[...]
+        for (index, row) in rows.final.enumerated() {
+            while let frame = frames.first, frame.afterFinal <= index {
+                readRedrawn(frame.rows, stream)
+                frames.removeFirst()
             }
+            readFinal(row, stream)
         }
+        for frame in frames { readRedrawn(frame.rows, stream) }
+        readFinished(rows.finished, stream)
+        readRedrawn(rows.redrawn, stream)
         activities.flush()
         return activities.takeOutputs()
+    }
+
+    /// Reads the redrawn rows of one frame, when they changed since the last one read.
+    private mutating func readRedrawn(_ rows: [ScreenRows.RedrawnRow], _ stream: AdapterStream) {
+        guard rows != screen.redrawn else { return }
+        screen.redrawn = rows
+        if screen.lastRead.count > ScreenState.maxRemembered { screen.lastRead.removeAll() }
+        for (index, row) in rows.enumerated() where row.bytes.count <= Self.maxLineBytes {
+            screen.lastRead[row.number] = row.bytes
+            guard !row.bytes.isEmpty else { continue }
+            let place = ScreenPlace(number: row.number, index: index)
+            _ = adapter.read(
+                AdapterLine(bytes: row.bytes[...], stream: stream, terminator: 0x0D, row: place), &activities)
+        }
     }
 
     private mutating func readFinished(_ rows: [ScreenRows.FinalRow], _ stream: AdapterStream) {

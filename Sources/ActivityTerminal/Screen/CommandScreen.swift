@@ -81,6 +81,14 @@ package struct CommandScreen: Sendable {
     package internal(set) var rowsAbove = 0
     /// ``redraw`` of the main screen while the alternate one is in use.
     var mainRedraw = (lowestRow: 0, depth: 0)
+    /// Whether the rows the command redraws are noted before they are overwritten
+    /// (``takeOverwrittenFrames()``): only when something reads them.
+    package var notesOverwrites = false
+    /// The frames noted since the last ``takeOverwrittenFrames()``, oldest first.
+    var overwritten: [OverwrittenFrame] = []
+    /// Whether anything was drawn since the last frame was noted: a redraw's first cursor-up,
+    /// erase or `\r` rewrite notes the frame, the ones after it in the same redraw do not.
+    var drewSinceNoted = false
 
     /// A blank screen of `columns` × `rows` (each at least 1), the cursor at its top left.
     package init(columns: Int, rows: Int) {

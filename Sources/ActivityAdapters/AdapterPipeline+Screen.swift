@@ -18,7 +18,8 @@ extension AdapterPipeline {
         var redrawn: [ScreenRows.RedrawnRow] = []
         /// The bytes each redrawn row had when it was last read, by number, until it is final.
         var lastRead: [Int: [UInt8]] = [:]
-        var wrapping: (number: Int, bytes: [UInt8])?
+        /// The line's first row, its bytes so far, and its last row final so far.
+        var wrapping: (number: Int, bytes: [UInt8], through: Int)?
         /// The highest number of a row read as finished while still on the screen: read again
         /// when it is final only if it was redrawn since (rows come onto the screen numbered
         /// upwards, so a row numbered higher is new).
@@ -69,13 +70,21 @@ extension AdapterPipeline {
             let last = rows[start...end].map(\.number).max() ?? rows[start].number
             guard rows[start].number > screen.finishedThrough, !rows[end].wraps else { continue }
             screen.finishedThrough = last
-            let bytes = start == end ? rows[start].bytes : rows[start...end].flatMap(\.lineBytes)[...]
+            var bytes = start == end ? rows[start].bytes : rows[start...end].flatMap(\.lineBytes)[...]
+            var number = rows[start].number
+            // The rest of a line whose start is final already (it scrolled off): the line is
+            // read whole now, and not again when its rest is final.
+            if let wrapping = screen.wrapping, wrapping.through + 1 == rows[start].number {
+                screen.wrapping = nil
+                guard wrapping.bytes.count + bytes.count <= Self.maxLineBytes else { continue }
+                bytes = (wrapping.bytes + bytes)[...]
+                number = wrapping.number
+            }
             guard !bytes.isEmpty, bytes.count <= Self.maxLineBytes else { continue }
             let line = AdapterLine(
-                bytes: bytes, stream: stream, terminator: 0x0A, row: ScreenPlace(number: rows[start].number, index: nil)
-            )
+                bytes: bytes, stream: stream, terminator: 0x0A, row: ScreenPlace(number: number, index: nil))
             // A row redrawn (a status line), then left as it was read: it stays.
-            if !screen.lastRead.isEmpty, let read = screen.lastRead.removeValue(forKey: rows[start].number),
+            if !screen.lastRead.isEmpty, let read = screen.lastRead.removeValue(forKey: number),
                 read.elementsEqual(bytes)
             {
                 adapter.readNewline(ending: line, &activities)
@@ -87,7 +96,8 @@ extension AdapterPipeline {
 
     private mutating func readFinal(_ row: ScreenRows.FinalRow, _ stream: AdapterStream) {
         if row.wraps || screen.wrapping != nil {
-            var wrapping = screen.wrapping ?? (row.number, [])
+            var wrapping = screen.wrapping ?? (row.number, [], row.number)
+            wrapping.through = row.number
             // A line longer than the limit is not read, as on a stream.
             if wrapping.bytes.count + row.bytes.count <= Self.maxLineBytes { wrapping.bytes += row.lineBytes }
             screen.wrapping = row.wraps ? wrapping : nil

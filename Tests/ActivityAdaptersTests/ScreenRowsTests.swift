@@ -72,11 +72,8 @@ struct ScreenRowsTests {
     }
 
     /// The captures read from rows whose activities differ from the lines' (Docs/adapters.md):
-    /// a frame of indicatif's MultiProgress seen half drawn, and an ansible jsonl line wrapped at
-    /// the margin.
-    static let differFromLines: Set<String> = [
-        "indicatif/indicatif-multi-pty-C.txt", "ansible/ansible-fail-jsonl-pty-C.txt",
-    ]
+    /// a frame of indicatif's MultiProgress seen half drawn.
+    static let differFromLines: Set<String> = ["indicatif/indicatif-multi-pty-C.txt"]
 
     @Test(
         "one adapter, both sources: each capture on a pseudo-terminal makes the same activities from rows as from lines",

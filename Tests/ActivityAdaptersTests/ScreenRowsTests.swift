@@ -71,9 +71,28 @@ struct ScreenRowsTests {
         #expect(adapted.isWellFormed)
     }
 
-    /// The captures read from rows whose activities differ from the lines' (Docs/adapters.md):
-    /// a frame of indicatif's MultiProgress seen half drawn.
+    /// The captures whose replay cut before each `\r` differs from the lines (Docs/adapters.md):
+    /// indicatif's MultiProgress redraws with `ESC[1A \r ESC[2K ESC[1B \r ESC[2K ESC[1A`, so that
+    /// cut falls inside a frame, between the erase of a row and its redraw, which indicatif's
+    /// writes (a frame each) never make; read a frame a chunk, it is the same (`indicatifFrames`).
     static let differFromLines: Set<String> = ["indicatif/indicatif-multi-pty-C.txt"]
+
+    @Test("indicatif's MultiProgress read a frame a read makes the same activities from rows as from lines")
+    func indicatifFrames() throws {
+        let bytes = try Fixture.bytes("indicatif/indicatif-multi-pty-C.txt")
+        let redraw = Array("\u{1B}[1A\r\u{1B}[2K".utf8)
+        var chunks: [[UInt8]] = []
+        var start = 0
+        for index in bytes.indices.dropFirst() where bytes[index...].starts(with: redraw) {
+            chunks.append(Array(bytes[start..<index]))
+            start = index
+        }
+        chunks.append(Array(bytes[start...]))
+        let rows = ScreenReplay.adapt(chunks: chunks, with: "bars")
+        let lines = Fixture.adapt(bytes, with: "bars")
+        #expect(rows.activities.map(\.description) == lines.activities.map(\.description))
+        #expect(rows.tree == ["Progress success 20.0/20.0 ", "Progress success 40.0/40.0 "])
+    }
 
     @Test(
         "one adapter, both sources: each capture on a pseudo-terminal makes the same activities from rows as from lines",

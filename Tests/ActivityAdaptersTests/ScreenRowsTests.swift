@@ -71,6 +71,34 @@ struct ScreenRowsTests {
         #expect(adapted.isWellFormed)
     }
 
+    @Test("read from a screen, a rich task ends as a success when its row shows it at its total, while the other runs")
+    func richTaskEndsAtItsTotal() throws {
+        // rich's frames of two tasks (coloured, each bar is 40 cells of ━), and its redraw.
+        let frame = { (first: Int, second: Int) in
+            let bar = String(repeating: "━", count: 40)
+            let percent = { (value: Int) in String(repeating: " ", count: 3 - String(value).count) + "\(value)%" }
+            return "Downloading \u{1B}[32m\(bar)\u{1B}[0m \(percent(first)) 0:00:01\r\n"
+                + "Extracting  \u{1B}[32m\(bar)\u{1B}[0m \(percent(second)) 0:00:01"
+        }
+        let redraw = "\r\u{1B}[2K\u{1B}[1A\u{1B}[2K"
+        let chunks = [frame(50, 20), redraw + frame(100, 40), redraw + frame(100, 60)].map { Array($0.utf8) }
+        let adapted = ScreenReplay.adapt(chunks: chunks, with: "bars")
+        let events = adapted.events
+        let firstEnd = try #require(
+            events.firstIndex {
+                if case .end = $0 { return true }
+                return false
+            })
+        let secondAt60 = try #require(
+            events.firstIndex {
+                if case .progress(let progress) = $0 { return progress.completed == 60 }
+                return false
+            })
+        #expect(firstEnd < secondAt60, "the first task ended before the second one's next frame")
+        #expect(adapted.tree.first == "Downloading success 100.0/100.0 ")
+        #expect(adapted.tree.count == 2 && adapted.isWellFormed, "\(adapted.tree)")
+    }
+
     /// The captures whose replay cut before each `\r` differs from the lines (Docs/adapters.md):
     /// indicatif's MultiProgress redraws with `ESC[1A \r ESC[2K ESC[1B \r ESC[2K ESC[1A`, so that
     /// cut falls inside a frame, between the erase of a row and its redraw, which indicatif's

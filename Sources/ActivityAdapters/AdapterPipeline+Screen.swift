@@ -4,6 +4,9 @@
 /// A row is read once, ended by `\n`, when it is finished above the cursor or final, whichever
 /// comes first. The rows the command redraws are read, all of them
 /// top first and ended by `\r`, each time one of them changed: a display's rows make one frame.
+/// The frames the command overwrote since the last read (``ScreenRows/overwritten``) are read
+/// first, in order among the final rows, so a bar that reached its total and was replaced by the
+/// next within one read is seen to finish.
 /// A redrawn row that then becomes final as it was last read is not read again: the adapter is
 /// told that the line stays (``ToolAdapter/readNewline(ending:_:)``), as when a `\r` turns out to
 /// be the first half of `\r\n`. So a line of plain output is read once, never counted twice.
@@ -15,7 +18,8 @@ extension AdapterPipeline {
         var redrawn: [ScreenRows.RedrawnRow] = []
         /// The bytes each redrawn row had when it was last read, by number, until it is final.
         var lastRead: [Int: [UInt8]] = [:]
-        var wrapping: (number: Int, bytes: [UInt8])?
+        /// The line's first row, its bytes so far, and its last row final so far.
+        var wrapping: (number: Int, bytes: [UInt8], through: Int)?
         /// The highest number of a row read as finished while still on the screen: read again
         /// when it is final only if it was redrawn since (rows come onto the screen numbered
         /// upwards, so a row numbered higher is new).
@@ -28,21 +32,33 @@ extension AdapterPipeline {
     /// Reads what changed on the command's screen; returns the events it makes.
     public mutating func read(_ rows: ScreenRows, from stream: AdapterStream = .standardOutput) -> [AdapterOutput] {
         guard !finished else { return [] }
-        for row in rows.final { readFinal(row, stream) }
-        readFinished(rows.finished, stream)
-        if rows.redrawn != screen.redrawn {
-            screen.redrawn = rows.redrawn
-            if screen.lastRead.count > ScreenState.maxRemembered { screen.lastRead.removeAll() }
-            for (index, row) in rows.redrawn.enumerated() where row.bytes.count <= Self.maxLineBytes {
-                screen.lastRead[row.number] = row.bytes
-                guard !row.bytes.isEmpty else { continue }
-                let place = ScreenPlace(number: row.number, index: index)
-                _ = adapter.read(
-                    AdapterLine(bytes: row.bytes[...], stream: stream, terminator: 0x0D, row: place), &activities)
+        var frames = rows.overwritten[...]
+        for (index, row) in rows.final.enumerated() {
+            while let frame = frames.first, frame.afterFinal <= index {
+                readRedrawn(frame.rows, stream)
+                frames.removeFirst()
             }
+            readFinal(row, stream)
         }
+        for frame in frames { readRedrawn(frame.rows, stream) }
+        readFinished(rows.finished, stream)
+        readRedrawn(rows.redrawn, stream)
         activities.flush()
         return activities.takeOutputs()
+    }
+
+    /// Reads the redrawn rows of one frame, when they changed since the last one read.
+    private mutating func readRedrawn(_ rows: [ScreenRows.RedrawnRow], _ stream: AdapterStream) {
+        guard rows != screen.redrawn else { return }
+        screen.redrawn = rows
+        if screen.lastRead.count > ScreenState.maxRemembered { screen.lastRead.removeAll() }
+        for (index, row) in rows.enumerated() where row.bytes.count <= Self.maxLineBytes {
+            screen.lastRead[row.number] = row.bytes
+            guard !row.bytes.isEmpty else { continue }
+            let place = ScreenPlace(number: row.number, index: index)
+            _ = adapter.read(
+                AdapterLine(bytes: row.bytes[...], stream: stream, terminator: 0x0D, row: place), &activities)
+        }
     }
 
     private mutating func readFinished(_ rows: [ScreenRows.FinalRow], _ stream: AdapterStream) {
@@ -54,13 +70,21 @@ extension AdapterPipeline {
             let last = rows[start...end].map(\.number).max() ?? rows[start].number
             guard rows[start].number > screen.finishedThrough, !rows[end].wraps else { continue }
             screen.finishedThrough = last
-            let bytes = start == end ? rows[start].bytes : rows[start...end].flatMap(\.lineBytes)[...]
+            var bytes = start == end ? rows[start].bytes : rows[start...end].flatMap(\.lineBytes)[...]
+            var number = rows[start].number
+            // The rest of a line whose start is final already (it scrolled off): the line is
+            // read whole now, and not again when its rest is final.
+            if let wrapping = screen.wrapping, wrapping.through + 1 == rows[start].number {
+                screen.wrapping = nil
+                guard wrapping.bytes.count + bytes.count <= Self.maxLineBytes else { continue }
+                bytes = (wrapping.bytes + bytes)[...]
+                number = wrapping.number
+            }
             guard !bytes.isEmpty, bytes.count <= Self.maxLineBytes else { continue }
             let line = AdapterLine(
-                bytes: bytes, stream: stream, terminator: 0x0A, row: ScreenPlace(number: rows[start].number, index: nil)
-            )
+                bytes: bytes, stream: stream, terminator: 0x0A, row: ScreenPlace(number: number, index: nil))
             // A row redrawn (a status line), then left as it was read: it stays.
-            if !screen.lastRead.isEmpty, let read = screen.lastRead.removeValue(forKey: rows[start].number),
+            if !screen.lastRead.isEmpty, let read = screen.lastRead.removeValue(forKey: number),
                 read.elementsEqual(bytes)
             {
                 adapter.readNewline(ending: line, &activities)
@@ -72,7 +96,8 @@ extension AdapterPipeline {
 
     private mutating func readFinal(_ row: ScreenRows.FinalRow, _ stream: AdapterStream) {
         if row.wraps || screen.wrapping != nil {
-            var wrapping = screen.wrapping ?? (row.number, [])
+            var wrapping = screen.wrapping ?? (row.number, [], row.number)
+            wrapping.through = row.number
             // A line longer than the limit is not read, as on a stream.
             if wrapping.bytes.count + row.bytes.count <= Self.maxLineBytes { wrapping.bytes += row.lineBytes }
             screen.wrapping = row.wraps ? wrapping : nil

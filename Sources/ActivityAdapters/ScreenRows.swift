@@ -59,15 +59,33 @@ public struct ScreenRows: Sendable {
         }
     }
 
+    /// The redrawn rows as they stood before the command overwrote them, oldest first, each
+    /// with how many of ``final`` came before it: the frames between two reads that the
+    /// current ``redrawn`` does not show (a bar at its total, replaced by the next one).
+    public struct OverwrittenFrame: Sendable {
+        public var afterFinal: Int
+        public var rows: [RedrawnRow]
+
+        public init(afterFinal: Int, rows: [RedrawnRow]) {
+            self.afterFinal = afterFinal
+            self.rows = rows
+        }
+    }
+
     public var final: [FinalRow]
+    public var overwritten: [OverwrittenFrame]
     /// The rows still on the screen above the cursor that the command finished writing and
     /// does not redraw (lines of plain output), top first, read or not.
     public var finished: [FinalRow]
     /// Every row the command redraws now, top first, changed or not.
     public var redrawn: [RedrawnRow]
 
-    public init(final: [FinalRow] = [], finished: [FinalRow] = [], redrawn: [RedrawnRow] = []) {
+    public init(
+        final: [FinalRow] = [], overwritten: [OverwrittenFrame] = [], finished: [FinalRow] = [],
+        redrawn: [RedrawnRow] = []
+    ) {
         self.final = final
+        self.overwritten = overwritten
         self.finished = finished
         self.redrawn = redrawn
     }

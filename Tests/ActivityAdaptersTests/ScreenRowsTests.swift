@@ -28,6 +28,32 @@ struct ScreenRowsTests {
         #expect(adapted.tree.dropFirst().allSatisfy { $0.hasPrefix("  inner success ") }, "\(adapted.tree)")
     }
 
+    @Test("frames drawn within one read are each read: every run of the inner bar is seen to finish")
+    func framesWithinOneRead() throws {
+        let bytes = try Fixture.bytes("tqdm/tqdm-nested-pty-C.txt")
+        let adapted = ScreenReplay.adapt(bytes, with: "bars", chunkSize: bytes.count)
+        #expect(
+            adapted.tree == [
+                "outer success 3.0/3.0 ", "  inner success 5.0/5.0 ", "  inner success 5.0/5.0 ",
+                "  inner success 5.0/5.0 ",
+            ])
+        #expect(adapted.isWellFormed)
+    }
+
+    @Test("a bar that reached its total and was replaced in place within one read ends as a success")
+    func barReplacedWithinOneRead() {
+        let bar = { (name: String, count: Int) in
+            let done = String(repeating: "█", count: count * 2)
+            let rest = String(repeating: " ", count: 10 - count * 2)
+            return "\r\(name): \(count * 20)%|\(done)\(rest)| \(count)/5 [00:01<00:00,  4.00it/s]"
+        }
+        let first = (0...5).map { bar("first", $0) }.joined()
+        let second = (0...2).map { bar("second", $0) }.joined()
+        let adapted = ScreenReplay.adapt(chunks: [Array((first + second).utf8)], with: "bars")
+        #expect(adapted.tree.first == "first success 5.0/5.0 ", "\(adapted.tree)")
+        #expect(adapted.tree.count == 2 && adapted.isWellFormed)
+    }
+
     @Test("a tqdm bar wider than the screen wraps: its two rows are one line, one activity", arguments: [nil, 1, 333])
     func tqdmWrapped(_ size: Int?) throws {
         let adapted = ScreenReplay.adapt(try Fixture.bytes("tqdm/tqdm-wrap-pty-C.txt"), with: "bars", chunkSize: size)
@@ -45,12 +71,56 @@ struct ScreenRowsTests {
         #expect(adapted.isWellFormed)
     }
 
-    /// The captures read from rows whose activities differ from the lines' (Docs/adapters.md):
-    /// cargo's `Building` line replaced after `\r` by an error before another read, a frame of
-    /// indicatif's MultiProgress seen half drawn, and an ansible jsonl line wrapped at the margin.
-    static let differFromLines: Set<String> = [
-        "cargo/cargo-error-pty-C.txt", "indicatif/indicatif-multi-pty-C.txt", "ansible/ansible-fail-jsonl-pty-C.txt",
-    ]
+    @Test("read from a screen, a rich task ends as a success when its row shows it at its total, while the other runs")
+    func richTaskEndsAtItsTotal() throws {
+        // rich's frames of two tasks (coloured, each bar is 40 cells of ━), and its redraw.
+        let frame = { (first: Int, second: Int) in
+            let bar = String(repeating: "━", count: 40)
+            let percent = { (value: Int) in String(repeating: " ", count: 3 - String(value).count) + "\(value)%" }
+            return "Downloading \u{1B}[32m\(bar)\u{1B}[0m \(percent(first)) 0:00:01\r\n"
+                + "Extracting  \u{1B}[32m\(bar)\u{1B}[0m \(percent(second)) 0:00:01"
+        }
+        let redraw = "\r\u{1B}[2K\u{1B}[1A\u{1B}[2K"
+        let chunks = [frame(50, 20), redraw + frame(100, 40), redraw + frame(100, 60)].map { Array($0.utf8) }
+        let adapted = ScreenReplay.adapt(chunks: chunks, with: "bars")
+        let events = adapted.events
+        let firstEnd = try #require(
+            events.firstIndex {
+                if case .end = $0 { return true }
+                return false
+            })
+        let secondAt60 = try #require(
+            events.firstIndex {
+                if case .progress(let progress) = $0 { return progress.completed == 60 }
+                return false
+            })
+        #expect(firstEnd < secondAt60, "the first task ended before the second one's next frame")
+        #expect(adapted.tree.first == "Downloading success 100.0/100.0 ")
+        #expect(adapted.tree.count == 2 && adapted.isWellFormed, "\(adapted.tree)")
+    }
+
+    /// The captures whose replay cut before each `\r` differs from the lines (Docs/adapters.md):
+    /// indicatif's MultiProgress redraws with `ESC[1A \r ESC[2K ESC[1B \r ESC[2K ESC[1A`, so that
+    /// cut falls inside a frame, between the erase of a row and its redraw, which indicatif's
+    /// writes (a frame each) never make; read a frame a chunk, it is the same (`indicatifFrames`).
+    static let differFromLines: Set<String> = ["indicatif/indicatif-multi-pty-C.txt"]
+
+    @Test("indicatif's MultiProgress read a frame a read makes the same activities from rows as from lines")
+    func indicatifFrames() throws {
+        let bytes = try Fixture.bytes("indicatif/indicatif-multi-pty-C.txt")
+        let redraw = Array("\u{1B}[1A\r\u{1B}[2K".utf8)
+        var chunks: [[UInt8]] = []
+        var start = 0
+        for index in bytes.indices.dropFirst() where bytes[index...].starts(with: redraw) {
+            chunks.append(Array(bytes[start..<index]))
+            start = index
+        }
+        chunks.append(Array(bytes[start...]))
+        let rows = ScreenReplay.adapt(chunks: chunks, with: "bars")
+        let lines = Fixture.adapt(bytes, with: "bars")
+        #expect(rows.activities.map(\.description) == lines.activities.map(\.description))
+        #expect(rows.tree == ["Progress success 20.0/20.0 ", "Progress success 40.0/40.0 "])
+    }
 
     @Test(
         "one adapter, both sources: each capture on a pseudo-terminal makes the same activities from rows as from lines",

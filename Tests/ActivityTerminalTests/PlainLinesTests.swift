@@ -20,6 +20,9 @@ struct PlainLinesTests {
         var redraw: [Int]
         var statusRow: Int?
         var lastCell: ScreenCell?
+        var drewSinceNoted: Bool
+        /// The redrawn frames noted for the adapters: the final rows before each, and its rows.
+        var overwritten: [[String]]
 
         init(_ screen: inout CommandScreen) {
             let final = screen.takeFinalRows()
@@ -34,6 +37,11 @@ struct PlainLinesTests {
             redraw = [screen.redraw.lowestRow, screen.redraw.depth]
             statusRow = screen.statusRow
             lastCell = screen.lastCell
+            drewSinceNoted = screen.drewSinceNoted
+            overwritten = screen.takeOverwrittenFrames().map { frame in
+                ["\(frame.finalCount)"]
+                    + frame.lines.map { "\($0.number): " + String(decoding: $0.bytes, as: UTF8.self) }
+            }
         }
     }
 
@@ -67,6 +75,9 @@ struct PlainLinesTests {
         var taken = CommandScreen(columns: columns, rows: rowCount)
         var written = CommandScreen(columns: columns, rows: rowCount)
         written.usesPlainLines = false
+        // What the adapters read of the redraws too, as under `activity run`.
+        taken.notesOverwrites = true
+        written.notesOverwrites = true
         var output: [UInt8] = []
         for _ in 0..<400 {
             // Long runs of plain lines, the case the path exists for, now and then.

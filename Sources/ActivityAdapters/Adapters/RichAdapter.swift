@@ -13,7 +13,9 @@
 /// stops (nothing at all with `transient=True`), so there the tasks begin and end at once.
 ///
 /// A task that reached its total is complete; one that stopped short ends as the exit status
-/// says, with a Python traceback's exception as its error.
+/// says, with a Python traceback's exception as its error. Read from a screen, where the
+/// cursor's showing is not seen, a task ends as a success as soon as its row shows it at its
+/// total; the frames that still draw it are consumed with it.
 struct RichAdapter: ToolAdapter {
     /// Counts the displays that stopped: part of each task's key.
     private var display = 0
@@ -27,6 +29,8 @@ struct RichAdapter: ToolAdapter {
     private var traceback = PythonTraceback()
     /// The last line read was a final row of a screen.
     private var afterFinalRow = false
+    /// The keys of the tasks that ended when a screen's row showed them at their total.
+    private var ended: Set<String> = []
 
     /// Bounds the state whatever the input.
     private static let maxTasks = 64
@@ -40,7 +44,7 @@ struct RichAdapter: ToolAdapter {
         if let row = RichRow(text, bare: inFrame || startsFrame) {
             // Into a pipe rich prints a display's rows, without colours, only once it stopped.
             let stopped = !line.isOverwritten && !line.bytes.contains(0x1B)
-            return read(row, startsFrame: startsFrame, stopped: stopped, &activities)
+            return read(row, startsFrame: startsFrame, stopped: stopped, onScreen: line.row != nil, &activities)
         }
         inFrame = false
         guard RedrawnLine.isControlOnly(line) else {
@@ -56,7 +60,7 @@ struct RichAdapter: ToolAdapter {
     }
 
     private mutating func read(
-        _ row: RichRow, startsFrame: Bool, stopped: Bool, _ activities: inout AdaptedActivities
+        _ row: RichRow, startsFrame: Bool, stopped: Bool, onScreen: Bool, _ activities: inout AdaptedActivities
     ) -> Bool {
         if startsFrame || !inFrame { frameRows.removeAll(keepingCapacity: true) }
         let name = row.description ?? ""
@@ -68,9 +72,19 @@ struct RichAdapter: ToolAdapter {
         inFrame = true
         frameRows[name] = index + 1
         tasks.insert(key)
+        let complete = row.total.map { total in row.completed.map { $0 >= total } ?? false } ?? false
+        // A task that ended at its total is drawn so until its display stops; below its total,
+        // the row is a later display's task.
+        if ended.contains(key) {
+            guard !complete else { return true }
+            ended.remove(key)
+        }
         activities.update(
             key, title: row.description ?? "Progress", unit: row.unit, completed: row.completed, total: row.total)
-        if let total = row.total, let completed = row.completed, completed >= total {
+        if complete, onScreen, ended.count < Self.maxTasks {
+            activities.succeed(key)
+            ended.insert(key)
+        } else if complete {
             activities.markComplete(key)
         } else if row.total == nil && stopped {
             activities.markProbablyComplete(key)
@@ -91,6 +105,7 @@ struct RichAdapter: ToolAdapter {
             }
         }
         tasks.removeAll()
+        ended.removeAll()
         frameRows.removeAll()
         inFrame = false
         display += 1

@@ -3,9 +3,16 @@ import ActivityTerminal
 
 /// What the command's screen (``CommandScreen``) hands its adapter.
 extension ScreenRows {
-    /// Adds the rows that became final, as the screen gave them (``CommandScreen/takeFinalRows()``).
-    mutating func add(final rows: FinalRows) {
-        final += Self.rows(rows)
+    /// Adds the rows that became final, as the screen gave them (``CommandScreen/takeFinalRows()``),
+    /// and the frames it overwrote meanwhile (``CommandScreen/takeOverwrittenFrames()``).
+    mutating func add(final rows: FinalRows?, overwritten frames: [CommandScreen.OverwrittenFrame] = []) {
+        let before = final.count
+        overwritten += frames.map { frame in
+            OverwrittenFrame(
+                afterFinal: before + frame.finalCount,
+                rows: frame.lines.map { RedrawnRow(number: $0.number, bytes: $0.bytes) })
+        }
+        if let rows { final += Self.rows(rows) }
     }
 
     /// The rows `screen` shows the command finished writing and redrawing now

@@ -41,10 +41,13 @@ extension TerminalPump {
     /// with the cursor when `atPrompt` and the command is at one), the status, the modes.
     mutating func publish(on session: RenderSession, atPrompt: Bool) {
         let rows = screen.pendingFinalRows
+        let overwritten = readsRows ? screen.takeOverwrittenFrames() : []
         if rows > 0 {
             let final = screen.takeFinalRows()
             session.commandOutput(.final(bytes: final.bytes, rows: rows))
-            if readsRows { rowsToRead.add(final: final) }
+            if readsRows { rowsToRead.add(final: final, overwritten: overwritten) }
+        } else if !overwritten.isEmpty {
+            rowsToRead.add(final: nil, overwritten: overwritten)
         }
         if readsRows { rowsToRead.setCurrent(from: screen) }
         publishModes(on: session)
@@ -116,7 +119,10 @@ extension TerminalPump {
     /// What changed on the screen since the last call, for the command's adapter: the rows that
     /// became final, and the rows the command redraws as they stand.
     mutating func takeRows() -> ScreenRows {
-        defer { rowsToRead.final.removeAll(keepingCapacity: true) }
+        defer {
+            rowsToRead.final.removeAll(keepingCapacity: true)
+            rowsToRead.overwritten.removeAll(keepingCapacity: true)
+        }
         return rowsToRead
     }
 }

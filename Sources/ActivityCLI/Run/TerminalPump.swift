@@ -46,7 +46,9 @@ struct TerminalPump {
     /// plus index) of the first row that could not, oldest first.
     var settleable: [(boundary: Int, at: Double)] = []
     /// Whether the command's adapter reads the screen's rows (``takeRows()``).
-    var readsRows = false
+    var readsRows = false {
+        didSet { screen.notesOverwrites = readsRows }
+    }
     /// The rows not yet taken by ``takeRows()``.
     var rowsToRead = ScreenRows()
 

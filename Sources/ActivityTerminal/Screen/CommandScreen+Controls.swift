@@ -135,6 +135,7 @@ extension CommandScreen {
     private var inScrollRegion: Bool { cursor.row >= scrollRegion.top && cursor.row <= scrollRegion.bottom }
 
     private mutating func cursorUp(_ count: Int) {
+        if count > 0 { noteFrame() }
         let limit = cursor.row >= scrollRegion.top ? scrollRegion.top : 0
         cursor = (max(limit, cursor.row - count), min(cursor.column, columns - 1))
     }
@@ -154,6 +155,8 @@ extension CommandScreen {
     }
 
     private mutating func eraseInLine(_ mode: Int) {
+        // Erased from its start, a row is about to be drawn anew; erased after text, it was.
+        if mode == 2 || cursor.column == 0 { noteFrame(rewriting: returnedRow == cursor.row ? cursor.row : nil) }
         switch mode {
         case 0: buffer.erase(row: cursor.row, cursor.column..<columns, style: style.erased)
         case 1: buffer.erase(row: cursor.row, 0..<min(cursor.column + 1, columns), style: style.erased)
@@ -163,6 +166,7 @@ extension CommandScreen {
     }
 
     private mutating func eraseInDisplay(_ mode: Int) {
+        if mode != 0 || cursor.column == 0 { noteFrame() }
         switch mode {
         case 0:
             if cursor == (0, 0) { keepClearedRows() }

@@ -76,6 +76,7 @@ extension CommandScreen {
         // `REP` repeats the last character printed: the last one of the last line not empty.
         if let line = (0..<lines).last(where: { !text(ofLine: $0).isEmpty }), let last = text(ofLine: line).last {
             lastCell = ScreenCell(scalar: Unicode.Scalar(last), width: 1, style: CellStyle())
+            drewSinceNoted = true
         }
         rowsAbove += lines
         statusRow = nil

@@ -11,7 +11,11 @@ extension CommandScreen {
     /// Each line's bytes are the row's as ``ScreenRow/bytes`` gives them (text and its styles).
     package var redrawnLines: [(number: Int, bytes: [UInt8])] {
         guard !isAlternateScreen else { return [] }
-        let indices = redrawnIndices
+        return lines(at: redrawnIndices)
+    }
+
+    /// The rows at `indices` (top first), each with the rows its text wrapped into, as one line.
+    private func lines(at indices: [Int]) -> [(number: Int, bytes: [UInt8])] {
         var lines: [(number: Int, bytes: [UInt8])] = []
         var covered = -1
         for index in indices where index > covered && index < rowCount {
@@ -52,6 +56,47 @@ extension CommandScreen {
             start = end + 1
         }
         return finished
+    }
+
+    /// The rows the command redraws as they stood before a redraw overwrote them
+    /// (``redrawnLines`` then), and how many final rows came before them.
+    package struct OverwrittenFrame: Sendable {
+        package var finalCount: Int
+        package var lines: [(number: Int, bytes: [UInt8])]
+    }
+
+    /// At most this many frames are kept between two ``takeOverwrittenFrames()``: the latest.
+    static let maxOverwrittenFrames = 64
+
+    /// The frames the command overwrote since the last call, oldest first (with
+    /// ``notesOverwrites``): every state its redrawn rows had, though one read brought several
+    /// frames, so that what reads them sees a bar that reached its end and was replaced by the
+    /// next one within a read. The frame still on the screen is ``redrawnLines``. Taken with
+    /// ``takeFinalRows()``, just before it: each frame's ``OverwrittenFrame/finalCount`` counts
+    /// the final rows that one gives.
+    package mutating func takeOverwrittenFrames() -> [OverwrittenFrame] {
+        defer { overwritten.removeAll(keepingCapacity: true) }
+        return overwritten
+    }
+
+    /// Notes the redrawn rows as they stand, the command being about to overwrite them: a
+    /// cursor-up, an erase, or a `\r` rewrite, the first one since something was drawn. Plain
+    /// output (no such control) never gets here.
+    /// `rewritten` is a row about to be written anew though it is not redrawn (yet): a line
+    /// erased after `\r` (cargo's `Building` line, replaced by an error).
+    mutating func noteFrame(rewriting rewritten: Int? = nil) {
+        guard notesOverwrites, drewSinceNoted, !isAlternateScreen else { return }
+        drewSinceNoted = false
+        var indices = redrawnIndices
+        if let rewritten, !indices.contains(rewritten) {
+            indices.append(rewritten)
+            indices.sort()
+        }
+        let lines = lines(at: indices)
+        guard !lines.isEmpty else { return }
+        if let last = overwritten.last, last.lines.elementsEqual(lines, by: { $0 == $1 }) { return }
+        if overwritten.count >= Self.maxOverwrittenFrames { overwritten.removeFirst() }
+        overwritten.append(OverwrittenFrame(finalCount: final.count, lines: lines))
     }
 
     /// The indices of the rows ``redrawnLines`` reads, top first.

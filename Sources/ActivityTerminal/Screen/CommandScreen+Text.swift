@@ -6,6 +6,7 @@ extension CommandScreen {
     /// Writes a run of printable ASCII: whole cells at once, a row at a time.
     mutating func printASCII(_ bytes: UnsafeRawBufferPointer) {
         if returnedRow != nil { noteRewrite() }
+        drewSinceNoted = true
         guard !insertMode, !charsets.isLineDrawing else {
             for byte in bytes { printCharacter(Unicode.Scalar(byte)) }
             return
@@ -42,6 +43,7 @@ extension CommandScreen {
     mutating func noteRewrite() {
         if returnedRow == cursor.row, cursor.column == 0 {
             statusRow = cursor.row
+            noteFrame()
             buffer.rows[cursor.row].startsLine = true
         }
         returnedRow = nil
@@ -50,6 +52,7 @@ extension CommandScreen {
     /// Writes one character, or adds it to the cluster of the one before the cursor.
     mutating func printCharacter(_ input: Unicode.Scalar) {
         if returnedRow != nil { noteRewrite() }
+        drewSinceNoted = true
         let scalar = charsets.isLineDrawing ? Self.lineDrawing(input) : input
         let width = DisplayWidth.scalarWidth(scalar)
         if width == 0 || joinsPrevious(scalar) {

@@ -86,6 +86,14 @@ package struct CommandScreen: Sendable {
     package var usesPlainLines = true
     /// Where the lines of a run of plain lines end: storage kept from read to read.
     var plainLineEnds: [Int] = []
+    /// Whether the rows the command redraws are noted before they are overwritten
+    /// (``takeOverwrittenFrames()``): only when something reads them.
+    package var notesOverwrites = false
+    /// The frames noted since the last ``takeOverwrittenFrames()``, oldest first.
+    var overwritten: [OverwrittenFrame] = []
+    /// Whether anything was drawn since the last frame was noted: a redraw's first cursor-up,
+    /// erase or `\r` rewrite notes the frame, the ones after it in the same redraw do not.
+    var drewSinceNoted = false
 
     /// A blank screen of `columns` × `rows` (each at least 1), the cursor at its top left.
     package init(columns: Int, rows: Int) {

@@ -29,10 +29,12 @@ enum ScreenReplay {
         var pipeline = AdapterPipeline(adapter: info.makeAdapter(command: []), toolName: name, idPrefix: "t")
         pipeline.dropsPassthrough = true
         var screen = CommandScreen(columns: columns, rows: rows)
+        screen.notesOverwrites = true
         var outputs: [AdapterOutput] = []
         func read() {
             var changed = ScreenRows()
-            changed.add(final: screen.takeFinalRows())
+            let overwritten = screen.takeOverwrittenFrames()
+            changed.add(final: screen.takeFinalRows(), overwritten: overwritten)
             changed.setCurrent(from: screen)
             outputs += pipeline.read(changed)
         }

@@ -6,11 +6,7 @@ import Testing
 /// (every `\n` arrives as `\r\n`): their progress becomes activities, and their own display stays as it is.
 @Suite("Adapters on a terminal: real tools under activity run in tmux", .serialized)
 struct AdapterTmuxTests {
-    static func installed(_ tool: String) -> Bool {
-        ["/usr/bin", "/bin", "/usr/local/bin"].contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
-        }
-    }
+    static func installed(_ tool: String) -> Bool { executableOnPath(tool) != nil }
 
     static var available: Bool { installed("tmux") && installed("python3") }
 

@@ -47,7 +47,11 @@ package struct CellStyle: Hashable, Sendable {
     }
 
     /// Whether this is how a terminal draws text it was given no style for.
-    package var isDefault: Bool { self == CellStyle() }
+    package var isDefault: Bool {
+        // Spelled out: asked for nearly every cell, where comparing with `CellStyle()` costs more.
+        guard case .standard = foreground, case .standard = background else { return false }
+        return attributes.rawValue == 0
+    }
 
     /// The style of a cell an erase blanks: the background colour only, as xterm and tmux erase
     /// (back colour erase).

@@ -86,6 +86,7 @@ package struct ScreenRow: Hashable, Sendable {
             var end = min(extent, cells.count)
             while end > 0, cells[end - 1].isBlank { end -= 1 }
             var style = CellStyle()
+            var inDefaultStyle = true
             var column = 0
             var index = 0
             while index < end {
@@ -95,13 +96,16 @@ package struct ScreenRow: Hashable, Sendable {
                 guard column + Int(cell.width) <= limit else { break }
                 column += Int(cell.width)
                 // Plain ASCII in the style before it, nearly every cell of a log: one byte.
-                if cell.cluster == 0, cell.scalar.value < 0x80, cell.style == style {
+                if cell.cluster == 0, cell.scalar.value < 0x80,
+                    inDefaultStyle ? cell.style.isDefault : cell.style == style
+                {
                     bytes.append(UInt8(truncatingIfNeeded: cell.scalar.value))
                     continue
                 }
                 if cell.style != style {
                     bytes += style.transition(to: cell.style)
                     style = cell.style
+                    inDefaultStyle = style.isDefault
                 }
                 cell.appendCharacter(to: &bytes)
             }

@@ -22,13 +22,10 @@ import ActivityPOSIX
 /// `--status-fd`, and sudo closes every descriptor above 2, so after `sudo -E` an apt would find
 /// the setting and write its status lines to whatever file it had opened under that number.
 final class AptStatusDescriptor: StatusDescriptor {
-    /// The descriptor's number, the same in the command as here.
-    let number: Int32
-    /// Where `run` reads the status lines; -1 once taken or closed.
-    private var readEnd: Int32
+    /// The pipe apt writes its status lines to.
+    private let pipe: StatusPipe
     /// The configuration file `APT_CONFIG` names for the command.
     let configPath: String
-    private var writeEnd: Int32
 
     /// The file's name in `activity run`'s private directory.
     static let fileName = "apt.conf"
@@ -42,12 +39,13 @@ final class AptStatusDescriptor: StatusDescriptor {
         case notApt
     }
 
-    private init(number: Int32, readEnd: Int32, configPath: String) {
-        self.number = number
-        self.writeEnd = number
-        self.readEnd = readEnd
+    private init(pipe: StatusPipe, configPath: String) {
+        self.pipe = pipe
         self.configPath = configPath
     }
+
+    /// The descriptor's number, the same in the command as here.
+    var number: Int32 { pipe.number }
 
     deinit { close() }
 
@@ -82,19 +80,14 @@ final class AptStatusDescriptor: StatusDescriptor {
             }
         }
 
-        var ends: [Int32] = [-1, -1]
-        guard SystemCall.pipe(&ends) else { return .skipped("pipe: \(SystemError.reason(errno))") }
-        // A number nothing the command inherits uses (a jobserver's, `exec 3>file`'s), and never
-        // 0, 1 or 2 even when activity was started without them.
-        let number = fcntl(ends[1], F_DUPFD_CLOEXEC, 3)
-        let error = errno
-        SystemCall.close(ends[1])
-        guard number >= 0 else {
-            SystemCall.close(ends[0])
-            return .skipped("fcntl: \(SystemError.reason(error))")
+        let pipe: StatusPipe
+        do {
+            pipe = try StatusPipe()
+        } catch {
+            return .skipped("\(error)")
         }
-        let descriptor = AptStatusDescriptor(
-            number: number, readEnd: ends[0], configPath: directory + "/" + fileName)
+        let number = pipe.number
+        let descriptor = AptStatusDescriptor(pipe: pipe, configPath: directory + "/" + fileName)
         var text = "// activity run: apt's status lines on descriptor \(number); removed when the command ends.\n"
         text += "APT::Status-Fd \"\(number)\";\n"
         // apt closes its descriptors above 2 for the programs it starts (dpkg, hooks), which
@@ -115,25 +108,15 @@ final class AptStatusDescriptor: StatusDescriptor {
     /// What `-v` says.
     var note: String { "apt: status on descriptor \(number) through APT_CONFIG=\(configPath)" }
 
-    /// Once the command has its copy: only the command's copies keep the pipe open.
-    func closeWriteEnd() {
-        if writeEnd >= 0 { SystemCall.close(writeEnd) }
-        writeEnd = -1
-    }
+    func closeWriteEnd() { pipe.closeWriteEnd() }
 
     /// Closes both ends and removes the file; every exit path of `run` calls it.
     func close() {
-        closeWriteEnd()
-        if readEnd >= 0 { SystemCall.close(readEnd) }
-        readEnd = -1
+        pipe.close()
         unlink(configPath)
     }
 
-    /// Hands the read end to the loop that reads it (and closes it).
-    func takeReadEnd() -> Int32 {
-        defer { readEnd = -1 }
-        return readEnd
-    }
+    func takeReadEnd() -> Int32 { pipe.takeReadEnd() }
 
     /// The name of the program that runs, after `env` and its options and assignments (`wrappers`).
     private static func program(of command: [String]) -> (name: String?, wrappers: [String]) {

@@ -18,17 +18,12 @@ import ActivityPOSIX
 /// write end to the command under the same number N and reads frames from the read end
 /// (``ZigProgressAdapter``). Zig prints its errors and output as before.
 final class ZigProgressDescriptor: StatusDescriptor {
-    let number: Int32
-    private var readEnd: Int32
-    private var writeEnd: Int32
+    /// The pipe Zig writes its frames to.
+    private let pipe: StatusPipe
 
-    private init(number: Int32, readEnd: Int32) {
-        self.number = number
-        self.writeEnd = number
-        self.readEnd = readEnd
-    }
+    private init(pipe: StatusPipe) { self.pipe = pipe }
 
-    deinit { close() }
+    var number: Int32 { pipe.number }
 
     /// Opens the descriptor when the adapter chosen for `command` is Zig's; `nil` otherwise.
     /// The reason on failure, for `-v`: after `sudo` or `doas`, which close every descriptor
@@ -41,23 +36,15 @@ final class ZigProgressDescriptor: StatusDescriptor {
         if program == "sudo" || program == "doas" {
             return .failure(Skipped(reason: "\(program!) closes descriptors above 2"))
         }
-        var ends: [Int32] = [-1, -1]
         // Non-blocking, as Zig's own parent makes it: Zig's writer skips a frame when the pipe is
         // full, so a reader that falls behind never holds up the command's exit (Zig joins the
-        // thread that writes them).
-        guard SystemCall.pipe(&ends, nonBlocking: true) else {
-            return .failure(Skipped(reason: "pipe: \(SystemError.reason(errno))"))
+        // thread that writes them). Never 0, 1 or 2 (Zig would write its frames into the
+        // command's output).
+        do {
+            return .success(ZigProgressDescriptor(pipe: try StatusPipe(nonBlocking: true)))
+        } catch {
+            return .failure(Skipped(reason: "\(error)"))
         }
-        // Never 0, 1 or 2 (Zig would write its frames into the command's output), and none the
-        // command inherits.
-        let number = fcntl(ends[1], F_DUPFD_CLOEXEC, 3)
-        let error = errno
-        SystemCall.close(ends[1])
-        guard number >= 0 else {
-            SystemCall.close(ends[0])
-            return .failure(Skipped(reason: "fcntl: \(SystemError.reason(error))"))
-        }
-        return .success(ZigProgressDescriptor(number: number, readEnd: ends[0]))
     }
 
     struct Skipped: Error {
@@ -72,21 +59,9 @@ final class ZigProgressDescriptor: StatusDescriptor {
 
     var note: String { "zig: progress on descriptor \(number) through ZIG_PROGRESS" }
 
-    func closeWriteEnd() {
-        if writeEnd >= 0 { SystemCall.close(writeEnd) }
-        writeEnd = -1
-    }
-
-    func close() {
-        closeWriteEnd()
-        if readEnd >= 0 { SystemCall.close(readEnd) }
-        readEnd = -1
-    }
-
-    func takeReadEnd() -> Int32 {
-        defer { readEnd = -1 }
-        return readEnd
-    }
+    func closeWriteEnd() { pipe.closeWriteEnd() }
+    func close() { pipe.close() }
+    func takeReadEnd() -> Int32 { pipe.takeReadEnd() }
 }
 
 /// A descriptor `run` passes to the command for the tool's machine-readable progress

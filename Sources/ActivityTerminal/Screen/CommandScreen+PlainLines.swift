@@ -20,7 +20,9 @@ extension CommandScreen {
     mutating func takePlainLines(_ bytes: UnsafeRawBufferPointer, from start: Int, scanned: inout Int) -> Int {
         scanned = start
         guard usesPlainLines, acceptsPlainLines else { return start }
-        var ends = plainLineEnds
+        // Taken, not copied: the storage is reused only while one array holds it.
+        var ends: [Int] = []
+        swap(&ends, &plainLineEnds)
         ends.removeAll(keepingCapacity: true)
         var index = start
         let count = bytes.count

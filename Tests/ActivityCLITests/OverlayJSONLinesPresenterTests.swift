@@ -33,6 +33,16 @@ struct OverlayJSONLinesPresenterTests {
             }
         }
 
+        /// The state lines written, read to the end once the write end `fds[1]` is closed (both
+        /// ends are closed after).
+        func states(closing fds: [Int32]) throws -> [[String: Any]] {
+            close(fds[1])
+            done.wait()
+            close(fds[0])
+            let lines = bytes.withLock { $0 }.split(separator: UInt8(ascii: "\n"))
+            return try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]) }
+        }
+
         /// Waits until a state of `phase` has been written (the presenter's thread writes it on
         /// its own time); `false` only after a minute, against a hang.
         func waitFor(phase: String) -> Bool {
@@ -63,12 +73,7 @@ struct OverlayJSONLinesPresenterTests {
         presenter.handle(.begin(.init(id: ActivityID("b")!, title: "Never ends")))
         presenter.finish()
         presenter.finish()
-        close(fds[1])
-        drain.done.wait()
-        close(fds[0])
-
-        let lines = drain.bytes.withLock { $0 }.split(separator: UInt8(ascii: "\n"))
-        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]) }
+        let objects = try drain.states(closing: fds)
         let phases = objects.map { $0["phase"] as? String ?? "?" }
         #expect(phases.first == "idle")
         #expect(phases.last == "idle")
@@ -106,12 +111,7 @@ struct OverlayJSONLinesPresenterTests {
         scheduler.advance(to: 5_000)
         presenter.tick()
         presenter.finish()
-        close(fds[1])
-        drain.done.wait()
-        close(fds[0])
-
-        let lines = drain.bytes.withLock { $0 }.split(separator: UInt8(ascii: "\n"))
-        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]) }
+        let objects = try drain.states(closing: fds)
         let visible = try #require(objects.first { $0["phase"] as? String == "visible" })
         #expect(visible["time"] as? Int == 400)
         let flash = try #require(objects.first { $0["phase"] as? String == "flashing" })

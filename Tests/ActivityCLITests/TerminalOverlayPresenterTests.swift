@@ -104,18 +104,27 @@ struct TerminalOverlayPresenterTests {
         #expect(!pty.text.contains("After the end"))
     }
 
+    /// A presenter on `pty` with a grace of 400 ms, whose time moves only with `scheduler`.
+    static func stepped(
+        on pty: TestSupport.PseudoTerminal, by scheduler: ManualOverlayScheduler
+    ) throws
+        -> TerminalOverlayPresenter
+    {
+        var configuration = fast
+        configuration.graceMilliseconds = 400
+        return try TerminalOverlayPresenter(
+            environment: environment, outputFD: pty.terminal, inputFD: pty.terminal, configuration: configuration,
+            scheduler: scheduler
+        ) { _ in }
+    }
+
     @Test("work shorter than the grace draws nothing, but blocks input meanwhile")
     @MainActor
     func shortWork() throws {
         let pty = try PseudoTerminal()
         defer { pty.close() }
-        var configuration = Self.fast
-        configuration.graceMilliseconds = 400
         let scheduler = ManualOverlayScheduler()
-        let presenter = try TerminalOverlayPresenter(
-            environment: Self.environment, outputFD: pty.terminal, inputFD: pty.terminal, configuration: configuration,
-            scheduler: scheduler
-        ) { _ in }
+        let presenter = try Self.stepped(on: pty, by: scheduler)
         defer { presenter.finish() }
         presenter.handle(Self.begin("a", "Quick", cancellable: false))
         #expect(pty.settings.c_lflag & tcflag_t(ECHO) == 0)  // at once: the next tap is swallowed
@@ -136,13 +145,8 @@ struct TerminalOverlayPresenterTests {
     func drawnAtTheGrace() throws {
         let pty = try PseudoTerminal()
         defer { pty.close() }
-        var configuration = Self.fast
-        configuration.graceMilliseconds = 400
         let scheduler = ManualOverlayScheduler()
-        let presenter = try TerminalOverlayPresenter(
-            environment: Self.environment, outputFD: pty.terminal, inputFD: pty.terminal, configuration: configuration,
-            scheduler: scheduler
-        ) { _ in }
+        let presenter = try Self.stepped(on: pty, by: scheduler)
         defer { presenter.finish() }
         presenter.handle(Self.begin("a", "Slow", cancellable: false))
         scheduler.advance(to: 399)

@@ -1,10 +1,27 @@
 """Reading a program on a pseudo-terminal to its end, and what it waits in when it does not end,
 for the test scripts beside this one."""
+import fcntl
 import os
+import pty
 import select
 import shutil
+import struct
 import subprocess
+import termios
 import time
+
+
+def start_on_pty(argv, rows=30, columns=100):
+    """Starts `argv` on a new pseudo-terminal of `columns` x `rows`, as the leader of its own
+    session (a `pty.fork()` child, as under a terminal emulator). Returns (pid, master)."""
+    pid, master = pty.fork()
+    if pid == 0:
+        try:
+            os.execv(argv[0], argv)
+        finally:
+            os._exit(127)
+    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    return pid, master
 
 
 def read_until_exit(pid, master, deadline, wait=0.05, between_reads=None):

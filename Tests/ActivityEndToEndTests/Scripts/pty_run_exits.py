@@ -10,30 +10,20 @@ gdb is installed), kills it and exits 1.
 
 Prints "ok RUNS runs" when every run exited.
 """
-import fcntl
 import os
-import pty
 import signal
-import struct
 import subprocess
 import sys
-import termios
 import time
 
-from pty_reading import describe, read_until_exit
+from pty_reading import describe, read_until_exit, start_on_pty
 
 activity, runs, lines, bound = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
 command = [activity, "run", "--mode", "tty", "--", "sh", "-c", f"seq 1 {lines}"]
 
 
 def run_once(index):
-    pid, master = pty.fork()
-    if pid == 0:
-        try:
-            os.execv(activity, command)
-        finally:
-            os._exit(127)
-    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    pid, master = start_on_pty(command)
     output, status, reading = read_until_exit(pid, master, time.monotonic() + bound)
     if status is None:
         print(f"run {index} had not exited after {bound} s ({len(output)} bytes read, "

@@ -9,26 +9,15 @@ processing turning the display's own "\\r\\n" into two carriage returns), "rows:
 rows found as "ROW\\r\\n", for the rows the command printed as "row N"), and "after: opost" or
 "after: -opost" (the terminal's output processing once the run is over).
 """
-import fcntl
-import os
-import pty
 import re
-import struct
 import sys
-import termios
 import time
 
-from pty_reading import read_until_exit
+from pty_reading import read_until_exit, start_on_pty
 
 activity, command = sys.argv[1], sys.argv[2:]
 quoted = " ".join("'" + part.replace("'", "'\\''") + "'" for part in [activity, "run", "--mode", "tty", "--"] + command)
-pid, master = pty.fork()
-if pid == 0:
-    try:
-        os.execv("/bin/sh", ["sh", "-c", quoted + "; stty -a"])
-    finally:
-        os._exit(127)
-fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+pid, master = start_on_pty(["/bin/sh", "-c", quoted + "; stty -a"])
 output, status, _ = read_until_exit(pid, master, time.monotonic() + 60)
 if status is None:
     print("the run did not end within 60 s")

@@ -14,14 +14,13 @@ Prints "ok RUNS runs" when every run exited.
 """
 import fcntl
 import os
-import pty
 import signal
 import struct
 import sys
 import termios
 import time
 
-from pty_reading import describe, read_until_exit
+from pty_reading import describe, read_until_exit, start_on_pty
 
 activity, runs, lines, bound = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
 resizing = {"winch": True, "tstp": False}[sys.argv[5]]
@@ -29,12 +28,7 @@ command = [activity, "run", "--mode", "tty", "--", "sh", "-c", f"seq 1 {lines}"]
 
 
 def run_once(index):
-    pid, master = pty.fork()
-    if pid == 0:
-        try:
-            os.execv(activity, command)
-        finally:
-            os._exit(127)
+    pid, master = start_on_pty(command)
     signals = 0
 
     def signal_it(output):

@@ -30,7 +30,7 @@ package.targets += [
 // MARK: - What the tests share (a tmux pane, a pyte screen, running a program)
 
 package.targets += [
-    .target(name: "TestSupport", path: "Tests/TestSupport")
+    .target(name: "TestSupport", dependencies: ["ActivityWire"], path: "Tests/TestSupport")
 ]
 
 // MARK: - Wire protocol

@@ -1,5 +1,6 @@
 import ActivityAdapters
 import ActivityWire
+import TestSupport
 import Testing
 
 /// What the rich and indicatif adapters make of the shapes their captures show once: units,

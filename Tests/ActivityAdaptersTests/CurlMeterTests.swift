@@ -1,5 +1,6 @@
 import ActivityAdapters
 import ActivityWire
+import TestSupport
 import Testing
 
 @Suite("curl's meter: on time, never backwards, complete at 100 %")

@@ -1,5 +1,6 @@
 import ActivityAdapters
 import ActivityWire
+import TestSupport
 import Testing
 
 /// What an adapter must make of one captured output: the activities as they end, what passes

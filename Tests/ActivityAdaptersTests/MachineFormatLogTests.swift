@@ -1,5 +1,6 @@
 import ActivityAdapters
 import ActivityWire
+import TestSupport
 import Testing
 
 @Suite("Machine formats: what becomes a log line")

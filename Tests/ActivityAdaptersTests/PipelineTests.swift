@@ -1,5 +1,6 @@
 import ActivityAdapters
 import ActivityWire
+import TestSupport
 import Testing
 
 @Suite("AdapterPipeline: lines, passthrough, coalescing, endings")

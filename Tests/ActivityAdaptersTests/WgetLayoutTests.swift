@@ -1,5 +1,6 @@
 import ActivityAdapters
 import ActivityWire
+import TestSupport
 import Testing
 
 @Suite("wget: every dot style, and no gap where the progress was")

@@ -171,20 +171,4 @@ struct ZigProgressTests {
         #expect(frame?.nodes.map(\.name) == ["root", String(repeating: "x", count: 40), "bell\u{FFFD}"])
         #expect(frame?.nodes.map(\.parent) == [nil, 0, 0])
     }
-
-    @Test("activity adapt zig reads the binary stream on its standard input")
-    func adaptCommand() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fixture = Fixture.folder.appendingPathComponent("zig/zig-build.bin").path
-        let activity = LiveToolTests.bin.appendingPathComponent("activity").path
-        try LiveToolTests.shell("'\(activity)' adapt --exit-status 0 zig < '\(fixture)' > out.jsonl", in: folder)
-        let output = try String(contentsOf: folder.appendingPathComponent("out.jsonl"), encoding: .utf8)
-        var outputs: [AdapterOutput] = []
-        let decoder = ActivityEventDecoder()
-        for line in output.split(separator: "\n") {
-            if case .event(let event) = decoder.decode(String(line)) { outputs.append(.event(event)) }
-        }
-        #expect(Adapted(outputs: outputs).activities.map(\.description) == Self.zigBuildActivities)
-    }
 }

@@ -1,3 +1,4 @@
+import ActivityWire
 import Foundation
 import TestSupport
 import Testing
@@ -53,6 +54,31 @@ struct EmitTests {
         let validation = try CommandRunner.activity(["validate", log.path])
         // The parent "outer.7" is not in this file: a warning, not an error.
         #expect(validation.status == 0)
+    }
+
+    @Test("a shell step a Swift program started nests under its activity, after its lines in the same file")
+    func underASwiftReporter() throws {
+        // What ActivitySystem.environment(for:) gives a child (GlobalSystemTests checks it): the
+        // reporter's file and its activity's id.
+        let folder = try TemporaryFolder()
+        let log = try folder.file(
+            "events.jsonl", contents: #"{"v":1,"type":"begin","id":"swift.1","title":"Running a script"}"# + "\n")
+        let environment = ["ACTIVITY_SINK": "file:" + log.path, "ACTIVITY_PARENT": "swift.1"]
+        let begun = try CommandRunner.activity(
+            ["emit", "begin", "Step from the shell", "--total", "2"], environment: environment)
+        #expect(begun.status == 0)
+        let id = begun.standardOutput.trimmingCharacters(in: .newlines)
+        for call in [["progress", id, "--completed", "2"], ["end", id]] {
+            #expect(try CommandRunner.activity(["emit"] + call, environment: environment).status == 0, "\(call)")
+        }
+        try writeProgram(
+            try String(contentsOf: log, encoding: .utf8) + #"{"v":1,"type":"end","id":"swift.1","status":"success"}"#
+                + "\n", to: log)
+        let validation = try CommandRunner.activity(["validate", "--strict", log.path])
+        #expect(validation.status == 0, "\(validation.standardOutput)\(validation.standardError)")
+        let events = EventLog(try String(contentsOf: log, encoding: .utf8))
+        #expect(events.begin(titled: "Step from the shell")?.parent == events.begin(titled: "Running a script")?.id)
+        #expect(events.endedTitles == ["Step from the shell success", "Running a script success"])
     }
 
     @Test("a sink that fails the write is said with the system's reason, once, and emit exits 74")

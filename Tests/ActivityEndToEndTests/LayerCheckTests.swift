@@ -105,4 +105,19 @@ struct LayerCheckTests {
         #expect(
             result.standardError.contains("Tests/ActivityEndToEndTests/Sample.swift:2: "), "\(result.standardError)")
     }
+
+    @Test("a test outside the end-to-end target that starts the built activity is found, with its file and line")
+    func commandStartedOutsideFound() throws {
+        let folder = try Self.repositoryCopy()
+        let files = FileManager.default
+        let tests = folder.url.appendingPathComponent("Tests/ActivityRenderingTests")
+        try files.createDirectory(at: tests, withIntermediateDirectories: true)
+        try "import TestSupport\nlet result = try CommandRunner.activity([\"render\"])\n".write(
+            to: tests.appendingPathComponent("Sample.swift"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(folder.url.appendingPathComponent("Scripts/check-layers").path, [])
+        #expect(result.status == 1)
+        #expect(
+            result.standardError.contains("Tests/ActivityRenderingTests/Sample.swift:2: only the end-to-end tests"),
+            "\(result.standardError)")
+    }
 }

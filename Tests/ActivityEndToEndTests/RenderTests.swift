@@ -53,6 +53,26 @@ struct RenderTests {
         #expect(try CommandRunner.activity(["validate", "--strict", log.path]).status == 0)
     }
 
+    @Test("a unit with escape sequences, as libactivity writes it, is shown sanitized in plain and tty mode")
+    func hostileUnit() throws {
+        // The unit's spelling is the one CrossCheckTests.hostileUnit checks libactivity writes.
+        let stream = [
+            #"{"v":1,"type":"begin","id":"c.1","title":"T","total":10,"unit":"files\u001b]0;PWNED\u0007\u001b[2J"}"#,
+            #"{"v":1,"type":"progress","id":"c.1","completed":5}"#,
+            #"{"v":1,"type":"end","id":"c.1","status":"success"}"#,
+        ]
+        for mode in ["plain", "tty"] {
+            let shown = try CommandRunner.activity(
+                ["render", "--mode", mode], input: Data((stream.joined(separator: "\n") + "\n").utf8))
+            #expect(shown.status == 0, "\(shown.standardError)")
+            if mode == "plain" { #expect(shown.standardError.contains("(10 files"), "\(shown.standardError)") }
+            #expect(!shown.standardError.contains("PWNED"), "--mode \(mode): \(shown.standardError.debugDescription)")
+            #expect(
+                !shown.standardError.contains("\u{1B}]0") && !shown.standardError.contains("\u{1B}[2J"),
+                "\(shown.standardError.debugDescription)")
+        }
+    }
+
     @Test("unreadable inputs and log files: a message and a distinct status")
     func badFiles() throws {
         let missing = try CommandRunner.activity(["render", "/nonexistent.jsonl"])

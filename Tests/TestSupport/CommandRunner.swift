@@ -152,6 +152,16 @@ package enum CommandRunner {
 }
 
 /// A folder under the system's temporary directory, removed when the value goes away.
+/// Writes a file, an executable's text perhaps, through a close-on-exec descriptor: a child
+/// another test spawns meanwhile must not inherit it, or running the file fails with "Text file
+/// busy".
+package func writeProgram(_ text: String, to file: URL) throws {
+    guard let stream = fopen(file.path, "wbe") else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    let bytes = Array(text.utf8)
+    let written = fwrite(bytes, 1, bytes.count, stream)
+    guard fclose(stream) == 0, written == bytes.count else { throw POSIXError(.EIO) }
+}
+
 package final class TemporaryFolder {
     package let url: URL
 
@@ -162,12 +172,7 @@ package final class TemporaryFolder {
 
     package func file(_ name: String, contents: String, executable: Bool = false) throws -> URL {
         let file = url.appendingPathComponent(name)
-        // Through a close-on-exec descriptor of our own: a child another test spawns meanwhile
-        // must not inherit it, or running this file fails with "Text file busy".
-        guard let stream = fopen(file.path, "wbe") else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        let bytes = Array(contents.utf8)
-        let written = fwrite(bytes, 1, bytes.count, stream)
-        guard fclose(stream) == 0, written == bytes.count else { throw POSIXError(.EIO) }
+        try writeProgram(contents, to: file)
         if executable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path) }
         return file
     }

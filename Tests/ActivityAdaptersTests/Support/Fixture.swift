@@ -1,6 +1,7 @@
 import ActivityAdapters
 import ActivityWire
 import Foundation
+import TestSupport
 
 /// A captured tool output under `Fixtures/`, and what an adapter made of it.
 enum Fixture {
@@ -53,72 +54,10 @@ struct Adapted {
     var passthroughText: String { String(decoding: passthrough, as: UTF8.self) }
 
     /// Each activity as it ended.
-    struct Activity: Equatable, CustomStringConvertible {
-        var title: String
-        var status: ActivityEvent.Status?
-        var completed: Double
-        var total: Double?
-        var unit: String?
-        var error: String?
-        var progressEvents = 0
+    typealias Activity = EndedActivity
 
-        var description: String {
-            "\(title) \(status?.rawValue ?? "open") \(completed)/\(total.map { "\($0)" } ?? "?") \(error ?? "")"
-        }
-    }
-
-    var activities: [Activity] {
-        var order: [ActivityID] = []
-        var byID: [ActivityID: Activity] = [:]
-        for event in events {
-            switch event {
-            case .begin(let begin):
-                order.append(begin.id)
-                byID[begin.id] = Activity(
-                    title: begin.title, completed: begin.completed, total: begin.total, unit: begin.unit)
-            case .progress(let progress):
-                if let completed = progress.completed { byID[progress.id]?.completed = completed }
-                if let total = progress.total?.value { byID[progress.id]?.total = total }
-                byID[progress.id]?.progressEvents += 1
-            case .end(let end):
-                if let completed = end.completed { byID[end.id]?.completed = completed }
-                if let total = end.total?.value { byID[end.id]?.total = total }
-                byID[end.id]?.status = end.status
-                byID[end.id]?.error = end.error
-            case .log:
-                break
-            }
-        }
-        return order.compactMap { byID[$0] }
-    }
+    var activities: [Activity] { EndedActivity.all(in: events) }
 
     /// Whether every begun activity ended exactly once, after its begin, and the stream is valid.
-    var isWellFormed: Bool {
-        var open: Set<ActivityID> = []
-        var ended: Set<ActivityID> = []
-        for event in events {
-            switch event {
-            case .begin(let begin):
-                guard !open.contains(begin.id), !ended.contains(begin.id) else { return false }
-                open.insert(begin.id)
-            case .progress(let progress):
-                guard open.contains(progress.id) else { return false }
-            case .end(let end):
-                guard open.remove(end.id) != nil else { return false }
-                ended.insert(end.id)
-            case .log:
-                break
-            }
-        }
-        return open.isEmpty
-    }
-}
-
-/// Writes an executable's text through a close-on-exec descriptor: a child another test spawns
-/// meanwhile must not inherit it, or running the file fails with "Text file busy".
-func writeProgram(_ text: String, to file: URL) throws {
-    guard let stream = fopen(file.path, "wbe") else { throw POSIXError(.EIO) }
-    let bytes = Array(text.utf8)
-    let written = fwrite(bytes, 1, bytes.count, stream)
-    guard fclose(stream) == 0, written == bytes.count else { throw POSIXError(.EIO) }
+    var isWellFormed: Bool { EndedActivity.areWellFormed(events) }
 }

@@ -1,4 +1,3 @@
-import ActivityAdapters
 import ActivityWire
 import Foundation
 import TestSupport
@@ -15,8 +14,8 @@ struct LiveToolTests {
     struct Recorded {
         /// As a shell's `$?` gives it: 128 + N for a run ended by signal N.
         var status: Int32
-        var activities: [Adapted.Activity]
-        var root: Adapted.Activity?
+        var activities: [EndedActivity]
+        var root: EndedActivity?
         var output: String
         /// The display: events, and the output that passed through on standard error.
         var display: String
@@ -73,12 +72,7 @@ struct LiveToolTests {
     /// What the finished `process` recorded in `folder`.
     static func recorded(_ process: Process, in folder: URL) throws -> Recorded {
         let lines = try String(contentsOf: folder.appendingPathComponent("display.jsonl"), encoding: .utf8)
-        let decoder = ActivityEventDecoder()
-        var outputs: [AdapterOutput] = []
-        for line in lines.split(separator: "\n") {
-            if case .event(let event) = decoder.decode(String(line)) { outputs.append(.event(event)) }
-        }
-        let all = Adapted(outputs: outputs).activities
+        let all = EndedActivity.all(in: EventLog(lines).events)
         return Recorded(
             status: process.terminationStatus + (process.terminationReason == .uncaughtSignal ? 128 : 0),
             activities: Array(all.dropFirst()), root: all.first,
@@ -148,7 +142,7 @@ struct LiveToolTests {
     func rich() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let script = Fixture.folder.appendingPathComponent("rich/rich-progress.py").path
+        let script = AdapterFixtures.folder.appendingPathComponent("rich/rich-progress.py").path
         let two = try Self.run(["python3", script, "two"], in: folder, extra: ["--adapter", "rich"])
         #expect(two.status == 0)
         #expect(
@@ -185,7 +179,7 @@ struct LiveToolTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", Fixture.folder.appendingPathComponent("serve.py").path]
+        server.arguments = ["python3", AdapterFixtures.folder.appendingPathComponent("serve.py").path]
         let input = Pipe()
         let output = Pipe()
         server.standardInput = input

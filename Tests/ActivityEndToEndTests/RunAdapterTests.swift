@@ -1,6 +1,6 @@
-import ActivityAdapters
 import ActivityWire
 import Foundation
+import TestSupport
 import Testing
 
 /// `activity run` with an adapter and stand-in tools the test drives: when updates are shown,

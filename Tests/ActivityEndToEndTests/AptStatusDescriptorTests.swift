@@ -1,4 +1,3 @@
-import ActivityAdapters
 import ActivityWire
 import Foundation
 import TestSupport
@@ -26,7 +25,7 @@ struct AptStatusDescriptorTests {
         in folder: URL, statusFixture: String = "apt/apt-install-statusfd-C.txt",
         stdoutFixture: String = "apt/apt-install-stdout-C.txt", exitStatus: Int32 = 0
     ) throws {
-        let fixtures = Fixture.folder.path
+        let fixtures = AdapterFixtures.folder.path
         let script = """
             #!/bin/bash
             dir=\(folder.path)
@@ -108,7 +107,8 @@ struct AptStatusDescriptorTests {
         // The status lines are the adapter's; apt's output passes as it came.
         #expect(!result.display.contains("pmstatus"))
         #expect(
-            result.output == Self.text("apt-install-stdout-C.txt", in: Fixture.folder.appendingPathComponent("apt")))
+            result.output
+                == Self.text("apt-install-stdout-C.txt", in: AdapterFixtures.folder.appendingPathComponent("apt")))
         let path = try #require(Self.text("apt-config-path", in: folder))
         let config = try #require(Self.text("apt-config-seen", in: folder))
         let number = try #require(

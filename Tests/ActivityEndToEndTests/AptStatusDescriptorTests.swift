@@ -60,21 +60,18 @@ struct AptStatusDescriptorTests {
     /// `folder` first on `PATH` and `environment` added.
     static func start(
         _ command: [String], in folder: URL, extra: [String] = [], environment: [String: String] = [:]
-    ) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments =
-            ["-c", #"exec 3>inherited.txt; exec "$0" "$@""#, LiveToolTests.bin.appendingPathComponent("activity").path]
-            + ["run", "--mode", "jsonl"] + extra + ["--"] + command
-        return try LiveToolTests.launch(process, in: folder, path: folder.path, environment: environment)
+    ) throws -> LiveToolTests.Started {
+        try LiveToolTests.launch(
+            "/bin/sh",
+            ["-c", #"exec 3>inherited.txt; exec "$0" "$@""#, CommandRunner.activity, "run", "--mode", "jsonl"] + extra
+                + ["--"] + command, in: folder, path: folder.path, environment: environment)
     }
 
     static func run(
         _ command: [String], in folder: URL, extra: [String] = ["-v"], environment: [String: String] = [:]
     ) throws -> LiveToolTests.Recorded {
-        let process = try start(command, in: folder, extra: extra, environment: environment)
-        process.waitUntilExit()
-        return try LiveToolTests.recorded(process, in: folder)
+        let started = try start(command, in: folder, extra: extra, environment: environment)
+        return try LiveToolTests.recorded(status: started.wait(), in: folder)
     }
 
     static func text(_ name: String, in folder: URL) -> String? {
@@ -94,8 +91,8 @@ struct AptStatusDescriptorTests {
         "apt-get install: downloading and installing from the descriptor, its number past inherited ones, the file gone"
     )
     func install() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         try Self.fakeAptGet(in: folder)
         let result = try Self.run(["apt-get", "install", "-y", "hello-adapt"], in: folder)
         #expect(result.status == 0)
@@ -125,8 +122,8 @@ struct AptStatusDescriptorTests {
 
     @Test("a failed installation fails with dpkg's error, as the command does")
     func pmerror() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         try Self.fakeAptGet(
             in: folder, statusFixture: "apt/apt-pmerror-statusfd-C.txt", stdoutFixture: "apt/apt-pmerror-stdout-C.txt",
             exitStatus: 100)
@@ -143,8 +140,8 @@ struct AptStatusDescriptorTests {
         "the person's APT_CONFIG is included after run's setting, by its absolute path; one naming no file is left alone"
     )
     func includesPersonsConfig() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         try Self.fakeAptGet(in: folder)
         try "Dir::Cache \"/nowhere\";\n".write(
             to: folder.appendingPathComponent("mine.conf"), atomically: true, encoding: .utf8)
@@ -168,8 +165,8 @@ struct AptStatusDescriptorTests {
 
     @Test("-o APT::Status-Fd=2 on the command line: run adds nothing, the lines come on standard error")
     func explicitOption() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         try Self.fakeAptGet(in: folder)
         let result = try Self.run(["apt-get", "-o", "APT::Status-Fd=2", "install", "x"], in: folder)
         #expect(result.status == 0)
@@ -181,8 +178,8 @@ struct AptStatusDescriptorTests {
 
     @Test("after sudo, and where env sets APT_CONFIG, run opens no descriptor and says why")
     func notThroughSudoOrEnv() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         try Self.fakeAptGet(in: folder)
         try Self.install("#!/bin/sh\nexec \"$@\"\n", as: "sudo", in: folder)
         let sudo = try Self.run(["sudo", "apt-get", "install", "x"], in: folder)
@@ -197,18 +194,17 @@ struct AptStatusDescriptorTests {
 
     @Test("Ctrl-C or SIGTERM during the installation: the file is gone all the same", arguments: [SIGINT, SIGTERM])
     func interrupted(signal: Int32) throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         try Self.fakeAptGet(in: folder)
-        let process = try Self.start(["apt-get", "wait", "x"], in: folder)
+        let started = try Self.start(["apt-get", "wait", "x"], in: folder)
         let waiting = folder.appendingPathComponent("waiting").path
         #expect(Poll.until { FileManager.default.fileExists(atPath: waiting) })
         #expect(try LiveToolTests.waitForDisplay("Installing packages", in: folder))
         let path = try #require(Self.text("apt-config-path", in: folder))
         #expect(FileManager.default.fileExists(atPath: path))
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        let result = try LiveToolTests.recorded(process, in: folder)
+        kill(started.pid, signal)
+        let result = try LiveToolTests.recorded(status: started.wait(), in: folder)
         #expect(result.status == 128 + signal)
         #expect(result.activities.map(\.title) == ["Downloading packages", "Installing packages"])
         #expect(result.activities.allSatisfy { $0.status != nil }, "every activity ended")
@@ -225,8 +221,8 @@ struct AptStatusDescriptorTests {
         "the real apt-get writes its status to the descriptor, and reads the person's APT_CONFIG (root, offline)",
         .enabled(if: rootWithApt))
     func realApt() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         // A file: repository of one package and apt's state, all in the folder: nothing of the
         // system's apt is read or written but its programs.
         let root = folder.path

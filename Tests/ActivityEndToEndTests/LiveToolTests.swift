@@ -7,8 +7,6 @@ import Testing
 /// recorded activities.
 @Suite("Real tools under activity run", .serialized)
 struct LiveToolTests {
-    static let bin = CommandRunner.binFolder
-
     static func installed(_ tool: String) -> Bool { executableOnPath(tool) != nil }
 
     struct Recorded {
@@ -24,32 +22,36 @@ struct LiveToolTests {
         var passedThrough: [Substring] { display.split(separator: "\n").filter { !$0.hasPrefix("{") } }
     }
 
+    /// A program started by ``launch(_:_:in:path:environment:)``.
+    struct Started {
+        let pid: pid_t
+
+        /// Its status once it ended, as a shell's `$?` gives it: 128 + N for an end by signal N.
+        func wait() -> Int32 {
+            let ended = CommandRunner.wait(pid, timeout: 300, what: "activity run")
+            return ended.killed ? 128 + ended.code : ended.code
+        }
+    }
+
     /// `activity run --mode jsonl [extra] -- command` in `folder`; the display is on standard error.
     static func run(_ command: [String], in folder: URL, extra: [String] = [], path: String? = nil) throws -> Recorded {
-        let process = try start(command, in: folder, extra: extra, path: path)
-        process.waitUntilExit()
-        return try recorded(process, in: folder)
+        let started = try start(command, in: folder, extra: extra, path: path)
+        return try recorded(status: started.wait(), in: folder)
     }
 
-    /// Starts `activity run --mode jsonl [extra] -- command` in `folder` (``launch(_:in:path:environment:)``).
-    static func start(
-        _ command: [String], in folder: URL, extra: [String] = [], path: String? = nil
-    ) throws
-        -> Process
-    {
-        let process = Process()
-        process.executableURL = bin.appendingPathComponent("activity")
-        process.arguments = ["run", "--mode", "jsonl"] + extra + ["--"] + command
-        return try launch(process, in: folder, path: path)
+    /// Starts `activity run --mode jsonl [extra] -- command` in `folder` (``launch(_:_:in:path:environment:)``).
+    static func start(_ command: [String], in folder: URL, extra: [String] = [], path: String? = nil) throws -> Started {
+        try launch(CommandRunner.activity, ["run", "--mode", "jsonl"] + extra + ["--"] + command, in: folder, path: path)
     }
 
-    /// Runs `process` in `folder` in the C locale, with no sink or apt configuration of the
+    /// Starts `executable` in `folder` in the C locale, with no sink or apt configuration of the
     /// caller's, `path` first on `PATH` and `environment` added; its display (standard error) goes
-    /// to `display.jsonl`, its standard output to `stdout.txt`.
+    /// to `display.jsonl`, its standard output to `stdout.txt`. Descriptors above 2 are closed in
+    /// it: one another test opened meanwhile is never the tool's.
     static func launch(
-        _ process: Process, in folder: URL, path: String? = nil, environment added: [String: String] = [:]
-    ) throws -> Process {
-        process.currentDirectoryURL = folder
+        _ executable: String, _ arguments: [String], in folder: URL, path: String? = nil,
+        environment added: [String: String] = [:]
+    ) throws -> Started {
         var environment = ProcessInfo.processInfo.environment
         environment["LC_ALL"] = "C"
         environment["ACTIVITY_SINK"] = nil
@@ -57,24 +59,19 @@ struct LiveToolTests {
         environment["APT_CONFIG"] = nil
         if let path { environment["PATH"] = path + ":" + (environment["PATH"] ?? "/usr/bin:/bin") }
         environment.merge(added) { $1 }
-        process.environment = environment
-        let display = folder.appendingPathComponent("display.jsonl")
-        let output = folder.appendingPathComponent("stdout.txt")
-        _ = FileManager.default.createFile(atPath: display.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: display)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process
+        let pid = try CommandRunner.spawn(
+            executable, arguments, environment: environment, directory: folder.path, stdin: "/dev/null",
+            stdout: folder.appendingPathComponent("stdout.txt").path,
+            stderr: folder.appendingPathComponent("display.jsonl").path, closesOtherDescriptors: true)
+        return Started(pid: pid)
     }
 
-    /// What the finished `process` recorded in `folder`.
-    static func recorded(_ process: Process, in folder: URL) throws -> Recorded {
+    /// What a run that ended with `status` recorded in `folder`.
+    static func recorded(status: Int32, in folder: URL) throws -> Recorded {
         let lines = try String(contentsOf: folder.appendingPathComponent("display.jsonl"), encoding: .utf8)
         let all = EndedActivity.all(in: EventLog(lines).events)
         return Recorded(
-            status: process.terminationStatus + (process.terminationReason == .uncaughtSignal ? 128 : 0),
+            status: status,
             activities: Array(all.dropFirst()), root: all.first,
             output: try String(contentsOf: folder.appendingPathComponent("stdout.txt"), encoding: .utf8),
             display: lines)
@@ -86,30 +83,17 @@ struct LiveToolTests {
         return Poll.file(display.path, contains: text)
     }
 
-    static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("adapt-live-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     static func shell(_ script: String, in folder: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(script)")
+        let result = try CommandRunner.run("/bin/sh", ["-c", script], currentDirectory: folder)
+        #expect(result.status == 0, "\(script): \(result.standardError)")
     }
 
     @Test(
         "git clone: every phase ends complete; a missing repository fails with git's message",
         .enabled(if: installed("git")))
     func git() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         try Self.shell(
             "git init -q repo && cd repo && for i in $(seq 1 60); do seq $i 9000 > f$i; done && git add . && "
                 + "git -c user.email=a@b -c user.name=t commit -qm one", in: folder)
@@ -125,23 +109,14 @@ struct LiveToolTests {
     }
 
     /// Whether `python3` has rich (`Scripts/dependencies.sh`).
-    static let hasRich: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import rich"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    static let hasRich: Bool = (try? CommandRunner.run("/usr/bin/env", ["python3", "-c", "import rich"]))?.status == 0
 
     @Test(
         "rich into a pipe: the last frame it prints on standard output is its tasks, and a failure carries the exception",
         .enabled(if: hasRich))
     func rich() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         let script = AdapterFixtures.folder.appendingPathComponent("rich/rich-progress.py").path
         let two = try Self.run(["python3", script, "two"], in: folder, extra: ["--adapter", "rich"])
         #expect(two.status == 0)
@@ -157,8 +132,8 @@ struct LiveToolTests {
 
     @Test("pv, dd, tar and rsync report what they copied", .enabled(if: installed("pv") && installed("rsync")))
     func copies() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         try Self.shell("mkdir src && for i in $(seq 1 20); do head -c 100000 /dev/zero > src/f$i; done", in: folder)
         let pv = try Self.run(["pv", "-n", "-b", "src/f1"], in: folder)
         #expect(pv.activities.map(\.description) == ["Transferring success 100000.0/? "])
@@ -175,8 +150,8 @@ struct LiveToolTests {
         "curl and wget from a local server; an HTTP error fails with curl's message",
         .enabled(if: installed("curl") && installed("wget")))
     func downloads() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         server.arguments = ["python3", AdapterFixtures.folder.appendingPathComponent("serve.py").path]
@@ -206,8 +181,8 @@ struct LiveToolTests {
 
     @Test("ffmpeg -progress pipe:1 completes at progress=end", .enabled(if: installed("ffmpeg")))
     func ffmpeg() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         let result = try Self.run(
             [
                 "ffmpeg", "-nostdin", "-f", "lavfi", "-i", "testsrc=duration=1:size=64x48:rate=10", "-c:v", "mpeg4",
@@ -221,8 +196,8 @@ struct LiveToolTests {
 
     @Test("an external adapter on PATH; a dead one never loses the output")
     func external() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         let good = """
             #!/bin/sh
             echo '{"v":1,"type":"begin","id":"x.1","title":"Counting"}'

@@ -9,8 +9,8 @@ import Testing
 struct MachineFormatRunTests {
     @Test("nix --log-format internal-json on standard error: Nix's activities nest under the command's")
     func nixUnderRun() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         let fixture = AdapterFixtures.folder.appendingPathComponent("nix/nix-build-failed.txt").path
         try RunAdapterTests.script("nix", "cat '\(fixture)' >&2\necho ./result\nexit 1\n", in: folder)
         let result = try LiveToolTests.run(
@@ -30,8 +30,8 @@ struct MachineFormatRunTests {
 
     @Test("terraform -json into a file is the command's data: every line is kept and none is read")
     func terraformDataUnread() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         let fixture = AdapterFixtures.folder.appendingPathComponent("terraform/terraform-apply.jsonl")
         try RunAdapterTests.script("terraform", "cat '\(fixture.path)'\n", in: folder)
         let result = try LiveToolTests.run(
@@ -66,8 +66,8 @@ struct ZigProgressRunTests {
 
     @Test("zig build's progress tree nests under the command's activity; Zig's text passes through")
     func zigBuildUnderRun() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         try Self.zig(in: folder, exitStatus: 0)
         let result = try LiveToolTests.run(["zig", "build"], in: folder, extra: ["-v"], path: folder.path)
         #expect(result.status == 0)
@@ -84,8 +84,8 @@ struct ZigProgressRunTests {
 
     @Test("--adapter zig for another program's name; a failure fails the open nodes")
     func adapterOptionAndFailure() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         try Self.zig(in: folder, exitStatus: 1)
         try LiveToolTests.shell("cp zig zig-0.15", in: folder)
         let result = try LiveToolTests.run(
@@ -100,8 +100,8 @@ struct ZigProgressRunTests {
 
     @Test("after sudo, which closes descriptors above 2, zig gets no ZIG_PROGRESS; -v says why")
     func noDescriptorThroughSudo() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         try Self.zig(in: folder, exitStatus: 0)
         try AptStatusDescriptorTests.install("#!/bin/sh\nexec \"$@\"\n", as: "sudo", in: folder)
         let result = try LiveToolTests.run(["sudo", "zig", "build"], in: folder, extra: ["-v"], path: folder.path)
@@ -112,8 +112,8 @@ struct ZigProgressRunTests {
 
     @Test("without zig's adapter the command gets no ZIG_PROGRESS of run's")
     func noDescriptorOtherwise() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         try Self.zig(in: folder, exitStatus: 0)
         let result = try LiveToolTests.run(
             ["zig", "build"], in: folder, extra: ["--adapter", "none"], path: folder.path)

@@ -20,8 +20,8 @@ struct RunAdapterTests {
 
     @Test("each of curl's updates is shown before the next one is written")
     func curlUpdatesOnTime() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         // A curl that writes each update the test sends it, `\r` first as curl does.
         try Self.script(
             "curl",
@@ -42,8 +42,7 @@ struct RunAdapterTests {
         }
         try updates.write(contentsOf: Data("end\n".utf8))
         try updates.close()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(process.wait() == 0)
     }
 
     @Test(
@@ -74,8 +73,8 @@ struct RunAdapterTests {
             ),
         ])
     func updatesOnTime(tool: String, arguments: [String], descriptor: Int, updates: [(String, Int)]) throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         // A tool that writes each update the test sends it, `\r` first as dd, rsync and wget do.
         try Self.script(
             tool,
@@ -95,14 +94,13 @@ struct RunAdapterTests {
         }
         try fifo.write(contentsOf: Data("end\n".utf8))
         try fifo.close()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(process.wait() == 0)
     }
 
     @Test("a tool killed by SIGINT: its activity and the command say killed by SIGINT")
     func killedBySignal() throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         try Self.script(
             "curl",
             Self.curlHeader + """
@@ -127,8 +125,8 @@ struct RunAdapterTests {
             "cat\nexit 1\n",
         ])
     func deadExternalAdapter(adapter: String) throws {
-        let folder = try LiveToolTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         try Self.script("activity-adapt-dies", adapter, in: folder)
         let result = try LiveToolTests.run(
             ["sh", "-c", "seq 1 3000 >&2"], in: folder, extra: ["--adapter", "dies"], path: folder.path)

@@ -1,5 +1,6 @@
 import ActivityWire
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ActivityRendering
@@ -105,8 +106,8 @@ struct HistoryTests {
 
     @Test("files: a corrupt one warns once and is cleaned; another kind of file is never written over")
     func files() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url.appendingPathComponent("history")
         let path = folder.path + "/deep/er/history"
         var runs = ActivityHistory()
         runs.record(path: ["a"], duration: 3, completed: 0, total: nil, endedAt: 1)

@@ -151,7 +151,6 @@ package enum CommandRunner {
     }
 }
 
-/// A folder under the system's temporary directory, removed when the value goes away.
 /// Writes a file, an executable's text perhaps, through a close-on-exec descriptor: a child
 /// another test spawns meanwhile must not inherit it, or running the file fails with "Text file
 /// busy".
@@ -162,6 +161,7 @@ package func writeProgram(_ text: String, to file: URL) throws {
     guard fclose(stream) == 0, written == bytes.count else { throw POSIXError(.EIO) }
 }
 
+/// A folder under the system's temporary directory, removed when the value goes away.
 package final class TemporaryFolder {
     package let url: URL
 

@@ -40,8 +40,10 @@ struct LiveToolTests {
     }
 
     /// Starts `activity run --mode jsonl [extra] -- command` in `folder` (``launch(_:_:in:path:environment:)``).
-    static func start(_ command: [String], in folder: URL, extra: [String] = [], path: String? = nil) throws -> Started {
-        try launch(CommandRunner.activity, ["run", "--mode", "jsonl"] + extra + ["--"] + command, in: folder, path: path)
+    static func start(_ command: [String], in folder: URL, extra: [String] = [], path: String? = nil) throws -> Started
+    {
+        try launch(
+            CommandRunner.activity, ["run", "--mode", "jsonl"] + extra + ["--"] + command, in: folder, path: path)
     }
 
     /// Starts `executable` in `folder` in the C locale, with no sink or apt configuration of the

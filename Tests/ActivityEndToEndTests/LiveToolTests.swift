@@ -154,23 +154,8 @@ struct LiveToolTests {
     func downloads() throws {
         let temporary = try TemporaryFolder()
         let folder = temporary.url
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", AdapterFixtures.folder.appendingPathComponent("serve.py").path]
-        let input = Pipe()
-        let output = Pipe()
-        server.standardInput = input
-        server.standardOutput = output
-        try server.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            server.waitUntilExit()
-        }
-        var portText = ""
-        while !portText.hasSuffix("\n"), let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty {
-            portText += String(decoding: byte, as: UTF8.self)
-        }
-        let base = "http://127.0.0.1:\(portText.trimmingCharacters(in: .whitespacesAndNewlines))"
+        let server = try LocalServer()
+        let base = server.base
         let curl = try Self.run(["curl", "-o", "a.bin", "\(base)/slow/300000/1"], in: folder)
         // curl's meter shows 292k for both: the numbers are its own, rounded to KiB.
         #expect(curl.activities.map(\.description) == ["Downloading success 299008.0/299008.0 "])

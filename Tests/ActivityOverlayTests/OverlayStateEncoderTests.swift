@@ -104,16 +104,9 @@ struct OverlayStateEncoderTests {
         }
         let schema = URL(filePath: #filePath).deletingLastPathComponent().appending(
             path: "../../Schemas/overlay-state.v1.schema.json")
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["check-jsonschema", "--schemafile", schema.standardized.path] + files
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(report)")
+        let checked = try CommandRunner.run(
+            "/usr/bin/env", ["check-jsonschema", "--schemafile", schema.standardized.path] + files, timeout: 300)
+        #expect(checked.status == 0, "\(checked.standardOutput)\(checked.standardError)")
     }
 
     static let checkerAvailable: Bool = {

@@ -30,16 +30,10 @@ struct SchemaTests {
                 try Data(line).write(to: URL(fileURLWithPath: file))
                 files.append(file)
             }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try #require(executableOnPath("check-jsonschema")))
-            process.arguments = ["--schemafile", Self.schema.path] + files
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let report = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(String(decoding: report, as: UTF8.self))")
+            let checked = try CommandRunner.run(
+                try #require(executableOnPath("check-jsonschema")), ["--schemafile", Self.schema.path] + files,
+                timeout: 300)
+            #expect(checked.status == 0, "\(checked.standardOutput)\(checked.standardError)")
         }
     }
 }

@@ -165,7 +165,8 @@ struct ProcessResult: Sendable {
     var text: String { String(decoding: output, as: UTF8.self) }
 }
 
-/// Runs a program to its end on a thread of its own and returns its status and standard output.
+/// Runs a program to its end on a thread of its own, with exactly `environment`, and returns its
+/// status and what it printed (through TestSupport's one spawn; its output goes to files).
 func runProcess(
     _ executable: URL, _ arguments: [String] = [], environment: [String: String]
 ) async throws
@@ -173,19 +174,18 @@ func runProcess(
 {
     let result: Result<ProcessResult, any Error> = await onThread {
         do {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            process.environment = environment
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            let errorText = ThreadFuture { errors.fileHandleForReading.readDataToEndOfFile() }
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return .success(ProcessResult(status: process.terminationStatus, output: data, errors: errorText.wait()))
+            let folder = try TemporaryFolder()
+            let output = folder.url.appendingPathComponent("stdout").path
+            let errors = folder.url.appendingPathComponent("stderr").path
+            let pid = try CommandRunner.spawn(
+                executable.path, arguments, environment: environment, stdin: "/dev/null", stdout: output,
+                stderr: errors, closesOtherDescriptors: true)
+            let ended = CommandRunner.wait(pid, timeout: 600, what: executable.lastPathComponent)
+            return .success(
+                ProcessResult(
+                    status: ended.killed ? 128 + ended.code : ended.code,
+                    output: FileManager.default.contents(atPath: output) ?? Data(),
+                    errors: FileManager.default.contents(atPath: errors) ?? Data()))
         } catch {
             return .failure(error)
         }

@@ -5,27 +5,16 @@ import Testing
 
 /// Runs `check-jsonschema` once over many one-line instance files and returns the names that failed.
 func schemaFailures(lines: [String: [UInt8]], schema: URL) throws -> Set<String> {
-    let folder = FileManager.default.temporaryDirectory.appending(path: "activity-schema-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let temporary = try TemporaryFolder()
+    let folder = temporary.url
     for (name, bytes) in lines {
         try Data(bytes).write(to: folder.appending(path: "\(name).json"))
     }
-    let process = Process()
-    process.executableURL = URL(filePath: try #require(executableOnPath("check-jsonschema")))
-    process.arguments =
+    let checked = try CommandRunner.run(
+        try #require(executableOnPath("check-jsonschema")),
         ["--output-format", "json", "--schemafile", schema.path]
-        + lines.keys.sorted().map { folder.appending(path: "\($0).json").path }
-    // The report goes to a file: reading a pipe through FileHandle traps on EINTR when another
-    // test's child exits at the same time.
-    let reportPath = folder.appending(path: "report.out")
-    _ = FileManager.default.createFile(atPath: reportPath.path, contents: nil)
-    let output = try FileHandle(forWritingTo: reportPath)
-    defer { try? output.close() }
-    process.standardOutput = output
-    try process.run()
-    process.waitUntilExit()
-    let data = try Data(contentsOf: reportPath)
+            + lines.keys.sorted().map { folder.appending(path: "\($0).json").path }, timeout: 600)
+    let data = Data(checked.standardOutput.utf8)
     let report = try #require(
         try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
     let failed = ((report["errors"] as? [[String: Any]]) ?? []) + ((report["parse_errors"] as? [[String: Any]]) ?? [])

@@ -1,25 +1,17 @@
 import Foundation
+import TestSupport
 
 /// The `wcwidth` PyPI package, asked through `python3`: the reference the width table is checked
 /// against. `nil` when python3 or the package is missing.
 enum WcwidthOracle {
     /// The output of a Python script that imports `wcwidth`, or `nil` when it cannot run.
     static func run(_ script: String, input: String = "") -> String? {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try? stdin.fileHandleForWriting.close()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        guard
+            let result = try? CommandRunner.run(
+                "/usr/bin/env", ["python3", "-c", script], input: Data(input.utf8), timeout: 600),
+            result.status == 0
+        else { return nil }
+        return result.standardOutput
     }
 
     static let available: Bool = run("import wcwidth") != nil

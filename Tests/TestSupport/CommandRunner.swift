@@ -113,7 +113,18 @@ package enum CommandRunner {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        // The dispositions a shell gives a program it starts: a signal this test process
+        // ignores or handles (SIGPIPE, say) is at its default in the child.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [
+            SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2,
+            SIGWINCH,
+        ] {
+            sigaddset(&defaults, signal)
+        }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var executable = executable
         var arguments = arguments
         if let directory {

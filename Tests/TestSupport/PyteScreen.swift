@@ -6,13 +6,8 @@ import Testing
 package enum PyteScreen {
     /// Whether `python3` can import pyte (on CI it must: the tests then fail rather than skip).
     package static let isAvailable: Bool = {
-        let check = Process()
-        check.executableURL = URL(filePath: "/usr/bin/env")
-        check.arguments = ["python3", "-c", "import pyte"]
-        check.standardError = FileHandle.nullDevice
-        guard (try? check.run()) != nil else { return false }
-        check.waitUntilExit()
-        return check.terminationStatus == 0 || ProcessInfo.processInfo.environment["CI"] != nil
+        let check = try? CommandRunner.run("/usr/bin/env", ["python3", "-c", "import pyte"])
+        return check?.status == 0 || ProcessInfo.processInfo.environment["CI"] != nil
     }()
 
     /// The rows, trailing blanks removed, of a `columns` × `rows` screen after `bytes`; when

@@ -145,18 +145,19 @@ package enum CommandRunner {
 
     /// Waits for a child; kills it when `timeout` passes. Returns the exit code, or the signal.
     package static func wait(_ pid: pid_t, timeout: Double, what: String) -> (code: Int32, killed: Bool) {
-        let deadline = Date().addingTimeInterval(timeout)
         var status: Int32 = 0
-        while true {
+        // An answer: the child ended, or waitpid failed (-1).
+        func reaped() -> pid_t? {
             let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { break }
-            if result < 0 && errno != EINTR { return (-1, false) }
-            if Date() > deadline {
-                Issue.record("\(what) did not finish within \(timeout) s")
-                kill(pid, SIGKILL)
-            }
-            usleep(2000)
+            return result == pid || (result < 0 && errno != EINTR) ? result : nil
         }
+        var result = Poll.answer(timeout: timeout, every: 0.002, reaped)
+        if result == nil {
+            Issue.record("\(what) did not finish within \(timeout) s")
+            kill(pid, SIGKILL)
+            result = Poll.answer(timeout: 600, every: 0.002, reaped)
+        }
+        guard result == pid else { return (-1, false) }
         let signal = status & 0x7f
         return signal == 0 ? ((status >> 8) & 0xff, false) : (signal, true)
     }

@@ -346,6 +346,8 @@ struct IOLoop {
     /// On a pseudo-terminal, the adapter that reads the command's screen rows rather than its
     /// bytes (``TerminalPump/takeRows()``).
     private var rowsReader: (any OutputAdapter)?
+    /// When `rowsReader` reads the rows: once a frame is whole.
+    private var rowsSchedule = RowsSchedule()
     /// The cancels the display asks for; `nil` where nothing can be cancelled (tests).
     let cancels: CancelRequests?
     /// The adapter's activities still open, oldest first: the newest owns the command's output.
@@ -421,7 +423,12 @@ struct IOLoop {
             let session = self.session
             if let wait = terminal?.tick(on: session) {
                 timeout = timeout < 0 ? wait : min(timeout, wait)
-                readRows()
+                if let rest = rowsSchedule.wait(at: SystemClock.monotonicSeconds()) {
+                    let milliseconds = Int32(saturating: rest * 1000, rounding: .up)
+                    timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
+                } else {
+                    readRows()
+                }
             }
             if tracker.watchesProcesses { timeout = timeout < 0 ? 250 : min(timeout, 250) }
             // Looks again soon whether the reader has caught up.
@@ -604,9 +611,10 @@ struct IOLoop {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             if rowsReader != nil {
                 // On a pseudo-terminal the screen model gets every byte, so that the command's
-                // display stays as it is; the adapter reads the rows it shows, for its events.
+                // display stays as it is; the adapter reads the rows it shows, for its events,
+                // once the frame is whole.
                 pass(Array(bytes), to: stream)
-                readRows()
+                if rowsSchedule.readsAfter(count, at: SystemClock.monotonicSeconds()) { readRows() }
             } else if let adapter = adapter(for: stream) {
                 if terminal != nil { pass(Array(bytes), to: stream) }
                 show(adapter.feed(bytes, from: Self.adapterStream(stream)), to: stream)
@@ -712,6 +720,7 @@ struct IOLoop {
 
     /// Hands the rows that changed on the command's screen to the adapter that reads them.
     private mutating func readRows() {
+        rowsSchedule.didRead()
         guard let rowsReader, let rows = terminal?.takeRows() else { return }
         show(rowsReader.readScreen(rows), to: .stdout)
     }

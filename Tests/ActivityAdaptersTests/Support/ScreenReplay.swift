@@ -25,6 +25,37 @@ enum ScreenReplay {
     static func adapt(
         chunks: [[UInt8]], with name: String, columns: Int = 100, rows: Int = 30, exitStatus: Int32? = 0
     ) -> Adapted {
+        replay(chunks.map { ($0, true) }, with: name, columns: columns, rows: rows, exitStatus: exitStatus)
+    }
+
+    /// Output the command wrote as `writes`, each one whole, read as `activity run` reads a
+    /// pseudo-terminal: a write comes in pieces of 2048 bytes (as the kernel copies it), the
+    /// rows are read after a piece when ``RowsSchedule`` says so (every piece when `scheduled`
+    /// is false), and after each write, when the command pauses and the schedule's wait ends.
+    static func adapt(
+        writes: [[UInt8]], with name: String, scheduled: Bool = true, columns: Int = 100, rows: Int = 30,
+        exitStatus: Int32? = 0
+    ) -> Adapted {
+        var schedule = RowsSchedule()
+        var steps: [(chunk: [UInt8], readsRows: Bool)] = []
+        for write in writes {
+            for piece in chunks(write, 2048) {
+                let reads = !scheduled || schedule.readsAfter(piece.count, at: 0)
+                if reads { schedule.didRead() }
+                steps.append((Array(piece), reads))
+            }
+            if steps.last?.readsRows == false {
+                steps.append(([], true))
+                schedule.didRead()
+            }
+        }
+        return replay(steps, with: name, columns: columns, rows: rows, exitStatus: exitStatus)
+    }
+
+    /// Feeds each step's chunk to the screen, and reads its rows after the steps that say so.
+    private static func replay(
+        _ steps: [(chunk: [UInt8], readsRows: Bool)], with name: String, columns: Int, rows: Int, exitStatus: Int32?
+    ) -> Adapted {
         let info = AdapterRegistry.named(name)!
         var pipeline = AdapterPipeline(adapter: info.makeAdapter(command: []), toolName: name, idPrefix: "t")
         pipeline.dropsPassthrough = true
@@ -38,9 +69,9 @@ enum ScreenReplay {
             changed.setCurrent(from: screen)
             outputs += pipeline.read(changed)
         }
-        for chunk in chunks {
-            screen.feed(chunk)
-            read()
+        for step in steps {
+            screen.feed(step.chunk)
+            if step.readsRows { read() }
         }
         screen.finish()
         read()

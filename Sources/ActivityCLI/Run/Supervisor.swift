@@ -599,7 +599,8 @@ struct IOLoop {
     private mutating func pump(
         _ fd: Int32, to stream: StandardStream, _ buffer: UnsafeMutableRawBufferPointer
     ) -> Int32 {
-        switch try? SystemCall.read(fd, into: buffer) {
+        let read = readAvailable(fd, into: buffer)
+        switch read.result {
         case .bytes(let count):
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             if rowsReader != nil {
@@ -613,7 +614,7 @@ struct IOLoop {
             } else {
                 pass(Array(bytes), to: stream)
             }
-            if session.isClosed(stream) { return finishPipe(fd, stream) }
+            if session.isClosed(stream) || read.ended { return finishPipe(fd, stream) }
             let holds = adapter(for: stream)?.holdsUnfinishedLine(Self.adapterStream(stream))
             releasesLine[stream] = holds == true ? SystemClock.monotonicSeconds() + Self.promptPause : nil
         case .wouldBlock:
@@ -623,6 +624,26 @@ struct IOLoop {
             return finishPipe(fd, stream)
         }
         return fd
+    }
+
+    /// Reads what `fd` holds now into `buffer`. A pseudo-terminal gives at most a few KiB a read
+    /// (its line discipline's buffer), so its master is read again until the buffer is full or
+    /// it has nothing more: what the command wrote meanwhile is shown as one piece, its screen
+    /// and its display paying once for many reads. `ended` tells that the end came after the
+    /// bytes read (they are passed on first).
+    private func readAvailable(
+        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer
+    ) -> (result: ReadResult?, ended: Bool) {
+        let first = try? SystemCall.read(fd, into: buffer)
+        guard terminal != nil, fd == output, case .bytes(var count) = first else { return (first, false) }
+        while count < buffer.count {
+            switch try? SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...])) {
+            case .bytes(let more): count += more
+            case .wouldBlock: return (.bytes(count), false)
+            case .endOfFile, nil: return (.bytes(count), true)
+            }
+        }
+        return (.bytes(count), false)
     }
 
     /// How long, in milliseconds, the loop waits before it looks again whether the display's

@@ -413,6 +413,7 @@ struct IOLoop {
                     revents: 0),
                 pollfd(fd: cancels?.wakeUp?.readEnd ?? -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: status, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: behind ? session.outputCaughtUpDescriptor : -1, events: Int16(POLLIN), revents: 0),
             ]
             fds += tracker.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             var timeout =
@@ -424,7 +425,7 @@ struct IOLoop {
                 readRows()
             }
             if tracker.watchesProcesses { timeout = timeout < 0 ? 250 : min(timeout, 250) }
-            // Looks again soon whether the reader has caught up.
+            // Woken when the reader has caught up; looks again soon in any case.
             if behind { timeout = timeout < 0 ? Self.behindPause : min(timeout, Self.behindPause) }
             if let until = acceptPausedUntil {
                 let rest = Int32(saturating: max(0, (until - SystemClock.monotonicSeconds()) * 1000), rounding: .up)
@@ -458,8 +459,9 @@ struct IOLoop {
             if fds[6].revents != 0 { terminal?.writeKeys() }
             if fds[7].revents & readable != 0, let cancels { sendBack(cancels.take()) }
             if fds[8].revents & readable != 0 { readStatus(buffer) }
+            if fds[9].revents & readable != 0 { session.takeOutputCaughtUp() }
             releaseWaitingLines()
-            for index in 9..<fds.count where fds[index].revents & readable != 0 {
+            for index in 10..<fds.count where fds[index].revents & readable != 0 {
                 receive(fds[index].fd, buffer)
             }
             if tracker.watchesProcesses && SystemClock.monotonicSeconds() >= nextReap {

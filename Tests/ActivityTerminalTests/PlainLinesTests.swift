@@ -102,6 +102,26 @@ struct PlainLinesTests {
         #expect(Observed(&taken) == Observed(&written), "seed \(seed), at the end")
     }
 
+    @Test("the end of a run of printable ASCII, eight bytes at a time: every byte value at every place")
+    func printableRunEnds() {
+        for value in 0...255 {
+            let byte = UInt8(value)
+            let printable = byte >= 0x20 && byte < 0x7F
+            for place in 0..<20 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 24)
+                bytes[place] = byte
+                bytes.withUnsafeBytes { raw in
+                    #expect(CommandScreen.printableASCIIEnd(raw, from: 0, limit: 24) == (printable ? 24 : place))
+                    let limit = 17
+                    let expected = printable || place >= limit ? limit : place
+                    #expect(CommandScreen.printableASCIIEnd(raw, from: 0, limit: limit) == expected)
+                    let start = min(place, 5)
+                    #expect(CommandScreen.printableASCIIEnd(raw, from: start, limit: 24) == (printable ? 24 : place))
+                }
+            }
+        }
+    }
+
     @Test("a screenful and more of plain lines in one read: taken whole, as their own bytes")
     func takenWhole() {
         var screen = CommandScreen(columns: 10, rows: 3)

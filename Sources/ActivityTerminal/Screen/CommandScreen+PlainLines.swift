@@ -110,7 +110,9 @@ extension CommandScreen {
 }
 
 extension ScreenRow {
-    /// Writes printable ASCII from the first column of a blank row of the default style.
+    /// Writes printable ASCII from the first column of a blank row of the default style, and
+    /// keeps it as the row's bytes, trailing spaces left out as ``append(to:columns:)`` leaves
+    /// out trailing blanks.
     mutating func writeASCII(_ text: UnsafeRawBufferPointer) {
         cells.withUnsafeMutableBufferPointer { cells in
             for (column, byte) in text.enumerated() {
@@ -118,5 +120,8 @@ extension ScreenRow {
             }
         }
         extend(to: text.count)
+        var end = text.count
+        while end > 0, text[end - 1] == 0x20 { end -= 1 }
+        keepPlainText(UnsafeRawBufferPointer(rebasing: text[..<end]))
     }
 }

@@ -22,18 +22,25 @@ enum TerminalRunBenchmarks {
         var figures = try workloads.map { workload in
             var bare: [Double] = []
             var run: [Double] = []
+            var cpu = (bare: [Double](), run: [Double]())
             let ratios = try repeated(settings) {
                 let alone = try wallTime(onTerminal: workload.command)
                 let wrapped = try wallTime(onTerminal: [activity, "run", "--"] + workload.command)
-                bare.append(alone)
-                run.append(wrapped)
-                return wrapped / alone
+                bare.append(alone.wall)
+                run.append(wrapped.wall)
+                cpu.bare.append(alone.cpu)
+                cpu.run.append(wrapped.cpu)
+                return wrapped.wall / alone.wall
             }
             let median = { (values: [Double]) in values.sorted()[values.count / 2] }
+            // The processor time of the command (and of `activity` with it) varies far less than
+            // the wall time on a machine that others load: it tells what `run` costs even then.
             return Figure(
                 name: "activity run -- \(workload.name), on a pty read at once: time over bare", unit: "×",
                 runs: ratios, target: 1.25, better: .lower, anchor: "issue 28: 6.6× for seq, 6.9× for cat before",
-                note: String(format: "median bare %.3f s, under run %.3f s", median(bare), median(run)))
+                note: String(
+                    format: "median bare %.3f s, under run %.3f s; processor time bare %.3f s, under run %.3f s",
+                    median(bare), median(run), median(cpu.bare), median(cpu.run)))
         }
         if let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: FileManager.default.isExecutableFile) {
             let workload = workloads[0]
@@ -94,8 +101,9 @@ enum TerminalRunBenchmarks {
 
     /// The wall time of `command` from spawn until it has exited and its terminal's output is
     /// read to its end: on a new pseudo-terminal of 100 × 30, as the leader of its own session
-    /// (the terminal is its controlling one, in the foreground), `TERM=xterm-256color`.
-    static func wallTime(onTerminal command: [String]) throws -> Double {
+    /// (the terminal is its controlling one, in the foreground), `TERM=xterm-256color`; and the
+    /// processor time (user and system) of the command and the children it waited for.
+    static func wallTime(onTerminal command: [String]) throws -> (wall: Double, cpu: Double) {
         // Linux's pty multiplexer: unlocked and named with its two ioctls (TIOCSPTLCK, TIOCGPTN).
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         var unlock: Int32 = 0
@@ -138,6 +146,7 @@ enum TerminalRunBenchmarks {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var exited = false
         var open = true
+        var usage = rusage()
         while open || !exited {
             if open {
                 var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
@@ -151,9 +160,10 @@ enum TerminalRunBenchmarks {
             }
             if !exited {
                 var status: Int32 = 0
-                exited = waitpid(pid, &status, WNOHANG) == pid
+                exited = wait4(pid, &status, WNOHANG, &usage) == pid
             }
         }
-        return Double(nowNanoseconds() - start) / 1e9
+        let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return (Double(nowNanoseconds() - start) / 1e9, seconds(usage.ru_utime) + seconds(usage.ru_stime))
     }
 }

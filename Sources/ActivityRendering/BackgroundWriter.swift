@@ -34,6 +34,9 @@ package final class BackgroundWriter: Sendable {
         var idle = true
         /// How many callers of ``waitUntilWritten(seconds:)`` wait for the queue to empty.
         var waiting = 0
+        /// Whether ``isBehind`` said so since the queue last drained to half: ``caughtUp`` is
+        /// woken when it does.
+        var behindSeen = false
     }
 
     /// The queue and the outputs, by index in its chunks; shared with the thread, which alone
@@ -46,6 +49,8 @@ package final class BackgroundWriter: Sendable {
         let displayLane: Int
         /// Signalled once for each waiter when the thread finds the queue empty.
         let emptied = DispatchSemaphore(value: 0)
+        /// Woken when the queue drains to half after ``isBehind`` was true.
+        let caughtUp = try? WakeUpPipe()
 
         init(_ queue: WriteQueue, outputs: [FileDescriptorOutput], claim: TerminalClaim?, displayLane: Int) {
             state = Mutex(State(queue: queue))
@@ -54,16 +59,21 @@ package final class BackgroundWriter: Sendable {
             self.displayLane = displayLane
         }
 
+        deinit { caughtUp?.close() }
+
         /// Writes the queue's chunks until it is empty. A broken output drops what comes for it.
         func drain() {
             while true {
-                let (chunk, waiting) = state.withLock { state in
+                let (chunk, waiting, caughtUp) = state.withLock { state in
                     let chunk = state.queue.take()
-                    guard chunk == nil else { return (chunk, 0) }
+                    let caughtUp = state.behindSeen && !state.queue.isBehind
+                    if caughtUp { state.behindSeen = false }
+                    guard chunk == nil else { return (chunk, 0, caughtUp) }
                     state.idle = true
                     defer { state.waiting = 0 }
-                    return (chunk, state.waiting)
+                    return (chunk, state.waiting, caughtUp)
                 }
+                if caughtUp { self.caughtUp?.wake() }
                 for _ in 0..<waiting { emptied.signal() }
                 guard let chunk else { return }
                 let output = outputs[chunk.destination]
@@ -103,7 +113,20 @@ package final class BackgroundWriter: Sendable {
 
     /// Whether more than half of the queue is taken: the producer's output should wait (its
     /// reader stalls) until it is not.
-    package var isBehind: Bool { core.state.withLock { $0.queue.isBehind } }
+    package var isBehind: Bool {
+        core.state.withLock { state in
+            if state.queue.isBehind { state.behindSeen = true }
+            return state.queue.isBehind
+        }
+    }
+
+    /// A descriptor that polls readable once the queue has drained to half after ``isBehind``
+    /// said it was behind, so that the producer's reader goes on at once, not after a pause;
+    /// ``takeCaughtUp()`` makes it wait again. `nil` without a pipe.
+    package var caughtUpDescriptor: Int32? { core.caughtUp?.readEnd }
+
+    /// Takes the wake-ups of ``caughtUpDescriptor``.
+    package func takeCaughtUp() { core.caughtUp?.drain() }
 
     /// Waits until everything queued is written, or `seconds` have passed (a reader that takes
     /// nothing, a terminal paused with Ctrl-S, must not hold the caller for ever). Returns

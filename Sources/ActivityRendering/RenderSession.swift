@@ -426,6 +426,13 @@ public final class RenderSession: Sendable {
     /// than half of what may wait is waiting. The producer's output should wait until it is not.
     package var outputIsBehind: Bool { writer?.isBehind ?? false }
 
+    /// Polls readable once the display's reader has caught up after ``outputIsBehind`` was true
+    /// (``takeOutputCaughtUp()`` takes it); -1 when there is nothing to wait for.
+    package var outputCaughtUpDescriptor: Int32 { writer?.caughtUpDescriptor ?? -1 }
+
+    /// Takes what made ``outputCaughtUpDescriptor`` readable.
+    package func takeOutputCaughtUp() { writer?.takeCaughtUp() }
+
     /// Why writes to `stream` stopped (``FileDescriptorOutput/failure``: `EPIPE` when its reader
     /// went away, `ENOSPC` on a full disk); `nil` while it takes them.
     package func writeFailure(_ stream: StandardStream) -> Int32? {

@@ -143,9 +143,15 @@ public struct LineReader<Source: ByteSource> {
 /// reader's metadata on every call.)
 @inline(__always)
 private func find(_ byte: UInt8, in buffer: UnsafeMutableBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
-    guard from < to, let base = buffer.baseAddress else { return nil }
+    firstOffset(of: byte, in: UnsafeRawBufferPointer(buffer), from: from, to: to)
+}
+
+/// The offset of the first `byte` in `bytes[from..<to]`, found by `memchr`.
+@inline(__always)
+package func firstOffset(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from: Int, to: Int) -> Int? {
+    guard from < to, let base = bytes.baseAddress else { return nil }
     guard let found = memchr(base + from, Int32(byte), to - from) else { return nil }
-    return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    return base.distance(to: UnsafeRawPointer(found))
 }
 
 extension LineReader: Sendable where Source: Sendable {}

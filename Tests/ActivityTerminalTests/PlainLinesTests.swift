@@ -102,6 +102,26 @@ struct PlainLinesTests {
         #expect(Observed(&taken) == Observed(&written), "seed \(seed), at the end")
     }
 
+    @Test("the end of a run of printable ASCII, eight bytes at a time: every byte value at every place")
+    func printableRunEnds() {
+        for value in 0...255 {
+            let byte = UInt8(value)
+            let printable = byte >= 0x20 && byte < 0x7F
+            for place in 0..<20 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 24)
+                bytes[place] = byte
+                bytes.withUnsafeBytes { raw in
+                    #expect(CommandScreen.printableASCIIEnd(raw, from: 0, limit: 24) == (printable ? 24 : place))
+                    let limit = 17
+                    let expected = printable || place >= limit ? limit : place
+                    #expect(CommandScreen.printableASCIIEnd(raw, from: 0, limit: limit) == expected)
+                    let start = min(place, 5)
+                    #expect(CommandScreen.printableASCIIEnd(raw, from: start, limit: 24) == (printable ? 24 : place))
+                }
+            }
+        }
+    }
+
     @Test("a screenful and more of plain lines in one read: taken whole, as their own bytes")
     func takenWhole() {
         var screen = CommandScreen(columns: 10, rows: 3)
@@ -121,5 +141,20 @@ struct PlainLinesTests {
         #expect(
             String(decoding: final.bytes, as: UTF8.self) == "a\r\nb\r\n" + lines.prefix(8).map { $0 + "\r\n" }.joined())
         #expect(screen.rows.map(\.text) == ["line 9", "line 10", ""])
+    }
+
+    @Test("a row taken whole keeps its bytes only until it is edited: a redraw over it is what it shows")
+    func keptBytesFollowEdits() {
+        var screen = CommandScreen(columns: 10, rows: 3)
+        screen.feed(Array("a\r\nb\r\n".utf8))
+        screen.feed(Array((1...6).map { "line \($0)  \r\n" }.joined().utf8))
+        #expect(screen.rows.map(\.bytes) == [Array("line 5".utf8), Array("line 6".utf8), []])
+        // Up over both rows: one is overwritten in part, the other erased and written in red.
+        screen.feed(Array("\u{1B}[2AL\r\n\u{1B}[2K\u{1B}[31mred\u{1B}[0m\r\n".utf8))
+        #expect(screen.rows.map(\.bytes) == [Array("Line 5".utf8), Array("\u{1B}[31mred\u{1B}[m".utf8), []])
+        screen.finish()
+        #expect(
+            String(decoding: screen.takeFinalBytes(), as: UTF8.self).hasSuffix(
+                "line 4\r\nLine 5\r\n\u{1B}[31mred\u{1B}[m\r\n"))
     }
 }

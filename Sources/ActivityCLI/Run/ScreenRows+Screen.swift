@@ -12,22 +12,26 @@ extension ScreenRows {
                 afterFinal: before + frame.finalCount,
                 rows: frame.lines.map { RedrawnRow(number: $0.number, bytes: $0.bytes) })
         }
-        if let rows { final += Self.rows(rows) }
+        if let rows { Self.append(rows, to: &final) }
     }
 
     /// The rows `screen` shows the command finished writing and redrawing now
     /// (``CommandScreen/finishedRows``, ``CommandScreen/redrawnLines``).
     mutating func setCurrent(from screen: CommandScreen) {
-        finished = Self.rows(screen.finishedRows)
+        finished.removeAll(keepingCapacity: true)
+        Self.append(screen.finishedRows, to: &finished)
         redrawn = screen.redrawnLines.map { RedrawnRow(number: $0.number, bytes: $0.bytes) }
     }
 
-    private static func rows(_ rows: FinalRows) -> [FinalRow] {
-        rows.rows.indices.map { index in
+    /// Appends each of `rows` to `list` in place: a line of output-heavy commands costs one
+    /// row made, not a row made and copied.
+    private static func append(_ rows: FinalRows, to list: inout [FinalRow]) {
+        for index in rows.rows.indices {
             let row = rows.rows[index]
-            return FinalRow(
-                number: row.number, bytes: rows.bytes(of: index), wraps: row.wrapped, trailingSpaces: row.trailingBlanks
-            )
+            list.append(
+                FinalRow(
+                    number: row.number, bytes: rows.bytes(of: index), wraps: row.wrapped,
+                    trailingSpaces: row.trailingBlanks))
         }
     }
 }

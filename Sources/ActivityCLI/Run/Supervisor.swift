@@ -415,6 +415,7 @@ struct IOLoop {
                     revents: 0),
                 pollfd(fd: cancels?.wakeUp?.readEnd ?? -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: status, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: behind ? session.outputCaughtUpDescriptor : -1, events: Int16(POLLIN), revents: 0),
             ]
             fds += tracker.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             var timeout =
@@ -431,7 +432,7 @@ struct IOLoop {
                 }
             }
             if tracker.watchesProcesses { timeout = timeout < 0 ? 250 : min(timeout, 250) }
-            // Looks again soon whether the reader has caught up.
+            // Woken when the reader has caught up; looks again soon in any case.
             if behind { timeout = timeout < 0 ? Self.behindPause : min(timeout, Self.behindPause) }
             if let until = acceptPausedUntil {
                 let rest = Int32(saturating: max(0, (until - SystemClock.monotonicSeconds()) * 1000), rounding: .up)
@@ -465,8 +466,9 @@ struct IOLoop {
             if fds[6].revents != 0 { terminal?.writeKeys() }
             if fds[7].revents & readable != 0, let cancels { sendBack(cancels.take()) }
             if fds[8].revents & readable != 0 { readStatus(buffer) }
+            if fds[9].revents & readable != 0 { session.takeOutputCaughtUp() }
             releaseWaitingLines()
-            for index in 9..<fds.count where fds[index].revents & readable != 0 {
+            for index in 10..<fds.count where fds[index].revents & readable != 0 {
                 receive(fds[index].fd, buffer)
             }
             if tracker.watchesProcesses && SystemClock.monotonicSeconds() >= nextReap {
@@ -606,7 +608,8 @@ struct IOLoop {
     private mutating func pump(
         _ fd: Int32, to stream: StandardStream, _ buffer: UnsafeMutableRawBufferPointer
     ) -> Int32 {
-        switch try? SystemCall.read(fd, into: buffer) {
+        let read = readAvailable(fd, into: buffer)
+        switch read.result {
         case .bytes(let count):
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             if rowsReader != nil {
@@ -621,7 +624,7 @@ struct IOLoop {
             } else {
                 pass(Array(bytes), to: stream)
             }
-            if session.isClosed(stream) { return finishPipe(fd, stream) }
+            if session.isClosed(stream) || read.ended { return finishPipe(fd, stream) }
             let holds = adapter(for: stream)?.holdsUnfinishedLine(Self.adapterStream(stream))
             releasesLine[stream] = holds == true ? SystemClock.monotonicSeconds() + Self.promptPause : nil
         case .wouldBlock:
@@ -631,6 +634,26 @@ struct IOLoop {
             return finishPipe(fd, stream)
         }
         return fd
+    }
+
+    /// Reads what `fd` holds now into `buffer`. A pseudo-terminal gives at most a few KiB a read
+    /// (its line discipline's buffer), so its master is read again until the buffer is full or
+    /// it has nothing more: what the command wrote meanwhile is shown as one piece, its screen
+    /// and its display paying once for many reads. `ended` tells that the end came after the
+    /// bytes read (they are passed on first).
+    private func readAvailable(
+        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer
+    ) -> (result: ReadResult?, ended: Bool) {
+        let first = try? SystemCall.read(fd, into: buffer)
+        guard terminal != nil, fd == output, case .bytes(var count) = first else { return (first, false) }
+        while count < buffer.count {
+            switch try? SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...])) {
+            case .bytes(let more): count += more
+            case .wouldBlock: return (.bytes(count), false)
+            case .endOfFile, nil: return (.bytes(count), true)
+            }
+        }
+        return (.bytes(count), false)
     }
 
     /// How long, in milliseconds, the loop waits before it looks again whether the display's

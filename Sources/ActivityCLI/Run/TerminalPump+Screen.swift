@@ -1,6 +1,7 @@
 import ActivityAdapters
 import ActivityRendering
 import ActivityTerminal
+import ActivityWire
 
 /// The command's screen, handed to the display: which rows are final now, the live rows and
 /// the prompt, the status, the modes, and where the alternate screen starts and ends.
@@ -100,7 +101,7 @@ extension TerminalPump {
     /// `CSI ? 1049 h`, `? 47`, `? 1047` (and their `l`).
     static func alternateScreenSwitch(in bytes: ArraySlice<UInt8>, entering: Bool) -> Range<Int>? {
         var index = bytes.startIndex
-        while let start = bytes[index...].firstIndex(of: 0x1B) {
+        while let start = firstEscape(in: bytes, from: index) {
             index = start + 1
             guard start + 2 < bytes.endIndex, bytes[start + 1] == UInt8(ascii: "["),
                 bytes[start + 2] == UInt8(ascii: "?")
@@ -114,6 +115,14 @@ extension TerminalPump {
             }
         }
         return nil
+    }
+
+    /// The index of the first `ESC` in `bytes` from `index` on: most reads of a command's
+    /// output hold none, and are looked through whole.
+    private static func firstEscape(in bytes: ArraySlice<UInt8>, from index: Int) -> Int? {
+        bytes.withUnsafeBytes { raw in
+            firstOffset(of: 0x1B, in: raw, from: index - bytes.startIndex, to: raw.count).map { bytes.startIndex + $0 }
+        }
     }
 
     /// What changed on the screen since the last call, for the command's adapter: the rows that

@@ -28,8 +28,8 @@ extension CommandScreen {
         let count = bytes.count
         let width = columns
         while true {
-            var end = index
-            while end < count, bytes[end] >= 0x20, bytes[end] < 0x7F { end += 1 }
+            // A line as wide as the screen or wider is not plain: no need to look past that.
+            let end = Self.printableASCIIEnd(bytes, from: index, limit: min(count, index + width))
             guard end - index < width, end + 1 < count, bytes[end] == 0x0D, bytes[end + 1] == 0x0A else { break }
             ends.append(end)
             index = end + 2
@@ -86,8 +86,33 @@ extension CommandScreen {
     }
 }
 
+extension CommandScreen {
+    /// Where the run of printable ASCII (0x20 to 0x7E) starting at `start` ends, at `limit` at
+    /// most: eight bytes at a time while all eight are printable, the rest one by one. The text
+    /// of a log is nearly all such runs, and every byte of it is looked at here.
+    @inline(__always)
+    static func printableASCIIEnd(_ bytes: UnsafeRawBufferPointer, from start: Int, limit: Int) -> Int {
+        var end = start
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while end + 8 <= limit {
+            let word = bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self)
+            // A byte under 0x20 borrows into its high bit once 0x20 is taken from it; a byte of
+            // 0x7F or more has its high bit set once 1 is added to it (or already had it).
+            let below = (word &- ones &* 0x20) & ~word & highs
+            let above = ((word &+ ones) | word) & highs
+            guard below | above == 0 else { break }
+            end += 8
+        }
+        while end < limit, bytes[end] >= 0x20, bytes[end] < 0x7F { end += 1 }
+        return end
+    }
+}
+
 extension ScreenRow {
-    /// Writes printable ASCII from the first column of a blank row of the default style.
+    /// Writes printable ASCII from the first column of a blank row of the default style, and
+    /// keeps it as the row's bytes, trailing spaces left out as ``append(to:columns:)`` leaves
+    /// out trailing blanks.
     mutating func writeASCII(_ text: UnsafeRawBufferPointer) {
         cells.withUnsafeMutableBufferPointer { cells in
             for (column, byte) in text.enumerated() {
@@ -95,5 +120,8 @@ extension ScreenRow {
             }
         }
         extend(to: text.count)
+        var end = text.count
+        while end > 0, text[end - 1] == 0x20 { end -= 1 }
+        keepPlainText(UnsafeRawBufferPointer(rebasing: text[..<end]))
     }
 }

@@ -138,8 +138,7 @@ package struct CommandScreen: Sendable {
             let byte = bytes[index]
             if byte >= 0x20, byte < 0x7F, !parser.isInsideSequence {
                 // The fast path: a run of printable ASCII is written cell by cell, unparsed.
-                var end = index + 1
-                while end < count, bytes[end] >= 0x20, bytes[end] < 0x7F { end += 1 }
+                let end = Self.printableASCIIEnd(bytes, from: index + 1, limit: count)
                 printASCII(UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
                 index = end
                 continue

@@ -1,7 +1,15 @@
 /// One row of a ``CommandScreen``: its cells, and whether the text in it went on into the next
 /// row by autowrap.
 package struct ScreenRow: Hashable, Sendable {
-    package internal(set) var cells: [ScreenCell]
+    package internal(set) var cells: [ScreenCell] {
+        // Any edit of a cell makes the row's bytes its cells' again.
+        didSet { hasPlainText = false }
+    }
+    /// The row's bytes (``bytes``), kept while ``hasPlainText``: a row written whole from a line
+    /// of plain text (``writeASCII(_:)``) and not edited since is drawn, and read by adapters,
+    /// by copying them rather than by reading its cells again. Not part of the row's equality.
+    private(set) var plainText: [UInt8] = []
+    private(set) var hasPlainText = false
     /// The row's text continues in the next row: the cursor wrapped from its last column.
     package var wrapped = false
     /// The cells from here on are blank: a bound that every edit keeps (it may be above the
@@ -51,6 +59,14 @@ package struct ScreenRow: Hashable, Sendable {
         wrapped && next.map { !$0.startsLine } == true
     }
 
+    /// Keeps `text` as the row's bytes, until its cells are next edited: they must be what the
+    /// cells encode to.
+    mutating func keepPlainText(_ text: UnsafeRawBufferPointer) {
+        plainText.removeAll(keepingCapacity: true)
+        plainText.append(contentsOf: text)
+        hasPlainText = true
+    }
+
     /// The cells before `column` may not be blank any more.
     @inline(__always)
     mutating func extend(to column: Int) { if column > extent { extent = column } }
@@ -82,7 +98,11 @@ package struct ScreenRow: Hashable, Sendable {
     /// cross it left out); returns how many columns they take.
     @discardableResult
     package func append(to bytes: inout [UInt8], columns limit: Int) -> Int {
-        cells.withUnsafeBufferPointer { cells in
+        if hasPlainText, plainText.count <= limit {
+            bytes.append(contentsOf: plainText)
+            return plainText.count
+        }
+        return cells.withUnsafeBufferPointer { cells in
             var end = min(extent, cells.count)
             while end > 0, cells[end - 1].isBlank { end -= 1 }
             var style = CellStyle()

@@ -72,5 +72,7 @@ struct FrameCutTests {
         schedule.didRead()
         reads = schedule.readsAfter(952, at: 3)
         #expect(reads)
+        reads = schedule.readsAfter(952, bufferFull: true, at: 4)
+        #expect(!reads, "a full buffer may have cut a write, whatever the last read gave")
     }
 }

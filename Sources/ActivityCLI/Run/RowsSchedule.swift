@@ -4,7 +4,9 @@
 /// The kernel copies a write to a pseudo-terminal in pieces of 2048 bytes, and a read takes at
 /// most 4095, so a frame written whole (as tqdm, rich and indicatif write theirs) can come in
 /// two reads with the rest not there yet. Read then, its rows would show a bar cut short (`2/2`
-/// of `20/20`). After such a read the rows wait for the next read, a moment at most (``pause``):
+/// of `20/20`). The command's output is read until the pty has nothing more (or the buffer is
+/// full), so what counts is the last read and whether the buffer filled. After such a read the
+/// rows wait for the next read, a moment at most (``pause``):
 /// the rest of a write is on its way; and at most ``limit`` such reads in a row, for output that
 /// fills every read.
 struct RowsSchedule {
@@ -19,10 +21,11 @@ struct RowsSchedule {
         count >= 4095 || count % 2048 == 0
     }
 
-    /// After a read of `count` bytes at `now`: whether the rows are read now.
-    mutating func readsAfter(_ count: Int, at now: Double) -> Bool {
+    /// After reads whose last gave `lastRead` bytes, at `now`, the buffer they filled full or not:
+    /// whether the rows are read now.
+    mutating func readsAfter(_ lastRead: Int, bufferFull: Bool = false, at now: Double) -> Bool {
         let held = due?.reads ?? 0
-        guard Self.mayEndInsideAWrite(count), held < Self.limit else { return true }
+        guard bufferFull || Self.mayEndInsideAWrite(lastRead), held < Self.limit else { return true }
         due = (due?.at ?? now + Self.pause, held + 1)
         return false
     }

@@ -617,7 +617,8 @@ struct IOLoop {
                 // display stays as it is; the adapter reads the rows it shows, for its events,
                 // once the frame is whole.
                 pass(Array(bytes), to: stream)
-                if rowsSchedule.readsAfter(count, at: SystemClock.monotonicSeconds()) { readRows() }
+                let now = SystemClock.monotonicSeconds()
+                if rowsSchedule.readsAfter(read.lastRead, bufferFull: count == buffer.count, at: now) { readRows() }
             } else if let adapter = adapter(for: stream) {
                 if terminal != nil { pass(Array(bytes), to: stream) }
                 show(adapter.feed(bytes, from: Self.adapterStream(stream)), to: stream)
@@ -640,20 +641,25 @@ struct IOLoop {
     /// (its line discipline's buffer), so its master is read again until the buffer is full or
     /// it has nothing more: what the command wrote meanwhile is shown as one piece, its screen
     /// and its display paying once for many reads. `ended` tells that the end came after the
-    /// bytes read (they are passed on first).
+    /// bytes read (they are passed on first); `lastRead` is how many the last read gave (what
+    /// tells whether it may have cut a write, ``RowsSchedule``).
     private func readAvailable(
         _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer
-    ) -> (result: ReadResult?, ended: Bool) {
+    ) -> (result: ReadResult?, ended: Bool, lastRead: Int) {
         let first = try? SystemCall.read(fd, into: buffer)
-        guard terminal != nil, fd == output, case .bytes(var count) = first else { return (first, false) }
+        guard case .bytes(var count) = first else { return (first, false, 0) }
+        guard terminal != nil, fd == output else { return (first, false, count) }
+        var last = count
         while count < buffer.count {
             switch try? SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...])) {
-            case .bytes(let more): count += more
-            case .wouldBlock: return (.bytes(count), false)
-            case .endOfFile, nil: return (.bytes(count), true)
+            case .bytes(let more):
+                count += more
+                last = more
+            case .wouldBlock: return (.bytes(count), false, last)
+            case .endOfFile, nil: return (.bytes(count), true, last)
             }
         }
-        return (.bytes(count), false)
+        return (.bytes(count), false, last)
     }
 
     /// How long, in milliseconds, the loop waits before it looks again whether the display's

@@ -51,6 +51,21 @@ public struct ActivityEventDecoder: Sendable {
         return CanonicalFastPath.event(bytes) ?? AnyOrderFastPath.event(bytes)
     }
 
+    /// What ``fastEvent(_:)`` gives, for the lines of one stream in turn: a stream whose lines
+    /// are not in canonical form has each tried by the any-order path first, so that a line
+    /// which is canonical but for its last keys (`ts` last) is not read twice.
+    package func fastEvent(_ bytes: UnsafeBufferPointer<UInt8>, _ order: inout FastPathOrder) -> LineEvent? {
+        guard bytes.count <= LineEvent.maxLineBytes else { return nil }
+        if order.linesBeforeCanonical > 0 {
+            order.linesBeforeCanonical &-= 1
+            return AnyOrderFastPath.event(bytes) ?? CanonicalFastPath.event(bytes)
+        }
+        if let event = CanonicalFastPath.event(bytes) { return event }
+        guard let event = AnyOrderFastPath.event(bytes) else { return nil }
+        order.linesBeforeCanonical = FastPathOrder.linesBetweenTries
+        return event
+    }
+
     /// A line the fast path did not take.
     package func decodeSlowly(_ bytes: UnsafeBufferPointer<UInt8>, line number: Int) -> LineDecoding {
         guard bytes.count <= LineEvent.maxLineBytes else {
@@ -104,6 +119,17 @@ public struct ActivityEventDecoder: Sendable {
         }
         return withUnsafePointer(to: fields) { FieldReader(scanner: scanner, fields: $0, line: number).event() }
     }
+}
+
+/// Which fast path ``ActivityEventDecoder/fastEvent(_:_:)`` tries first on a stream's next line.
+/// Both give the same event; the order only decides how much is read twice. After a line that
+/// only the any-order path took, the canonical path is tried first again after some lines, so
+/// a canonical stream with a few other lines in it goes back to it.
+package struct FastPathOrder {
+    static let linesBetweenTries = 64
+    var linesBeforeCanonical = 0
+
+    package init() {}
 }
 
 /// A fast check of bytes before they are parsed: ASCII runs are skipped eight bytes at a time,

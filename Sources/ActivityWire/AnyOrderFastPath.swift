@@ -133,7 +133,7 @@ extension JSONScanner {
     /// (keys come in any order, so such a branch would be mispredicted): the first eight bytes
     /// through the closing quote, hashed perfectly (``KeyEntry``), compared with the one key
     /// they can be.
-    @inline(__always)
+    @inline(always)
     fileprivate mutating func knownKey() -> FieldName? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         let start = index &+ 1
@@ -176,7 +176,7 @@ extension JSONScanner {
 
     /// Reads the value of `field` under the cursor into `event`; `false` for a value this path
     /// leaves to the general one.
-    @inline(__always)
+    @inline(always)
     fileprivate mutating func read(
         _ field: FieldName, into event: inout LineEvent, _ members: inout AnyOrderFastPath.Members
     ) -> Bool {
@@ -227,13 +227,13 @@ extension JSONScanner {
                 return false
             }
         case .blocking:
-            guard let value = plainEnumeration(ActivityEvent.Blocking.self) else { return false }
+            guard let value = blocking() else { return false }
             event.blocking = value
         case .level:
-            guard let value = plainEnumeration(ActivityEvent.Level.self) else { return false }
+            guard let value = level() else { return false }
             event.level = value
         case .status:
-            guard let value = plainEnumeration(ActivityEvent.Status.self) else { return false }
+            guard let value = status() else { return false }
             event.status = value
         case .attrs:
             return false
@@ -247,7 +247,7 @@ extension JSONScanner {
     }
 
     /// Any string, its escapes and its UTF-8 checked, its escapes kept.
-    @inline(__always)
+    @inline(always)
     private mutating func anyText() -> LineEvent.Text? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let scanned = scanText() else { return nil }
         return LineEvent.Text(range: scanned.range, escaped: scanned.escaped)
@@ -261,24 +261,72 @@ extension JSONScanner {
         return bytes[index]
     }
 
-    /// One of the enumeration's names, written without escapes.
+    /// The name under the cursor, quotes and all, when it is at most 15 bytes long: its bytes
+    /// through the closing quote as two little-endian words (zeros after it), which an
+    /// enumeration's names are compared with, and where it ends. A name with an escape matches
+    /// none of them.
     @inline(__always)
-    private mutating func plainEnumeration<E: RawRepresentable & CaseIterable>(_: E.Type) -> E?
-    where E.RawValue == String {
+    private func plainName() -> (first: UInt64, second: UInt64, end: Int)? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-        let start = index + 1
-        var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return nil }
-        let written = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        for candidate in E.allCases {
-            var name = candidate.rawValue
-            if name.withUTF8({ $0.elementsEqual(written) }) {
-                index = end + 1
-                return candidate
-            }
+        let start = index &+ 1
+        let (first, second) = words(at: start)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        func quote(_ word: UInt64) -> Int {
+            let quotes = word ^ (0x22 &* ones)
+            return ((quotes &- ones) & ~quotes & high).trailingZeroBitCount &+ 1
         }
-        return nil
+        func through(_ word: UInt64, _ bits: Int) -> UInt64 { word & ((1 << UInt64(truncatingIfNeeded: bits)) &- 1) }
+        let inFirst = quote(first)
+        if inFirst <= 64 { return (through(first, inFirst), 0, start &+ inFirst >> 3) }
+        let inSecond = quote(second)
+        guard inSecond <= 64 else { return nil }
+        return (first, through(second, inSecond), start &+ 8 &+ inSecond >> 3)
+    }
+
+    @inline(__always)
+    private mutating func level() -> ActivityEvent.Level? {
+        guard let name = plainName(), name.second == 0 else { return nil }
+        let level: ActivityEvent.Level
+        switch name.first {
+        case 0x2267_7562_6564: level = .debug
+        case 0x22_6F66_6E69: level = .info
+        case 0x2267_6E69_6E72_6177: level = .warning
+        case 0x2272_6F72_7265: level = .error
+        default: return nil
+        }
+        index = name.end
+        return level
+    }
+
+    @inline(__always)
+    private mutating func status() -> ActivityEvent.Status? {
+        guard let name = plainName() else { return nil }
+        let status: ActivityEvent.Status
+        switch (name.first, name.second) {
+        case (0x2273_7365_6363_7573, 0): status = .success
+        case (0x2265_7275_6C69_6166, 0): status = .failure
+        case (0x656C_6C65_636E_6163, 0x2264): status = .cancelled
+        case (0x2264_6570_7069_6B73, 0): status = .skipped
+        case (0x656E_6F64_6E61_6261, 0x2264): status = .abandoned
+        default: return nil
+        }
+        index = name.end
+        return status
+    }
+
+    @inline(__always)
+    private mutating func blocking() -> ActivityEvent.Blocking? {
+        guard let name = plainName(), name.second == 0 else { return nil }
+        let blocking: ActivityEvent.Blocking
+        switch name.first {
+        case 0x22_656E_6F6E: blocking = .none
+        case 0x226B_636F_6C62: blocking = .block
+        case 0x226D_6964: blocking = .dim
+        default: return nil
+        }
+        index = name.end
+        return blocking
     }
 }
 

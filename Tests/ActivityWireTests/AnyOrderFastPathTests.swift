@@ -170,6 +170,57 @@ struct AnyOrderFastPathTests {
         }
     }
 
+    @Test("Every name of every enumeration, and names close to them")
+    func enumerations() {
+        let names = [
+            "status": ["success", "failure", "cancelled", "skipped", "abandoned"],
+            "level": ["debug", "info", "warning", "error"],
+            "blocking": ["none", "block", "dim"],
+        ]
+        let near = [
+            "", "succes", "successful", "Success", "cancel", "cancelledd", "abandon", "abandonedX", "warn",
+            "warnings", "inf", "infos", "dimm", "di", "blocks", "non", "nones", "\\u0064im", "d\\u0069m",
+            "very long name of a status", "dim\u{E9}",
+        ]
+        for (key, values) in names {
+            let kind = key == "level" ? "log\",\"message\":\"m" : key == "status" ? "end" : "begin\",\"title\":\"t"
+            for value in values {
+                #expect(same(#"{"\#(key)":"\#(value)","type":"\#(kind)","id":"a","v":1}"#), "\(key) \(value)")
+                #expect(same(#"{"type":"\#(kind)","id":"a","v":1,"\#(key)":"\#(value)"}"#), "\(key) \(value)")
+            }
+            for value in near + names.values.flatMap({ $0 }).filter({ !values.contains($0) }) {
+                #expect(!same(#"{"\#(key)":"\#(value)","type":"\#(kind)","id":"a","v":1}"#), "\(key) \(value)")
+                same(#"{"type":"\#(kind)","id":"a","v":1,"\#(key)":"\#(value)"#)
+            }
+        }
+    }
+
+    @Test("A stream of lines in canonical form and not, mixed, decodes as its lines do one by one")
+    func mixedStream() throws {
+        let lines = [
+            #"{"v":1,"type":"begin","id":"a","title":"A"}"#,
+            #"{"v":1,"type":"progress","id":"a","completed":1,"ts":5}"#,
+            #"{"v":1,"type":"progress","ts":6,"id":"a","completed":2}"#,
+            #"{"completed": 3, "id": "a", "ts": 7, "type": "progress", "v": 1}"#,
+            "plain output",
+            #"{"v":1,"type":"progress","ts":8,"id":"a","completed":4}"#,
+            #"{"v":1,"type":"progress","id":"a","completed":5,"ts":9}"#,
+            #"{"v":1,"type":"progress","id":"a","completed":-1,"ts":9}"#,
+            #"{"v":1,"type":"end","id":"a"}"#,
+        ]
+        var stream: [UInt8] = []
+        var expected: [DecodedLine] = []
+        for round in 0..<200 {
+            let line = lines[(round * 7) % lines.count]
+            stream += Array(line.utf8) + [0x0A]
+            expected.append(decoder.decode(line, line: round + 1))
+        }
+        var reader = EventStreamReader(source: BytesSource(stream))
+        var decoded: [DecodedLine] = []
+        try reader.forEach { decoded.append($0.decoded) }
+        #expect(decoded == expected)
+    }
+
     @Test("The word-at-a-time UTF-8 check agrees with the standard library's")
     func validation() {
         var random = SplitMix64(seed: 30)

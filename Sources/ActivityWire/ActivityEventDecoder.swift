@@ -161,7 +161,7 @@ enum UTF8Validation {
     /// U+10FFFF) that starts with the byte above ASCII at `start`, of the `left` bytes there;
     /// `nil` when none does.
     @inline(__always)
-    private static func scalarLength(_ start: UnsafePointer<UInt8>, _ left: Int) -> Int? {
+    static func scalarLength(_ start: UnsafePointer<UInt8>, _ left: Int) -> Int? {
         let lead = start[0]
         func continuation(_ offset: Int) -> Bool { offset < left && start[offset] & 0xC0 == 0x80 }
         // The second byte's range, narrower than a continuation's for these leads.

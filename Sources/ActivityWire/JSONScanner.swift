@@ -208,7 +208,6 @@ struct JSONScanner {
         let count = bytes.count
         let base = bytes.baseAddress!  // not empty: the cursor is on the opening quote
         var escaped = false
-        var wide = false
         while true {
             while count &- i >= 8 {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
@@ -227,12 +226,13 @@ struct JSONScanner {
             let byte = base[i]
             if byte == UInt8(ascii: "\"") {
                 index = i &+ 1
-                if wide, !UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes[start..<i])) { return nil }
                 return ScannedString(range: start..<i, escaped: escaped)
             }
             if byte >= 0x80 {
-                wide = true
-                i &+= 1
+                // A scalar's continuation bytes are never a quote or a backslash: checked
+                // scalar by scalar, the text is checked whole.
+                guard let length = UTF8Validation.scalarLength(base + i, count &- i) else { return nil }
+                i &+= length
                 continue
             }
             guard byte == UInt8(ascii: "\\") else { return nil }  // a control byte

@@ -51,6 +51,21 @@ public struct ActivityEventDecoder: Sendable {
         return CanonicalFastPath.event(bytes) ?? AnyOrderFastPath.event(bytes)
     }
 
+    /// What ``fastEvent(_:)`` gives, for the lines of one stream in turn: a stream whose lines
+    /// are not in canonical form has each tried by the any-order path first, so that a line
+    /// which is canonical but for its last keys (`ts` last) is not read twice.
+    package func fastEvent(_ bytes: UnsafeBufferPointer<UInt8>, _ order: inout FastPathOrder) -> LineEvent? {
+        guard bytes.count <= LineEvent.maxLineBytes else { return nil }
+        if order.linesBeforeCanonical > 0 {
+            order.linesBeforeCanonical &-= 1
+            return AnyOrderFastPath.event(bytes) ?? CanonicalFastPath.event(bytes)
+        }
+        if let event = CanonicalFastPath.event(bytes) { return event }
+        guard let event = AnyOrderFastPath.event(bytes) else { return nil }
+        order.linesBeforeCanonical = FastPathOrder.linesBetweenTries
+        return event
+    }
+
     /// A line the fast path did not take.
     package func decodeSlowly(_ bytes: UnsafeBufferPointer<UInt8>, line number: Int) -> LineDecoding {
         guard bytes.count <= LineEvent.maxLineBytes else {
@@ -106,27 +121,68 @@ public struct ActivityEventDecoder: Sendable {
     }
 }
 
-/// A fast check of a whole line before it is parsed: ASCII runs are skipped eight bytes at a time.
+/// Which fast path ``ActivityEventDecoder/fastEvent(_:_:)`` tries first on a stream's next line.
+/// Both give the same event; the order only decides how much is read twice. After a line that
+/// only the any-order path took, the canonical path is tried first again after some lines, so
+/// a canonical stream with a few other lines in it goes back to it.
+package struct FastPathOrder {
+    static let linesBetweenTries = 64
+    var linesBeforeCanonical = 0
+
+    package init() {}
+}
+
+/// A fast check of bytes before they are parsed: ASCII runs are skipped eight bytes at a time,
+/// also after each scalar that is not ASCII, so a line with a few such scalars early on is not
+/// checked byte by byte from there to its end.
 enum UTF8Validation {
     static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
+        guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while i + 8 <= count, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                i += 8
-            }
-        }
-        while i < count, bytes[i] < 0x80 { i += 1 }
-        if i == count { return true }
-        var decoder = UTF8()
-        var iterator = UnsafeBufferPointer(rebasing: bytes[i...]).makeIterator()
+        var i = 0
         while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: return true
-            case .error: return false
+            while count &- i >= 8 {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                let wide = UInt64(littleEndian: word) & 0x8080_8080_8080_8080
+                if wide != 0 {
+                    i &+= wide.trailingZeroBitCount >> 3
+                    break
+                }
+                i &+= 8
             }
+            while i < count, base[i] < 0x80 { i &+= 1 }
+            guard i < count else { return true }
+            guard let length = scalarLength(base + i, count &- i) else { return false }
+            i &+= length
+        }
+    }
+
+    /// The length of the well-formed scalar (RFC 3629: no overlong form, no surrogate, at most
+    /// U+10FFFF) that starts with the byte above ASCII at `start`, of the `left` bytes there;
+    /// `nil` when none does.
+    @inline(__always)
+    static func scalarLength(_ start: UnsafePointer<UInt8>, _ left: Int) -> Int? {
+        let lead = start[0]
+        func continuation(_ offset: Int) -> Bool { offset < left && start[offset] & 0xC0 == 0x80 }
+        // The second byte's range, narrower than a continuation's for these leads.
+        func second(_ range: ClosedRange<UInt8>) -> Bool { left > 1 && range.contains(start[1]) }
+        switch lead {
+        case 0xC2...0xDF:
+            return continuation(1) ? 2 : nil
+        case 0xE0:
+            return second(0xA0...0xBF) && continuation(2) ? 3 : nil
+        case 0xED:
+            return second(0x80...0x9F) && continuation(2) ? 3 : nil
+        case 0xE1...0xEF:
+            return continuation(1) && continuation(2) ? 3 : nil
+        case 0xF0:
+            return second(0x90...0xBF) && continuation(2) && continuation(3) ? 4 : nil
+        case 0xF4:
+            return second(0x80...0x8F) && continuation(2) && continuation(3) ? 4 : nil
+        case 0xF1...0xF3:
+            return continuation(1) && continuation(2) && continuation(3) ? 4 : nil
+        default:
+            return nil
         }
     }
 }

@@ -17,21 +17,23 @@ enum AnyOrderFastPath {
         // since `type` may come last.
         var event = LineEvent(bytes: bytes, kind: .progress, timestamp: nil)
         var members = Members()
-        repeat {
+        while true {
             cursor.skipWhitespace()
             guard let field = cursor.knownKey() else { return nil }
             let bit = UInt32(1) << UInt32(truncatingIfNeeded: field.rawValue)
-            guard members.seen & bit == 0, cursor.consume(UInt8(ascii: ":")) else { return nil }
+            guard members.seen & bit == 0 else { return nil }
             members.seen |= bit
-            cursor.skipWhitespace()
             guard cursor.read(field, into: &event, &members) else { return nil }
-        } while cursor.consume(UInt8(ascii: ","))
-        guard cursor.consume(UInt8(ascii: "}")) else { return nil }
+            cursor.skipWhitespace()
+            guard let next = cursor.next() else { return nil }
+            if next == UInt8(ascii: ",") { continue }
+            guard next == UInt8(ascii: "}") else { return nil }
+            break
+        }
         cursor.skipWhitespace()
+        // No line-wide UTF-8 check: every byte read outside a text is ASCII, and each text's
+        // bytes were checked as it was read.
         guard cursor.atEnd, members.has(.v), let kind = members.kind, event.keep(kind, members) else { return nil }
-        // The general path refuses a line that is not UTF-8 before reading it; only texts can
-        // hold other bytes than ASCII here.
-        if members.hasText, !UTF8Validation.isValid(bytes) { return nil }
         return event
     }
 
@@ -39,8 +41,6 @@ enum AnyOrderFastPath {
     fileprivate struct Members {
         var seen: UInt32 = 0
         var kind: LineEvent.Kind?
-        /// Whether a text was read.
-        var hasText = false
 
         @inline(__always)
         func has(_ field: FieldName) -> Bool { seen & (UInt32(1) << UInt32(truncatingIfNeeded: field.rawValue)) != 0 }
@@ -98,23 +98,24 @@ extension JSONScanner {
     /// (which no word compared with them holds where a key or a name must have its quote).
     @inline(__always)
     private func words(at start: Int) -> (UInt64, UInt64) {
-        let left = bytes.count - start
-        if left >= 16 {
-            let raw = UnsafeRawPointer(bytes.baseAddress! + start)
-            return (
-                UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
-                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            )
+        let count = bytes.count
+        let left = count &- start
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        func word(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         }
+        if left >= 16 { return (word(start), word(start &+ 8)) }
+        // Near the end of the line, the last eight bytes shifted down to where they belong
+        // (a shift by 64 gives zero).
+        if left >= 8 { return (word(start), word(count &- 8) >> UInt64(truncatingIfNeeded: (16 &- left) &* 8)) }
+        if count >= 8 { return (word(count &- 8) >> UInt64(truncatingIfNeeded: (8 &- left) &* 8), 0) }
         var first: UInt64 = 0
-        var second: UInt64 = 0
         var i = 0
         while i < left {
-            let byte = UInt64(bytes[start + i])
-            if i < 8 { first |= byte << UInt64(i * 8) } else { second |= byte << UInt64((i - 8) * 8) }
-            i += 1
+            first |= UInt64(bytes[start &+ i]) << UInt64(truncatingIfNeeded: i &* 8)
+            i &+= 1
         }
-        return (first, second)
+        return (first, 0)
     }
 
     /// Whether `words` start with the `length` bytes that `first` and `second` hold.
@@ -126,41 +127,27 @@ extension JSONScanner {
         return words.0 == first && words.1 & ((1 << UInt64((length - 8) * 8)) - 1) == second
     }
 
-    /// The protocol key under the cursor, quotes and all, when it is one this path reads and is
-    /// written without escapes; `nil` for any other.
-    @inline(__always)
+    /// The protocol key under the cursor (which stays on its opening quote: ``read(_:into:_:)``
+    /// moves past it), when it is one this path reads and is written without escapes; `nil` for
+    /// any other. Found without a branch on which key it is
+    /// (keys come in any order, so such a branch would be mispredicted): the first eight bytes
+    /// through the closing quote, hashed perfectly (``KeyEntry``), compared with the one key
+    /// they can be.
+    @inline(always)
     fileprivate mutating func knownKey() -> FieldName? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-        let start = index + 1
-        let words = words(at: start)
-        @inline(__always) func key(
-            _ field: FieldName, _ length: Int, _ first: UInt64, _ second: UInt64 = 0
-        )
-            -> FieldName?
-        {
-            guard Self.starts(words, length, first, second) else { return nil }
-            index = start + length
-            return field
-        }
-        // Each key with its closing quote, as little-endian words: `id"` is 0x22_64_69.
-        switch UInt8(truncatingIfNeeded: words.0) {
-        case UInt8(ascii: "v"): return key(.v, 2, 0x2276)
-        case UInt8(ascii: "i"): return key(.id, 3, 0x22_6469)
-        case UInt8(ascii: "t"):
-            return key(.ts, 3, 0x22_7374) ?? key(.type, 5, 0x22_6570_7974) ?? key(.title, 6, 0x2265_6c74_6974)
-                ?? key(.total, 6, 0x226c_6174_6f74)
-        case UInt8(ascii: "c"):
-            return key(.completed, 10, 0x6574_656c_706d_6f63, 0x2264)
-                ?? key(.cancellable, 12, 0x616c_6c65_636e_6163, 0x2265_6c62)
-        case UInt8(ascii: "m"): return key(.message, 8, 0x2265_6761_7373_656d)
-        case UInt8(ascii: "p"): return key(.parent, 7, 0x22_746e_6572_6170)
-        case UInt8(ascii: "u"): return key(.unit, 5, 0x22_7469_6e75)
-        case UInt8(ascii: "s"): return key(.status, 7, 0x22_7375_7461_7473)
-        case UInt8(ascii: "l"): return key(.level, 6, 0x226c_6576_656c)
-        case UInt8(ascii: "e"): return key(.error, 6, 0x2272_6f72_7265)
-        case UInt8(ascii: "b"): return key(.blocking, 9, 0x676e_696b_636f_6c62, 0x22)
-        default: return nil
-        }
+        let start = index &+ 1
+        let (first, second) = words(at: start)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = first ^ (0x22 &* ones)
+        // The high bit of the first quote's byte (those above it may be wrong), or none.
+        let quote = (quotes &- ones) & ~quotes & 0x8080_8080_8080_8080
+        // The bytes through that quote; all eight when it is the last or there is none (a
+        // shift by 64 or more gives zero).
+        let key = first & ((1 << UInt64(truncatingIfNeeded: quote.trailingZeroBitCount &+ 1)) &- 1)
+        let entry = KeyEntry(slot: (key &* KeyEntry.multiplier) >> 59)
+        guard key == entry.first, second & entry.restMask == entry.rest else { return nil }
+        return entry.field
     }
 
     /// The event type under the cursor, quotes and all.
@@ -186,28 +173,45 @@ extension JSONScanner {
         return kind
     }
 
-    /// Reads the value of `field` under the cursor into `event`; `false` for a value this path
-    /// leaves to the general one.
-    @inline(__always)
+    /// Moves the cursor from a key's opening quote past the key, `length` bytes with its closing
+    /// quote, and the colon after it. Each field's case calls it with its own length, so that
+    /// where the cursor goes next depends on no load from memory: in a stream whose keys come in
+    /// the same order on every line, the branch on the field is predicted, and so is the cursor.
+    @inline(always)
+    private mutating func afterKey(_ length: Int) -> Bool {
+        index &+= length &+ 1
+        guard consume(UInt8(ascii: ":")) else { return false }
+        skipWhitespace()
+        return true
+    }
+
+    /// Reads the key `field` under the cursor and its value into `event`; `false` for a value
+    /// this path leaves to the general one.
+    @inline(always)
     fileprivate mutating func read(
         _ field: FieldName, into event: inout LineEvent, _ members: inout AnyOrderFastPath.Members
     ) -> Bool {
         switch field {
         case .v:
+            guard afterKey(2) else { return false }
             // `1` as written; `1.0`, `1e0` and newer versions are the general path's.
             guard index < bytes.count, bytes[index] == UInt8(ascii: "1") else { return false }
             index += 1
             guard index == bytes.count || !Self.isNumberByte(bytes[index]) else { return false }
         case .type:
+            guard afterKey(5) else { return false }
             guard let kind = kindValue() else { return false }
             members.kind = kind
         case .ts:
+            guard afterKey(3) else { return false }
             guard let value = count() else { return false }
             event.storedTimestamp = value
         case .completed:
+            guard afterKey(10) else { return false }
             guard let value = count() else { return false }
             event.storedCompleted = value
         case .total:
+            guard afterKey(6) else { return false }
             if skip("null") {
                 event.storedTotal = -1
             } else {
@@ -215,37 +219,47 @@ extension JSONScanner {
                 event.storedTotal = value
             }
         case .id:
+            guard afterKey(3) else { return false }
             guard let id = plainID() else { return false }
             event.id = id
         case .parent:
+            guard afterKey(7) else { return false }
             guard let id = plainID() else { return false }
             event.parent = id
         case .title:
-            guard let text = anyText(&members.hasText) else { return false }
+            guard afterKey(6) else { return false }
+            guard let text = anyText() else { return false }
             event.title = text
         case .unit:
-            guard let text = anyText(&members.hasText) else { return false }
+            guard afterKey(5) else { return false }
+            guard let text = anyText() else { return false }
             event.unit = text
         case .message:
-            guard let text = anyText(&members.hasText) else { return false }
+            guard afterKey(8) else { return false }
+            guard let text = anyText() else { return false }
             event.message = text
         case .error:
-            guard let text = anyText(&members.hasText) else { return false }
+            guard afterKey(6) else { return false }
+            guard let text = anyText() else { return false }
             event.error = text
         case .cancellable:
+            guard afterKey(12) else { return false }
             if skip("true") {
                 event.cancellable = true
             } else if !skip("false") {
                 return false
             }
         case .blocking:
-            guard let value = plainEnumeration(ActivityEvent.Blocking.self) else { return false }
+            guard afterKey(9) else { return false }
+            guard let value = blocking() else { return false }
             event.blocking = value
         case .level:
-            guard let value = plainEnumeration(ActivityEvent.Level.self) else { return false }
+            guard afterKey(6) else { return false }
+            guard let value = level() else { return false }
             event.level = value
         case .status:
-            guard let value = plainEnumeration(ActivityEvent.Status.self) else { return false }
+            guard afterKey(7) else { return false }
+            guard let value = status() else { return false }
             event.status = value
         case .attrs:
             return false
@@ -258,33 +272,135 @@ extension JSONScanner {
         isDigit(byte) || byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e")
     }
 
-    /// Any string, its escapes checked and kept.
-    @inline(__always)
-    private mutating func anyText(_ hasText: inout Bool) -> LineEvent.Text? {
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let scanned = try? scanString() else {
-            return nil
-        }
-        hasText = true
+    /// Any string, its escapes and its UTF-8 checked, its escapes kept.
+    @inline(always)
+    private mutating func anyText() -> LineEvent.Text? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let scanned = scanText() else { return nil }
         return LineEvent.Text(range: scanned.range, escaped: scanned.escaped)
     }
 
-    /// One of the enumeration's names, written without escapes.
+    /// The byte under the cursor, consumed; `nil` at the end of the line.
     @inline(__always)
-    private mutating func plainEnumeration<E: RawRepresentable & CaseIterable>(_: E.Type) -> E?
-    where E.RawValue == String {
+    fileprivate mutating func next() -> UInt8? {
+        guard index < bytes.count else { return nil }
+        defer { index &+= 1 }
+        return bytes[index]
+    }
+
+    /// The name under the cursor, quotes and all, when it is at most 15 bytes long: its bytes
+    /// through the closing quote as two little-endian words (zeros after it), which an
+    /// enumeration's names are compared with, and where it ends. A name with an escape matches
+    /// none of them.
+    @inline(__always)
+    private func plainName() -> (first: UInt64, second: UInt64, end: Int)? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-        let start = index + 1
-        var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return nil }
-        let written = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        for candidate in E.allCases {
-            var name = candidate.rawValue
-            if name.withUTF8({ $0.elementsEqual(written) }) {
-                index = end + 1
-                return candidate
-            }
+        let start = index &+ 1
+        let (first, second) = words(at: start)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        func quote(_ word: UInt64) -> Int {
+            let quotes = word ^ (0x22 &* ones)
+            return ((quotes &- ones) & ~quotes & high).trailingZeroBitCount &+ 1
         }
-        return nil
+        func through(_ word: UInt64, _ bits: Int) -> UInt64 { word & ((1 << UInt64(truncatingIfNeeded: bits)) &- 1) }
+        let inFirst = quote(first)
+        if inFirst <= 64 { return (through(first, inFirst), 0, start &+ inFirst >> 3) }
+        let inSecond = quote(second)
+        guard inSecond <= 64 else { return nil }
+        return (first, through(second, inSecond), start &+ 8 &+ inSecond >> 3)
+    }
+
+    @inline(__always)
+    private mutating func level() -> ActivityEvent.Level? {
+        guard let name = plainName(), name.second == 0 else { return nil }
+        let level: ActivityEvent.Level
+        switch name.first {
+        case 0x2267_7562_6564: level = .debug
+        case 0x22_6F66_6E69: level = .info
+        case 0x2267_6E69_6E72_6177: level = .warning
+        case 0x2272_6F72_7265: level = .error
+        default: return nil
+        }
+        index = name.end
+        return level
+    }
+
+    @inline(__always)
+    private mutating func status() -> ActivityEvent.Status? {
+        guard let name = plainName() else { return nil }
+        let status: ActivityEvent.Status
+        switch (name.first, name.second) {
+        case (0x2273_7365_6363_7573, 0): status = .success
+        case (0x2265_7275_6C69_6166, 0): status = .failure
+        case (0x656C_6C65_636E_6163, 0x2264): status = .cancelled
+        case (0x2264_6570_7069_6B73, 0): status = .skipped
+        case (0x656E_6F64_6E61_6261, 0x2264): status = .abandoned
+        default: return nil
+        }
+        index = name.end
+        return status
+    }
+
+    @inline(__always)
+    private mutating func blocking() -> ActivityEvent.Blocking? {
+        guard let name = plainName(), name.second == 0 else { return nil }
+        let blocking: ActivityEvent.Blocking
+        switch name.first {
+        case 0x22_656E_6F6E: blocking = .none
+        case 0x226B_636F_6C62: blocking = .block
+        case 0x226D_6964: blocking = .dim
+        default: return nil
+        }
+        index = name.end
+        return blocking
+    }
+}
+
+/// One protocol key as ``JSONScanner/knownKey()`` finds it: the perfect hash of its first eight
+/// bytes through its closing quote (little-endian, zeros after the quote) is its slot.
+private struct KeyEntry {
+    /// Gives each of the keys' words a slot of its own among 32 (found by trying).
+    static let multiplier: UInt64 = 0xC057_01B1_9397_E557
+
+    /// The key's first eight bytes through its quote.
+    var first: UInt64
+    /// Its bytes after the first eight, through the quote, and which bytes of the next word
+    /// those are.
+    var rest: UInt64 = 0
+    var restMask: UInt64 = 0
+    var field: FieldName
+
+    @inline(__always)
+    init(slot: UInt64) {
+        switch slot {
+        case 6: self.init(first: 0x2276, field: .v)
+        case 3: self.init(first: 0x22_6469, field: .id)
+        case 14: self.init(first: 0x22_7374, field: .ts)
+        case 21: self.init(first: 0x22_6570_7974, field: .type)
+        case 1: self.init(first: 0x22_7469_6E75, field: .unit)
+        case 29: self.init(first: 0x2265_6C74_6974, field: .title)
+        case 11: self.init(first: 0x226C_6174_6F74, field: .total)
+        case 23: self.init(first: 0x226C_6576_656C, field: .level)
+        case 8: self.init(first: 0x2272_6F72_7265, field: .error)
+        case 20: self.init(first: 0x22_746E_6572_6170, field: .parent)
+        case 2: self.init(first: 0x22_7375_7461_7473, field: .status)
+        case 26: self.init(first: 0x2265_6761_7373_656D, field: .message)
+        case 9: self.init(first: 0x676E_696B_636F_6C62, rest: 0x22, restMask: 0xFF, field: .blocking)
+        case 30:
+            self.init(first: 0x6574_656C_706D_6F63, rest: 0x2264, restMask: 0xFFFF, field: .completed)
+        case 24:
+            self.init(
+                first: 0x616C_6C65_636E_6163, rest: 0x2265_6C62, restMask: 0xFFFF_FFFF, field: .cancellable)
+        // No key: a rest that no masked word equals.
+        default: self.init(first: 0, rest: 1, restMask: 0, field: .attrs)
+        }
+    }
+
+    @inline(__always)
+    private init(first: UInt64, rest: UInt64 = 0, restMask: UInt64 = 0, field: FieldName) {
+        self.first = first
+        self.rest = rest
+        self.restMask = restMask
+        self.field = field
     }
 }

@@ -44,19 +44,10 @@ enum CanonicalFastPath {
             case .end: cursor.end(into: &event)
             case .log: cursor.log(into: &event)
             }
-        guard complete, cursor.skip("}"), cursor.atEnd else { return nil }
         // The general path refuses a line that is not UTF-8 before reading it; only texts can hold
-        // other bytes than ASCII here.
-        if event.hasText, !UTF8Validation.isValid(bytes) { return nil }
+        // other bytes than ASCII here, and each was checked as it was read.
+        guard complete, cursor.skip("}"), cursor.atEnd else { return nil }
         return event
-    }
-}
-
-extension LineEvent {
-    /// Whether a text other than the id was read (then the line's UTF-8 must be checked).
-    @inline(__always)
-    fileprivate var hasText: Bool {
-        title != nil || message != nil || unit != nil || error != nil
     }
 }
 
@@ -162,12 +153,10 @@ extension JSONScanner {
     }
 
     /// A string under the cursor, read as the general scanner reads it (escapes checked, no raw
-    /// control byte).
+    /// control byte), its UTF-8 checked.
     @inline(__always)
     private mutating func textValue() -> LineEvent.Text? {
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
-            let scanned = try? scanString()
-        else { return nil }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let scanned = scanText() else { return nil }
         return LineEvent.Text(range: scanned.range, escaped: scanned.escaped)
     }
 

@@ -55,11 +55,12 @@ public struct EventStreamReader<Source: ByteSource> {
     ) throws {
         let decoder = self.decoder
         var overlong: LineDecoding = .other(.blank)
+        var order = FastPathOrder()
         let limit = lines.maxLineBytes
         try lines.forEachLine(
             into: first, pendingBytes: pendingBytes, line: line, beforeRead: beforeRead, next: next
         ) { line in
-            try Self.deliver(line, decoder, takesEvents: true, limit: limit, &overlong, event, body)
+            try Self.deliver(line, decoder, takesEvents: true, limit: limit, &overlong, &order, event, body)
         }
     }
 
@@ -71,24 +72,27 @@ public struct EventStreamReader<Source: ByteSource> {
     ) throws {
         let decoder = self.decoder
         var overlong: LineDecoding = .other(.blank)
+        var order = FastPathOrder()
         let limit = lines.maxLineBytes
         try lines.forEachLine { line in
-            try Self.deliver(line, decoder, takesEvents: takesEvents, limit: limit, &overlong, event, body)
+            try Self.deliver(line, decoder, takesEvents: takesEvents, limit: limit, &overlong, &order, event, body)
         }
     }
 
     /// Decodes one line (or piece) and hands it on: to `event` when it is an event and
     /// `takesEvents`, to `body` otherwise. `overlong` carries the result of an
-    /// overlong line's first piece to the pieces after it.
+    /// overlong line's first piece to the pieces after it; `order`, which fast path the stream's
+    /// lines take.
     @inline(__always)
     private static func deliver(
         _ line: StreamLine, _ decoder: ActivityEventDecoder, takesEvents: Bool, limit: Int,
-        _ overlong: inout LineDecoding, _ event: (LineEvent, Int) throws -> Void, _ body: (Item) throws -> Void
+        _ overlong: inout LineDecoding, _ order: inout FastPathOrder, _ event: (LineEvent, Int) throws -> Void,
+        _ body: (Item) throws -> Void
     ) throws {
         switch line.part {
         case .whole:
             let decoded: LineDecoding
-            if let fast = decoder.fastEvent(line.bytes) {
+            if let fast = decoder.fastEvent(line.bytes, &order) {
                 if takesEvents { return try event(fast, line.number) }
                 decoded = .event(fast)
             } else {

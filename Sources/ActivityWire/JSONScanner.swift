@@ -66,6 +66,15 @@ struct JSONScanner {
     mutating func skipWhitespace() {
         var i = index
         let count = bytes.count
+        // Most tokens follow no whitespace, or a single space: neither takes the loop.
+        guard i < count, bytes[i] <= 0x20 else { return }
+        if bytes[i] == 0x20 {
+            i &+= 1
+            guard i < count, bytes[i] <= 0x20 else {
+                index = i
+                return
+            }
+        }
         while i < count {
             switch bytes[i] {
             case 0x20, 0x09, 0x0A, 0x0D: i += 1
@@ -186,6 +195,75 @@ struct JSONScanner {
             index = i
             throw fail("control character in a string")
         }
+    }
+
+    /// Scans a string, the opening quote under the cursor, as ``scanString()`` does, eight bytes
+    /// at a time, and checks that its bytes are UTF-8: what the fast paths read texts with, which
+    /// are the only part of a line they take that may hold bytes above ASCII (so checking them
+    /// checks the line). `nil` for anything ``scanString()`` refuses or bytes that are not UTF-8.
+    @inline(__always)
+    mutating func scanText() -> ScannedString? {
+        let start = index &+ 1
+        var i = start
+        let count = bytes.count
+        let base = bytes.baseAddress!  // not empty: the cursor is on the opening quote
+        var escaped = false
+        while true {
+            while count &- i >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                let special = Self.specialBytes(word)
+                if special == 0 {
+                    i &+= 8
+                    continue
+                }
+                i &+= special.trailingZeroBitCount >> 3
+                break
+            }
+            while i < count, base[i] &- 0x20 < 0x60, base[i] != UInt8(ascii: "\\"), base[i] != UInt8(ascii: "\"") {
+                i &+= 1
+            }
+            guard i < count else { return nil }
+            let byte = base[i]
+            if byte == UInt8(ascii: "\"") {
+                index = i &+ 1
+                return ScannedString(range: start..<i, escaped: escaped)
+            }
+            if byte >= 0x80 {
+                // A scalar's continuation bytes are never a quote or a backslash: checked
+                // scalar by scalar, the text is checked whole.
+                guard let length = UTF8Validation.scalarLength(base + i, count &- i) else { return nil }
+                i &+= length
+                continue
+            }
+            guard byte == UInt8(ascii: "\\") else { return nil }  // a control byte
+            escaped = true
+            i &+= 1
+            guard i < count else { return nil }
+            switch base[i] {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                i &+= 1
+            case UInt8(ascii: "u"):
+                guard count &- i > 4, (1...4).allSatisfy({ Self.hexValue(base[i &+ $0]) != nil }) else { return nil }
+                i &+= 5
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// The high bit of each byte of `word` (first byte lowest) that ends a run of plain string
+    /// bytes: a quote, a backslash, a control byte or one above ASCII. A bit may be set wrongly
+    /// only above one set rightly (a borrow runs upwards), so the lowest is always right.
+    @inline(__always)
+    static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        func zero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value }
+        let quote = zero(word ^ (0x22 &* ones))
+        let backslash = zero(word ^ (0x5C &* ones))
+        let control = (word &- 0x20 &* ones) & ~word
+        return (quote | backslash | control | word) & high
     }
 
     /// Scans a number per RFC 8259 and returns its range.

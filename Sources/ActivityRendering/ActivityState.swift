@@ -22,12 +22,15 @@ public struct ActivityState: Sendable, Hashable {
         /// Whether it is a frame (see ``ActivityState/isFrame``), settled once from its attributes:
         /// plain lines and the summary ask it of a parent on every begin and end.
         let isFrame: Bool
+        /// The `begin` as applied (its texts as the producer sent them), for the update that
+        /// hands it over: kept here, the update needs no box of its own.
+        let begin: ActivityEvent.Begin
 
         init(
             id: ActivityID, handle: ActivityHandle, parent: ActivityHandle?, depth: Int, unit: String?,
             cancellable: Bool,
             blocking: ActivityEvent.Blocking, attrs: [String: AttributeValue], startTime: Double, sequence: Int,
-            owner: ActivityOwner? = nil
+            owner: ActivityOwner? = nil, begin: consuming ActivityEvent.Begin
         ) {
             self.id = id
             self.handle = handle
@@ -40,6 +43,7 @@ public struct ActivityState: Sendable, Hashable {
             self.startTime = startTime
             self.sequence = sequence
             self.owner = owner
+            self.begin = begin
             isFrame = attrs[ActivityEvent.Begin.frameAttribute] == .bool(true)
         }
 

@@ -19,11 +19,17 @@ public struct ActivityUpdate: Sendable {
         case begin, progress, log, end
     }
 
-    /// What the event brought, as the producer sent it.
+    /// What the event brought, as the producer sent it. A `begin` and an `end` carry no box of
+    /// their own: a test suite streams a pair per test, and an allocation each is a good part of
+    /// their cost.
     enum Payload: Sendable {
         /// A `progress`: the numbers it set, and its texts when it had any.
         case progress(completed: Double?, total: ActivityEvent.Total?, text: ProgressText?)
-        /// Any other event, normalized.
+        /// A `begin`: the event as applied, which the activity's identity keeps.
+        case begin(ActivityState.Identity)
+        /// An `end`: how it ended, the numbers it set, and its texts when it had any.
+        case end(status: ActivityEvent.Status, completed: Double?, total: ActivityEvent.Total?, text: EndText?)
+        /// A `log`, normalized.
         case event(EventBox)
     }
 
@@ -60,6 +66,14 @@ public struct ActivityUpdate: Sendable {
         switch payload {
         case .event(let box):
             return box.event
+        case .begin(let identity):
+            return .begin(identity.begin)
+        case .end(let status, let completed, let total, let text):
+            let id = handle.flatMap { store[$0]?.id } ?? ActivityID(unchecked: "-")
+            return .end(
+                ActivityEvent.End(
+                    id: id, status: status, message: text?.message, error: text?.error, completed: completed,
+                    total: total, timestamp: timestamp))
         case .progress(let completed, let total, let text):
             // The handle is valid until the store's next change, and a progress has one.
             let id = handle.flatMap { store[$0]?.id } ?? ActivityID(unchecked: "-")
@@ -88,6 +102,17 @@ public struct ActivityUpdate: Sendable {
 
         init(_ event: ActivityEvent) {
             self.event = event
+        }
+    }
+
+    /// The texts of an `end` event, held by reference: most end events have none.
+    final class EndText: Sendable {
+        let message: String?
+        let error: String?
+
+        init(message: String?, error: String?) {
+            self.message = message
+            self.error = error
         }
     }
 

@@ -59,7 +59,9 @@ extension TerminalRenderer {
             // A log message comes straight from the event: the store keeps no copy to sanitize.
             let message = TerminalSanitizer.display(log.message)
             guard showsLog(log) else { return keepLog(message, of: activity, shownAs: nil) }
-            writePlain(at: time) { appendLogLine(log, message: message, activity: activity, in: store, to: &$0) }
+            var path: String?
+            if let activity { path = pathTitle(of: activity, in: store) }
+            writePlain(at: time) { appendLogLine(log, message: message, path: path, to: &$0) }
             keepLog(message, of: activity, shownAs: permanentLines)
         case .end:
             guard let handle = update.handle, let activity = ended else { return }
@@ -153,7 +155,9 @@ extension TerminalRenderer {
     }
 
     /// Writes the line `body` appends after the elapsed-time prefix, in one write, after the
-    /// begin line held back, if any.
+    /// begin line held back, if any. Inlined: its closures then copy nothing they name (an
+    /// activity, a copy of which retains each of its texts).
+    @inline(__always)
     private func writePlain(at time: Double?, _ body: (inout PlainLine) -> Void) {
         writeHeldBegin()
         // The buffer is ours alone while the line is built: no copy on append.
@@ -165,6 +169,7 @@ extension TerminalRenderer {
         notePermanentLine()
     }
 
+    @inline(__always)
     private func buildPlain(at time: Double?, into line: inout PlainLine, _ body: (inout PlainLine) -> Void) {
         let elapsed = max(0, (time ?? startTime ?? 0) - (startTime ?? time ?? 0))
         line.bytes.removeAll(keepingCapacity: true)

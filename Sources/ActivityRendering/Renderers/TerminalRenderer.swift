@@ -477,22 +477,23 @@ public final class TerminalRenderer: ActivityRenderer {
         _ log: ActivityEvent.Log, message: String, activity: ActivityState?, in store: ActivityStore
     ) -> StyledLine {
         var line = StyledLine()
-        appendLogLine(log, message: message, activity: activity, in: store, to: &line)
+        var path: String?
+        if let activity { path = pathTitle(of: activity, in: store) }
+        appendLogLine(log, message: message, path: path, to: &line)
         return line
     }
 
-    /// Builds ``logLine(_:message:activity:in:)`` in `line`.
+    /// Builds ``logLine(_:message:activity:in:)`` in `line`; `path`: the path title of the log's activity, if it has one. (Made by the caller: a
+    /// closure that writes the line would copy the store it was handed.)
     func appendLogLine<Line: LineBuilder>(
-        _ log: ActivityEvent.Log, message: String, activity: ActivityState?, in store: ActivityStore,
-        to line: inout Line
+        _ log: ActivityEvent.Log, message: String, path: String?, to line: inout Line
     ) {
         switch log.level {
         case .error: line.append("error: ", .logError)
         case .warning: line.append("warning: ", .logWarning)
         case .info, .debug: break
         }
-        if let activity {
-            let title = pathTitle(of: activity, in: store)
+        if let title = path {
             line.append(.detail) { bytes in
                 Formatting.appendUTF8(title, to: &bytes)
                 bytes.append(UInt8(ascii: ":"))

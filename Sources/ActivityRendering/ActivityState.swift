@@ -6,7 +6,7 @@ public import ActivityWire
 /// producer sent, sanitized by the store (``TextSanitizer/display(_:)``): safe to show as they are.
 public struct ActivityState: Sendable, Hashable {
     /// What never changes after the `begin`: shared, so a copy of the state stays small.
-    final class Identity: Sendable, Hashable {
+    final class Identity: ActivityUpdate.EventHolder, Hashable {
         let id: ActivityID
         let handle: ActivityHandle
         let parent: ActivityHandle?
@@ -25,6 +25,9 @@ public struct ActivityState: Sendable, Hashable {
         /// The `begin` as applied (its texts as the producer sent them), for the update that
         /// hands it over: kept here, the update needs no box of its own.
         let begin: ActivityEvent.Begin
+
+        /// The `begin`, for the update that hands it over.
+        var event: ActivityEvent { .begin(begin) }
 
         init(
             id: ActivityID, handle: ActivityHandle, parent: ActivityHandle?, depth: Int, unit: String?,

@@ -46,7 +46,7 @@ extension ActivityStore {
         if index == slots.count { slots.append(consume node) } else { slots[index] = consume node }
         sequence += 1
         summary.begun += 1
-        body(ActivityUpdate(kind: .begin, handle: handle, timestamp: time, payload: .begin(identity)))
+        body(ActivityUpdate(kind: .begin, handle: handle, timestamp: time, payload: .object(identity)))
         return diagnostics
     }
 
@@ -81,7 +81,7 @@ extension ActivityStore {
         body(
             ActivityUpdate(
                 kind: .progress, handle: handle(at: index), timestamp: time,
-                payload: .progress(completed: completed, total: total, text: text)))
+                payload: .numbers(completed: completed, total: total, status: nil, text: text)))
     }
 
     /// The numbers of a progress, set in one access to the slot (each `slots[index]!` is a
@@ -169,7 +169,7 @@ extension ActivityStore {
         body(
             ActivityUpdate(
                 kind: .end, handle: handle, timestamp: time,
-                payload: .end(status: status, completed: event?.completed, total: event?.total, text: text)))
+                payload: .numbers(completed: event?.completed, total: event?.total, status: status, text: text)))
     }
 
     /// The diagnostic for an event that the reporter on `sender` may not send about the running

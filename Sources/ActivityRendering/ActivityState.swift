@@ -6,7 +6,7 @@ public import ActivityWire
 /// producer sent, sanitized by the store (``TextSanitizer/display(_:)``): safe to show as they are.
 public struct ActivityState: Sendable, Hashable {
     /// What never changes after the `begin`: shared, so a copy of the state stays small.
-    final class Identity: Sendable, Hashable {
+    final class Identity: ActivityUpdate.EventHolder, Hashable {
         let id: ActivityID
         let handle: ActivityHandle
         let parent: ActivityHandle?
@@ -22,12 +22,18 @@ public struct ActivityState: Sendable, Hashable {
         /// Whether it is a frame (see ``ActivityState/isFrame``), settled once from its attributes:
         /// plain lines and the summary ask it of a parent on every begin and end.
         let isFrame: Bool
+        /// The `begin` as applied (its texts as the producer sent them), for the update that
+        /// hands it over: kept here, the update needs no box of its own.
+        let begin: ActivityEvent.Begin
+
+        /// The `begin`, for the update that hands it over.
+        var event: ActivityEvent { .begin(begin) }
 
         init(
             id: ActivityID, handle: ActivityHandle, parent: ActivityHandle?, depth: Int, unit: String?,
             cancellable: Bool,
             blocking: ActivityEvent.Blocking, attrs: [String: AttributeValue], startTime: Double, sequence: Int,
-            owner: ActivityOwner? = nil
+            owner: ActivityOwner? = nil, begin: consuming ActivityEvent.Begin
         ) {
             self.id = id
             self.handle = handle
@@ -40,6 +46,7 @@ public struct ActivityState: Sendable, Hashable {
             self.startTime = startTime
             self.sequence = sequence
             self.owner = owner
+            self.begin = begin
             isFrame = attrs[ActivityEvent.Begin.frameAttribute] == .bool(true)
         }
 

@@ -13,15 +13,14 @@ extension ActivityStore {
     /// Makes the activity of a `begin` that the fold took `step` for, and hands over its update;
     /// returns the diagnostics of the step (a begin it refused or dropped makes nothing).
     mutating func insert(
-        _ begin: ActivityEvent.Begin, step: ConsumerFold.Step, time: Double, line: Int, owner: ActivityOwner?,
-        _ body: (ActivityUpdate) -> Void
+        _ begin: consuming ActivityEvent.Begin, step: ConsumerFold.Step, time: Double, line: Int,
+        owner: ActivityOwner?, _ body: (ActivityUpdate) -> Void
     ) -> [Diagnostic] {
         let diagnostics = step.problem.map { record(line, $0) } ?? []
         guard case .begun(let index, let parentSlot) = step.outcome else {
             if case .dropped = step.outcome { summary.dropped += 1 }
             return diagnostics
         }
-        var begin = begin
         var depth = 0
         var parent: ActivityHandle?
         if let parentSlot {
@@ -32,19 +31,22 @@ extension ActivityStore {
         }
         let handle = handle(at: index)
         if let parent { slots[parent.index]!.children.append(handle) }
-        let node = ActivityState(
-            identity: .init(
-                id: begin.id, handle: handle, parent: parent, depth: depth,
-                unit: begin.unit.map(TerminalSanitizer.display), cancellable: begin.cancellable,
-                blocking: begin.blocking, attrs: Self.sanitized(begin.attrs), startTime: time, sequence: sequence,
-                owner: owner),
-            title: TerminalSanitizer.display(begin.title), message: begin.message.map(TerminalSanitizer.display),
-            completed: begin.completed, total: begin.total)
-        if index == slots.count { slots.append(node) } else { slots[index] = node }
-        slots[index]!.estimator.record(completed: begin.completed, at: time)
+        let title = TerminalSanitizer.display(begin.title)
+        let message = begin.message.map(TerminalSanitizer.display)
+        let completed = begin.completed
+        let total = begin.total
+        let identity = ActivityState.Identity(
+            id: begin.id, handle: handle, parent: parent, depth: depth,
+            unit: begin.unit.map(TerminalSanitizer.display), cancellable: begin.cancellable,
+            blocking: begin.blocking, attrs: Self.sanitized(begin.attrs), startTime: time, sequence: sequence,
+            owner: owner, begin: begin)
+        // Made whole before it is stored: each change through `slots[index]!` is a check of its own.
+        var node = ActivityState(identity: identity, title: title, message: message, completed: completed, total: total)
+        node.estimator.record(completed: completed, at: time)
+        if index == slots.count { slots.append(consume node) } else { slots[index] = consume node }
         sequence += 1
         summary.begun += 1
-        body(ActivityUpdate(.begin(begin), handle: handle, timestamp: time))
+        body(ActivityUpdate(kind: .begin, handle: handle, timestamp: time, payload: .object(identity)))
         return diagnostics
     }
 
@@ -79,7 +81,7 @@ extension ActivityStore {
         body(
             ActivityUpdate(
                 kind: .progress, handle: handle(at: index), timestamp: time,
-                payload: .progress(completed: completed, total: total, text: text)))
+                payload: .numbers(completed: completed, total: total, status: nil, text: text)))
     }
 
     /// The numbers of a progress, set in one access to the slot (each `slots[index]!` is a
@@ -152,8 +154,6 @@ extension ActivityStore {
         _ body: (ActivityUpdate) -> Void
     ) {
         let handle = handle(at: index)
-        var normalized = event ?? ActivityEvent.End(id: slots[index]!.id, status: status)
-        normalized.timestamp = time
         slots[index]!.status = status
         slots[index]!.endTime = max(time, slots[index]!.startTime)
         if let parent = slots[index]!.parent, holds(parent),
@@ -161,8 +161,15 @@ extension ActivityStore {
         {
             slots[parent.index]!.children.remove(at: childIndex)
         }
-        summary.ended[status, default: 0] += 1
-        body(ActivityUpdate(.end(normalized), handle: handle, timestamp: time))
+        summary.countEnd(status)
+        var text: ActivityUpdate.EndText?
+        if let event, event.message != nil || event.error != nil {
+            text = ActivityUpdate.EndText(message: event.message, error: event.error)
+        }
+        body(
+            ActivityUpdate(
+                kind: .end, handle: handle, timestamp: time,
+                payload: .numbers(completed: event?.completed, total: event?.total, status: status, text: text)))
     }
 
     /// The diagnostic for an event that the reporter on `sender` may not send about the running

@@ -19,12 +19,19 @@ public struct ActivityUpdate: Sendable {
         case begin, progress, log, end
     }
 
-    /// What the event brought, as the producer sent it.
+    /// What the event brought, as the producer sent it. A `begin` and an `end` carry no box of
+    /// their own: a test suite streams a pair per test, and an allocation each is a good part of
+    /// their cost. Two cases, as few as can be: an update is copied on every event, and copying an
+    /// enum of more cases with references is a call of its own.
     enum Payload: Sendable {
-        /// A `progress`: the numbers it set, and its texts when it had any.
-        case progress(completed: Double?, total: ActivityEvent.Total?, text: ProgressText?)
-        /// Any other event, normalized.
-        case event(EventBox)
+        /// A `progress` or an `end`: the numbers it set, an end's status, and its texts when it
+        /// had any (a ``ProgressText``, an ``EndText``).
+        case numbers(
+            completed: Double?, total: ActivityEvent.Total?, status: ActivityEvent.Status?,
+            text: (any AnyObject & Sendable)?)
+        /// A `begin`: the activity's identity (``ActivityState/Identity``), which keeps the event as
+        /// applied; a `log`: an ``EventBox``.
+        case object(any EventHolder)
     }
 
     public let kind: Kind
@@ -49,7 +56,7 @@ public struct ActivityUpdate: Sendable {
             case .log: .log
             case .end: .end
             }
-        self.init(kind: kind, handle: handle, timestamp: timestamp, payload: .event(EventBox(event)))
+        self.init(kind: kind, handle: handle, timestamp: timestamp, payload: .object(EventBox(event)))
     }
 
     /// The event as applied: `ts` filled in, an unknown parent removed, a `log` for an unknown id
@@ -58,11 +65,19 @@ public struct ActivityUpdate: Sendable {
     /// show. Made on each call; `store` is the store the update came from.
     public func event(in store: ActivityStore) -> ActivityEvent {
         switch payload {
-        case .event(let box):
-            return box.event
-        case .progress(let completed, let total, let text):
-            // The handle is valid until the store's next change, and a progress has one.
+        case .object(let object):
+            return object.event
+        case .numbers(let completed, let total, let status, let text):
+            // The handle is valid until the store's next change, and a progress and an end have one.
             let id = handle.flatMap { store[$0]?.id } ?? ActivityID(unchecked: "-")
+            if let status {
+                let text = text as? EndText
+                return .end(
+                    ActivityEvent.End(
+                        id: id, status: status, message: text?.message, error: text?.error, completed: completed,
+                        total: total, timestamp: timestamp))
+            }
+            let text = text as? ProgressText
             return .progress(
                 ActivityEvent.Progress(
                     id: id, completed: completed, total: total, message: text?.message, title: text?.title,
@@ -72,22 +87,39 @@ public struct ActivityUpdate: Sendable {
 
     /// A `log` event's level and message (unsanitized); `nil` for other kinds.
     public var log: ActivityEvent.Log? {
-        guard case .event(let box) = payload, case .log(let log) = box.event else { return nil }
+        guard case .object(let object) = payload, let box = object as? EventBox, case .log(let log) = box.event
+        else { return nil }
         return log
     }
 
     /// The title a `progress` set, as the producer sent it.
     var progressTitle: String? {
-        guard case .progress(_, _, let text?) = payload else { return nil }
-        return text.title
+        guard case .numbers(_, _, nil, let text?) = payload else { return nil }
+        return (text as? ProgressText)?.title
+    }
+
+    /// What holds the event of a `begin` or a `log`.
+    protocol EventHolder: AnyObject, Sendable {
+        var event: ActivityEvent { get }
     }
 
     /// A normalized event, held by reference so that an update stays small.
-    final class EventBox: Sendable {
+    final class EventBox: EventHolder {
         let event: ActivityEvent
 
         init(_ event: ActivityEvent) {
             self.event = event
+        }
+    }
+
+    /// The texts of an `end` event, held by reference: most end events have none.
+    final class EndText: Sendable {
+        let message: String?
+        let error: String?
+
+        init(message: String?, error: String?) {
+            self.message = message
+            self.error = error
         }
     }
 

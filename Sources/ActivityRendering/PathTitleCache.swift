@@ -47,6 +47,17 @@ struct PathTitleCache {
         return title
     }
 
+    /// The path of `activity`, as ``title(of:in:)`` makes it, in parts to be written one after
+    /// the other. The path of an activity whose parent's is kept is not made: the tests of a
+    /// suite, each with a line or two of its own, make no `String` each.
+    mutating func parts(of activity: ActivityState, in store: ActivityStore) -> PathParts {
+        if let title = keptTitle(of: activity.handle) { return PathParts(above: nil, separator: "", title: title) }
+        if let parent = activity.parent, activity.depth < 64, let parentTitle = parentTitle(of: parent, in: store) {
+            return PathParts(above: parentTitle, separator: separator, title: activity.title)
+        }
+        return PathParts(above: nil, separator: "", title: title(of: activity, in: store))
+    }
+
     /// The path of the parent `handle`: kept, or made and kept now for its other children.
     private mutating func parentTitle(of handle: ActivityHandle, in store: ActivityStore) -> String? {
         if let title = keptTitle(of: handle) { return title }
@@ -59,5 +70,21 @@ struct PathTitleCache {
         guard handle.index < kept.count, let entry = kept[handle.index], entry.handle == handle, entry.epoch == epoch
         else { return nil }
         return entry.title
+    }
+}
+
+/// A path title in parts (``PathTitleCache/parts(of:in:)``): the path above, the separator, the
+/// title. (A closure that writes a line captures these, not the store, which it would copy.)
+struct PathParts {
+    let above: String?
+    let separator: String
+    let title: String
+
+    func append(to bytes: inout [UInt8]) {
+        if let above {
+            Formatting.appendUTF8(above, to: &bytes)
+            Formatting.appendUTF8(separator, to: &bytes)
+        }
+        Formatting.appendUTF8(title, to: &bytes)
     }
 }

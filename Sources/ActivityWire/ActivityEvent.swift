@@ -101,6 +101,9 @@ extension ActivityEvent {
             }
         }
 
+        // Inlinable, as the end's is: called from another module, the initializer copied the
+        // event it made on its way out, a retain and release of each text.
+        @inlinable
         public init(
             id: ActivityID, title: String, parent: ActivityID? = nil, total: Double? = nil, completed: Double = 0,
             unit: String? = nil, message: String? = nil, cancellable: Bool = false, blocking: Blocking = .none,
@@ -115,7 +118,9 @@ extension ActivityEvent {
             self.message = message
             self.cancellable = cancellable
             self.blocking = blocking
-            self.attributes = Dictionary(uniqueKeysWithValues: attrs.map { (AttributeKey($0.key), $0.value) })
+            // Most activities have none: a begin of a test suite's test then maps nothing.
+            self.attributes =
+                attrs.isEmpty ? [:] : Dictionary(uniqueKeysWithValues: attrs.map { (AttributeKey($0.key), $0.value) })
             self.timestamp = timestamp
         }
     }
@@ -171,6 +176,7 @@ extension ActivityEvent {
         public var total: Total?
         public var timestamp: Double?
 
+        @inlinable
         public init(
             id: ActivityID, status: Status = .success, message: String? = nil, error: String? = nil,
             completed: Double? = nil, total: Total? = nil, timestamp: Double? = nil

@@ -24,7 +24,8 @@ extension TerminalRenderer {
     /// The bound on text waiting for the next frame; past it, a frame is drawn at once.
     static let pendingLimit = 1 << 20
 
-    func renderLive(_ update: ActivityUpdate, in store: ActivityStore) {
+    /// `ended`: the activity of an `end`, read from the store.
+    func renderLive(_ update: ActivityUpdate, ended: ActivityState?, in store: ActivityStore) {
         switch update.kind {
         case .begin, .progress:
             break
@@ -37,7 +38,7 @@ extension TerminalRenderer {
             appendLeavable(logLine(log, message: message, activity: activity, in: store))
             keepLog(message, of: activity, shownAs: permanentLines)
         case .end:
-            guard let handle = update.handle, let activity = store[handle] else { return }
+            guard let activity = ended else { return }
             lineCache[activity.sequence] = nil
             if let title = permanentTitle(of: activity, in: store) {
                 let tail = failureTail(of: activity)

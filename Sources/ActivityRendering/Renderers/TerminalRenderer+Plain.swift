@@ -5,7 +5,8 @@ import ActivityWire
 /// ends within a second of its begin, with no line between, gets one line, its end's: a test
 /// suite of many short tests writes a line per test, not two.
 extension TerminalRenderer {
-    func renderPlain(_ update: ActivityUpdate, in store: ActivityStore) {
+    /// `ended`: the activity of an `end`, read from the store.
+    func renderPlain(_ update: ActivityUpdate, ended: ActivityState?, in store: ActivityStore) {
         let time = update.timestamp
         if let held = heldBegin, time - held.time >= beginHold { writeHeldBegin() }
         switch update.kind {
@@ -14,13 +15,15 @@ extension TerminalRenderer {
                 configuration.verbosity != .quiet || isTopLevel(activity, in: store)
             else { return }
             markPlainProgress(handle, time: time, tenth: tenth(activity))
-            let title = pathTitle(of: activity, in: store)
+            let path = pathTitles.parts(of: activity, in: store)
             let usual = usualSuffix(activity, in: store)
             writeHeldBegin()
-            let bytes = plainLineBytes(at: time) { line in
+            var line = PlainLine(bytes: heldBeginLine)
+            heldBeginLine = []
+            buildPlain(at: time, into: &line) { line in
                 line.append(style.symbol(for: .started))
                 line.append(" ")
-                line.append(title)
+                path.append(to: &line.bytes)
                 appendPlainDetails(activity, to: &line)
                 if let usual {
                     line.append(" (")
@@ -34,7 +37,8 @@ extension TerminalRenderer {
                     line.append(message)
                 }
             }
-            heldBegin = (handle, time, bytes)
+            heldBeginLine = line.bytes
+            heldBegin = (handle, time)
         case .progress:
             // The hot path of plain mode: one array read and the time decide whether a line may
             // be due; only then is the activity read.
@@ -55,10 +59,12 @@ extension TerminalRenderer {
             // A log message comes straight from the event: the store keeps no copy to sanitize.
             let message = TerminalSanitizer.display(log.message)
             guard showsLog(log) else { return keepLog(message, of: activity, shownAs: nil) }
-            writePlain(at: time) { appendLogLine(log, message: message, activity: activity, in: store, to: &$0) }
+            var path: String?
+            if let activity { path = pathTitle(of: activity, in: store) }
+            writePlain(at: time) { appendLogLine(log, message: message, path: path, to: &$0) }
             keepLog(message, of: activity, shownAs: permanentLines)
         case .end:
-            guard let handle = update.handle, let activity = store[handle] else { return }
+            guard let handle = update.handle, let activity = ended else { return }
             if handle.index < plainProgress.count { plainProgress[handle.index] = nil }
             // Its begin line is still held: the end line says it all, the size of the work too.
             let collapsed = heldBegin?.handle == handle
@@ -67,10 +73,11 @@ extension TerminalRenderer {
                 configuration.verbosity != .quiet || activity.status == .failure || isTopLevel(activity, in: store)
             else { return }
             let tail = failureTail(of: activity)
-            let title = pathTitle(of: activity, in: store)
+            let path = pathTitles.parts(of: activity, in: store)
             writePlain(at: time) { line in
-                appendEndLine(activity, title: title, to: &line) {
-                    if collapsed { appendPlainDetails(activity, to: &$0) }
+                appendEndLine(activity, to: &line) { line, _ in
+                    path.append(to: &line.bytes)
+                    if collapsed { appendPlainDetails(activity, to: &line) }
                 }
             }
             for line in tail { writePlain(line, at: time) }
@@ -148,7 +155,9 @@ extension TerminalRenderer {
     }
 
     /// Writes the line `body` appends after the elapsed-time prefix, in one write, after the
-    /// begin line held back, if any.
+    /// begin line held back, if any. Inlined: its closures then copy nothing they name (an
+    /// activity, a copy of which retains each of its texts).
+    @inline(__always)
     private func writePlain(at time: Double?, _ body: (inout PlainLine) -> Void) {
         writeHeldBegin()
         // The buffer is ours alone while the line is built: no copy on append.
@@ -160,13 +169,7 @@ extension TerminalRenderer {
         notePermanentLine()
     }
 
-    /// The line `body` appends after the elapsed-time prefix, to be written later.
-    private func plainLineBytes(at time: Double?, _ body: (inout PlainLine) -> Void) -> [UInt8] {
-        var line = PlainLine(bytes: [])
-        buildPlain(at: time, into: &line, body)
-        return line.bytes
-    }
-
+    @inline(__always)
     private func buildPlain(at time: Double?, into line: inout PlainLine, _ body: (inout PlainLine) -> Void) {
         let elapsed = max(0, (time ?? startTime ?? 0) - (startTime ?? time ?? 0))
         line.bytes.removeAll(keepingCapacity: true)
@@ -180,9 +183,9 @@ extension TerminalRenderer {
 
     /// Writes the begin line held back, if any: another line comes, or its time is up.
     func writeHeldBegin() {
-        guard let held = heldBegin else { return }
+        guard heldBegin != nil else { return }
         heldBegin = nil
-        output.writeDisplayLine(held.bytes)
+        output.writeDisplayLine(heldBeginLine)
         notePermanentLine()
     }
 

@@ -15,8 +15,8 @@ import ActivityWire
 extension TerminalRenderer {
     /// Notes a finished activity for the summary: a top-level step (its own title at the top,
     /// or just under a frame), a failure at any depth.
-    func noteForSummary(_ update: ActivityUpdate, in store: ActivityStore) {
-        guard configuration.summary == .full, let handle = update.handle, let activity = store[handle] else { return }
+    func noteForSummary(_ update: ActivityUpdate, _ activity: ActivityState, in store: ActivityStore) {
+        guard configuration.summary == .full else { return }
         let status = activity.status ?? .abandoned
         if !activity.isFrame && (activity.depth == 0 || store.isFrame(activity.parent)) {
             summaryNotes.note(

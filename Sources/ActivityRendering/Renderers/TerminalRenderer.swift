@@ -157,7 +157,9 @@ public final class TerminalRenderer: ActivityRenderer {
     @exclusivity(unchecked) var plainLine: [UInt8] = []
     /// Plain mode: the last begin line, not written yet: an activity that ends within
     /// ``beginHold`` of its begin, with no line between, gets its end line alone.
-    var heldBegin: (handle: ActivityHandle, time: Double, bytes: [UInt8])?
+    var heldBegin: (handle: ActivityHandle, time: Double)?
+    /// The line of ``heldBegin``, its storage reused from begin to begin: most are dropped.
+    @exclusivity(unchecked) var heldBeginLine: [UInt8] = []
     /// Plain mode's elapsed-time prefix, by its ``Formatting/durationKey(_:)``.
     @exclusivity(unchecked) var plainPrefixKept: (key: Int64, bytes: [UInt8])?
     @exclusivity(unchecked) var isFinished = false
@@ -273,14 +275,14 @@ public final class TerminalRenderer: ActivityRenderer {
             historyKeys.titleChanged()
         }
         if update.kind == .end || update.kind == .log { keepUnkeptRows() }
-        if update.kind == .end { noteForSummary(update, in: store) }
+        // An end's activity, read once for all an end does: each read is a copy.
+        let ended = update.kind == .end ? update.handle.flatMap { store[$0] } : nil
+        if let ended { noteForSummary(update, ended, in: store) }
         switch configuration.mode {
-        case .tty: renderLive(update, in: store)
-        case .plain: renderPlain(update, in: store)
+        case .tty: renderLive(update, ended: ended, in: store)
+        case .plain: renderPlain(update, ended: ended, in: store)
         }
-        if update.kind == .end, !tails.isEmpty, let activity = update.handle.flatMap({ store[$0] }) {
-            tails.remove(activity.sequence)
-        }
+        if let ended, !tails.isEmpty { tails.remove(ended.sequence) }
     }
 
     public func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore) {
@@ -432,12 +434,22 @@ public final class TerminalRenderer: ActivityRenderer {
     func appendEndLine<Line: LineBuilder>(
         _ activity: ActivityState, title: String, to line: inout Line, afterTitle: (inout Line) -> Void = { _ in }
     ) {
+        appendEndLine(activity, to: &line) { line, role in
+            line.append(title, role)
+            afterTitle(&line)
+        }
+    }
+
+    /// Builds ``endLine(_:title:)`` in `line`, with the title and what follows it as `titled`
+    /// appends them, in the title's colour.
+    func appendEndLine<Line: LineBuilder>(
+        _ activity: ActivityState, to line: inout Line, titled: (inout Line, ColorRole?) -> Void
+    ) {
         let status = activity.status ?? .abandoned
         let statusMark = mark(for: status)
         line.append(style.symbol(for: statusMark), style.role(for: statusMark))
         line.append(" ", nil)
-        line.append(title, status == .failure ? .title : nil)
-        afterTitle(&line)
+        titled(&line, status == .failure ? .title : nil)
         let duration = activity.duration(at: activity.endTime ?? activity.startTime)
         line.append(.detail) { bytes in
             bytes.append(0x20)
@@ -465,22 +477,23 @@ public final class TerminalRenderer: ActivityRenderer {
         _ log: ActivityEvent.Log, message: String, activity: ActivityState?, in store: ActivityStore
     ) -> StyledLine {
         var line = StyledLine()
-        appendLogLine(log, message: message, activity: activity, in: store, to: &line)
+        var path: String?
+        if let activity { path = pathTitle(of: activity, in: store) }
+        appendLogLine(log, message: message, path: path, to: &line)
         return line
     }
 
-    /// Builds ``logLine(_:message:activity:in:)`` in `line`.
+    /// Builds ``logLine(_:message:activity:in:)`` in `line`; `path`: the path title of the log's activity, if it has one. (Made by the caller: a
+    /// closure that writes the line would copy the store it was handed.)
     func appendLogLine<Line: LineBuilder>(
-        _ log: ActivityEvent.Log, message: String, activity: ActivityState?, in store: ActivityStore,
-        to line: inout Line
+        _ log: ActivityEvent.Log, message: String, path: String?, to line: inout Line
     ) {
         switch log.level {
         case .error: line.append("error: ", .logError)
         case .warning: line.append("warning: ", .logWarning)
         case .info, .debug: break
         }
-        if let activity {
-            let title = pathTitle(of: activity, in: store)
+        if let title = path {
             line.append(.detail) { bytes in
                 Formatting.appendUTF8(title, to: &bytes)
                 bytes.append(UInt8(ascii: ":"))

@@ -229,11 +229,7 @@ package enum TerminalSanitizer {
     /// A fast check: printable ASCII, or nothing but scalars that are shown as they are.
     @inline(__always)
     static func isClean(_ text: String) -> Bool {
-        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
-            for byte in bytes where byte < 0x20 || byte >= 0x7F { return nil }
-            return true
-        }
-        if let ascii, ascii == true { return true }
+        if text.utf8.withContiguousStorageIfAvailable(holdsOnlyShownBytes) == true { return true }
         var previous: Unicode.Scalar? = nil
         var joined: Unicode.Scalar?? = nil  // set after a joiner: the scalar before it
         for scalar in text.unicodeScalars {
@@ -249,6 +245,65 @@ package enum TerminalSanitizer {
             previous = scalar
         }
         return joined == nil
+    }
+}
+
+extension TerminalSanitizer {
+    /// Whether these UTF-8 bytes (valid, as a `String`'s are) hold only scalars that are shown as
+    /// they are, told from the bytes: `false` when they hold a control, or a lead byte whose
+    /// scalars include one that ``classify(_:)`` does not keep (then the scalars decide). A
+    /// message with a dash or quotes in it (`passe 3 — «optimisation» ✓`) is then checked at
+    /// the speed of ASCII, not scalar by scalar.
+    @inline(__always)
+    static func holdsOnlyShownBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                guard byte >= 0x20 && byte != 0x7F else { return false }
+                index &+= 1
+                continue
+            }
+            // A valid lead byte: its continuation bytes follow.
+            let second = index &+ 1 < count ? bytes[index &+ 1] : 0
+            switch byte {
+            case 0xC2:
+                // U+0080–U+009F (C1 controls) and U+00AD (soft hyphen).
+                guard second > 0x9F && second != 0xAD else { return false }
+                index &+= 2
+            case 0xC3...0xDF:
+                // U+061C, the Arabic letter mark.
+                guard byte != 0xD8 || second != 0x9C else { return false }
+                index &+= 2
+            case 0xE0...0xEF:
+                // Leads whose blocks hold none: U+0800–U+0FFF, U+4000–U+DFFF (CJK, Hangul
+                // syllables), U+E000–U+EFFF; and U+2xxx outside U+2000–U+207F (dashes, quotes and
+                // marks are U+2010–U+205F: only the controls and invisibles are looked at).
+                switch byte {
+                case 0xE0, 0xE4...0xEE: break
+                case 0xE2:
+                    let third = index &+ 2 < count ? bytes[index &+ 2] : 0
+                    if second == 0x80 {
+                        // U+200B–U+200F, U+2028–U+202E.
+                        guard !(0x8B...0x8F).contains(third) && !(0xA8...0xAE).contains(third) else { return false }
+                    } else if second == 0x81 {
+                        // U+2060–U+206F.
+                        guard !(0xA0...0xAF).contains(third) else { return false }
+                    }
+                default: return false
+                }
+                index &+= 3
+            case 0xF0...0xF4:
+                // U+1BCA0–U+1BCA3 (F0 9B), U+1D173–U+1D17A (F0 9D), the tags U+E0000–U+E007F (F3 A0).
+                guard !(byte == 0xF0 && (second == 0x9B || second == 0x9D)) && !(byte == 0xF3 && second == 0xA0)
+                else { return false }
+                index &+= 4
+            default:
+                return false
+            }
+        }
+        return true
     }
 }
 

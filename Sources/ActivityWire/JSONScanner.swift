@@ -178,18 +178,10 @@ struct JSONScanner {
                 i += 1
                 index = i
                 guard i < count else { throw fail("unterminated string") }
-                switch base[i] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    i += 1
-                case UInt8(ascii: "u"):
-                    guard count - i > 4, (1...4).allSatisfy({ Self.hexValue(base[i + $0]) != nil }) else {
-                        throw fail("invalid \\u escape")
-                    }
-                    i += 5
-                default:
-                    throw fail("invalid escape")
+                guard let end = Self.escapeEnd(base, at: i, count: count) else {
+                    throw fail(base[i] == UInt8(ascii: "u") ? "invalid \\u escape" : "invalid escape")
                 }
+                i = end
                 continue
             }
             index = i
@@ -238,17 +230,24 @@ struct JSONScanner {
             guard byte == UInt8(ascii: "\\") else { return nil }  // a control byte
             escaped = true
             i &+= 1
-            guard i < count else { return nil }
-            switch base[i] {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                i &+= 1
-            case UInt8(ascii: "u"):
-                guard count &- i > 4, (1...4).allSatisfy({ Self.hexValue(base[i &+ $0]) != nil }) else { return nil }
-                i &+= 5
-            default:
-                return nil
-            }
+            guard i < count, let end = Self.escapeEnd(base, at: i, count: count) else { return nil }
+            i = end
+        }
+    }
+
+    /// Where the escape whose letter is at `i` (after its backslash) ends, of the `count` bytes at
+    /// `base`; `nil` when it is not one of JSON's (a `\u` needs four hex digits).
+    @inline(__always)
+    static func escapeEnd(_ base: UnsafePointer<UInt8>, at i: Int, count: Int) -> Int? {
+        switch base[i] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return i &+ 1
+        case UInt8(ascii: "u"):
+            guard count &- i > 4, (1...4).allSatisfy({ hexValue(base[i &+ $0]) != nil }) else { return nil }
+            return i &+ 5
+        default:
+            return nil
         }
     }
 

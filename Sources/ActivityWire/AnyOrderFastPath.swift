@@ -138,13 +138,8 @@ extension JSONScanner {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         let start = index &+ 1
         let (first, second) = words(at: start)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quotes = first ^ (0x22 &* ones)
-        // The high bit of the first quote's byte (those above it may be wrong), or none.
-        let quote = (quotes &- ones) & ~quotes & 0x8080_8080_8080_8080
-        // The bytes through that quote; all eight when it is the last or there is none (a
-        // shift by 64 or more gives zero).
-        let key = first & ((1 << UInt64(truncatingIfNeeded: quote.trailingZeroBitCount &+ 1)) &- 1)
+        // The bytes through the first quote; all eight when it is the last or there is none.
+        let key = Self.through(first, Self.bitsThroughQuote(first))
         let entry = KeyEntry(slot: (key &* KeyEntry.multiplier) >> 59)
         guard key == entry.first, second & entry.restMask == entry.rest else { return nil }
         return entry.field
@@ -296,18 +291,26 @@ extension JSONScanner {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         let start = index &+ 1
         let (first, second) = words(at: start)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        func quote(_ word: UInt64) -> Int {
-            let quotes = word ^ (0x22 &* ones)
-            return ((quotes &- ones) & ~quotes & high).trailingZeroBitCount &+ 1
-        }
-        func through(_ word: UInt64, _ bits: Int) -> UInt64 { word & ((1 << UInt64(truncatingIfNeeded: bits)) &- 1) }
-        let inFirst = quote(first)
-        if inFirst <= 64 { return (through(first, inFirst), 0, start &+ inFirst >> 3) }
-        let inSecond = quote(second)
+        let inFirst = Self.bitsThroughQuote(first)
+        if inFirst <= 64 { return (Self.through(first, inFirst), 0, start &+ inFirst >> 3) }
+        let inSecond = Self.bitsThroughQuote(second)
         guard inSecond <= 64 else { return nil }
-        return (first, through(second, inSecond), start &+ 8 &+ inSecond >> 3)
+        return (first, Self.through(second, inSecond), start &+ 8 &+ inSecond >> 3)
+    }
+
+    /// How many bits of the little-endian `word` run through its first quote byte; 65 when it
+    /// has none. (The zero-byte test may mark bytes above the first quote wrongly, never below.)
+    @inline(__always)
+    private static func bitsThroughQuote(_ word: UInt64) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (0x22 &* ones)
+        return ((quotes &- ones) & ~quotes & 0x8080_8080_8080_8080).trailingZeroBitCount &+ 1
+    }
+
+    /// The low `bits` bits of `word`: all of it for 64 or more (a shift by 64 or more gives zero).
+    @inline(__always)
+    private static func through(_ word: UInt64, _ bits: Int) -> UInt64 {
+        word & ((1 << UInt64(truncatingIfNeeded: bits)) &- 1)
     }
 
     @inline(__always)

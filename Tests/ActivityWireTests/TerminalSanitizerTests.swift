@@ -110,4 +110,21 @@ struct TerminalSanitizerTests {
     func ascii() {
         #expect(TerminalSanitizer.ascii("Größe 📦") == "Gr??e ?")
     }
+
+    @Test("the byte check that lets clean text skip the scalars agrees with classify on every scalar")
+    func byteCheckAgreesWithClassify() {
+        // holdsOnlyShownBytes spells out from the UTF-8 bytes what classify drops: it may send
+        // a kept scalar to the scalar check, never pass one classify does not keep.
+        var wronglyPassed: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let bytes = Array(String(Character(scalar)).utf8)
+            let passes = bytes.withUnsafeBufferPointer(TerminalSanitizer.holdsOnlyShownBytes)
+            if passes, TerminalSanitizer.classify(scalar) != .keep { wronglyPassed.append(value) }
+        }
+        #expect(wronglyPassed.isEmpty, "\(wronglyPassed.prefix(10).map { String($0, radix: 16) })")
+        // And a dash, quotes and a mark pass without the scalars.
+        let message = Array("passe 3 — «optimisation» ✓ “fini”".utf8)
+        #expect(message.withUnsafeBufferPointer(TerminalSanitizer.holdsOnlyShownBytes))
+    }
 }

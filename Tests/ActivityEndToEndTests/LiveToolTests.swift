@@ -192,9 +192,8 @@ struct LiveToolTests {
             echo '{"v":1,"type":"end","id":"x.1"}'
             """
         let dead = "#!/bin/sh\nexit 3\n"
-        try writeProgram(good, to: folder.appendingPathComponent("activity-adapt-good"))
-        try writeProgram(dead, to: folder.appendingPathComponent("activity-adapt-dead"))
-        try Self.shell("chmod +x activity-adapt-good activity-adapt-dead", in: folder)
+        try writeProgram(good, to: folder.appendingPathComponent("activity-adapt-good"), executable: true)
+        try writeProgram(dead, to: folder.appendingPathComponent("activity-adapt-dead"), executable: true)
         let result = try Self.run(
             ["sh", "-c", "echo one >&2"], in: folder, extra: ["--adapter", "good"], path: folder.path)
         #expect(result.activities.map(\.description) == ["Counting success 0.0/? "])

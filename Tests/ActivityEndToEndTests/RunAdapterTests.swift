@@ -14,8 +14,7 @@ struct RunAdapterTests {
         """
 
     static func script(_ name: String, _ text: String, in folder: URL) throws {
-        try writeProgram("#!/bin/sh\n" + text, to: folder.appendingPathComponent(name))
-        try LiveToolTests.shell("chmod +x \(name)", in: folder)
+        try writeProgram("#!/bin/sh\n" + text, to: folder.appendingPathComponent(name), executable: true)
     }
 
     @Test("each of curl's updates is shown before the next one is written")

@@ -163,14 +163,15 @@ package enum CommandRunner {
     }
 }
 
-/// Writes a file, an executable's text perhaps, through a close-on-exec descriptor: a child
-/// another test spawns meanwhile must not inherit it, or running the file fails with "Text file
-/// busy".
-package func writeProgram(_ text: String, to file: URL) throws {
+/// Writes a file, an executable's text perhaps (`executable`: mode 755), through a close-on-exec
+/// descriptor: a child another test spawns meanwhile must not inherit it, or running the file
+/// fails with "Text file busy".
+package func writeProgram(_ text: String, to file: URL, executable: Bool = false) throws {
     guard let stream = fopen(file.path, "wbe") else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     let bytes = Array(text.utf8)
     let written = fwrite(bytes, 1, bytes.count, stream)
     guard fclose(stream) == 0, written == bytes.count else { throw POSIXError(.EIO) }
+    if executable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path) }
 }
 
 /// A folder under the system's temporary directory, removed when the value goes away.
@@ -184,8 +185,7 @@ package final class TemporaryFolder {
 
     package func file(_ name: String, contents: String, executable: Bool = false) throws -> URL {
         let file = url.appendingPathComponent(name)
-        try writeProgram(contents, to: file)
-        if executable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path) }
+        try writeProgram(contents, to: file, executable: executable)
         return file
     }
 

@@ -483,8 +483,9 @@ public final class TerminalRenderer: ActivityRenderer {
         return line
     }
 
-    /// Builds ``logLine(_:message:activity:in:)`` in `line`; `path`: the path title of the log's activity, if it has one. (Made by the caller: a
-    /// closure that writes the line would copy the store it was handed.)
+    /// Builds ``logLine(_:message:activity:in:)`` in `line`; `path`: the path title of the log's
+    /// activity, if it has one. (Made by the caller: a closure that writes the line would copy
+    /// the store it was handed.)
     func appendLogLine<Line: LineBuilder>(
         _ log: ActivityEvent.Log, message: String, path: String?, to line: inout Line
     ) {

@@ -135,9 +135,10 @@ extension CommandScreen {
     private var inScrollRegion: Bool { cursor.row >= scrollRegion.top && cursor.row <= scrollRegion.bottom }
 
     private mutating func cursorUp(_ count: Int) {
-        if count > 0 { noteFrame() }
         let limit = cursor.row >= scrollRegion.top ? scrollRegion.top : 0
-        cursor = (max(limit, cursor.row - count), min(cursor.column, columns - 1))
+        let row = max(limit, cursor.row - count)
+        if count > 0 { noteFrame(upTo: row) }
+        cursor = (row, min(cursor.column, columns - 1))
     }
 
     private mutating func cursorDown(_ count: Int) {

@@ -75,7 +75,10 @@ extension CommandScreen {
     /// ``takeFinalRows()``, just before it: each frame's ``OverwrittenFrame/finalCount`` counts
     /// the final rows that one gives.
     package mutating func takeOverwrittenFrames() -> [OverwrittenFrame] {
-        defer { overwritten.removeAll(keepingCapacity: true) }
+        defer {
+            overwritten.removeAll(keepingCapacity: true)
+            notedFrameIsOpen = false
+        }
         return overwritten
     }
 
@@ -83,20 +86,38 @@ extension CommandScreen {
     /// cursor-up, an erase, or a `\r` rewrite, the first one since something was drawn. Plain
     /// output (no such control) never gets here.
     /// `rewritten` is a row about to be written anew though it is not redrawn (yet): a line
-    /// erased after `\r` (cargo's `Building` line, replaced by an error).
-    mutating func noteFrame(rewriting rewritten: Int? = nil) {
-        guard notesOverwrites, drewSinceNoted, !isAlternateScreen else { return }
-        drewSinceNoted = false
-        var indices = redrawnIndices
-        if let rewritten, !indices.contains(rewritten) {
-            indices.append(rewritten)
-            indices.sort()
+    /// erased after `\r` (cargo's `Building` line, replaced by an error). `top` is the row a
+    /// cursor-up goes to: the rows from there down are about to be redrawn, though the screen
+    /// learns it only by this move (a display's first frame, whose first redraw goes up over it).
+    mutating func noteFrame(rewriting rewritten: Int? = nil, upTo top: Int? = nil) {
+        guard notesOverwrites, !isAlternateScreen else { return }
+        guard drewSinceNoted else {
+            if let top { extendNotedFrame(upTo: top) }
+            return
         }
+        drewSinceNoted = false
+        notedFrameIsOpen = false
+        var indices = redrawnIndices
+        if let rewritten, !indices.contains(rewritten) { indices.append(rewritten) }
+        if let top, top < cursor.row { indices += (top...cursor.row).filter { !indices.contains($0) } }
+        indices.sort()
         let lines = lines(at: indices)
         guard !lines.isEmpty else { return }
         if let last = overwritten.last, last.lines.elementsEqual(lines, by: { $0 == $1 }) { return }
         if overwritten.count >= Self.maxOverwrittenFrames { overwritten.removeFirst() }
         overwritten.append(OverwrittenFrame(finalCount: final.count, lines: lines))
+        notedFrameIsOpen = true
+    }
+
+    /// A redraw noted its frame at its first erase (rich's `\r ESC [2K`, before it goes up), and
+    /// now goes up over rows nothing has drawn on since: those rows are part of the frame it
+    /// overwrites, which the screen did not know to be redrawn when it noted it (its first one).
+    private mutating func extendNotedFrame(upTo top: Int) {
+        guard notedFrameIsOpen, let first = overwritten.last?.lines.first,
+            let firstIndex = buffer.rows.firstIndex(where: { $0.number == first.number }), top < firstIndex,
+            !buffer.rows[firstIndex - 1].continues(into: buffer.rows[firstIndex])
+        else { return }
+        overwritten[overwritten.count - 1].lines.insert(contentsOf: lines(at: Array(top..<firstIndex)), at: 0)
     }
 
     /// The indices of the rows ``redrawnLines`` reads, top first.

@@ -94,6 +94,9 @@ package struct CommandScreen: Sendable {
     /// Whether anything was drawn since the last frame was noted: a redraw's first cursor-up,
     /// erase or `\r` rewrite notes the frame, the ones after it in the same redraw do not.
     var drewSinceNoted = false
+    /// Whether the last note made the last of ``overwritten`` and nothing was drawn since: a
+    /// cursor-up then extends that frame (``noteFrame(rewriting:upTo:)``).
+    var notedFrameIsOpen = false
 
     /// A blank screen of `columns` × `rows` (each at least 1), the cursor at its top left.
     package init(columns: Int, rows: Int) {

@@ -51,6 +51,12 @@ public struct AdaptedActivities {
     /// The keys of the open activities, oldest first.
     public var openKeys: [String] { open.map(\.key) }
 
+    /// The open activities that began nested under the open activity `key`.
+    public func openKeys(under key: String) -> [String] {
+        guard let id = open.first(where: { $0.key == key })?.id else { return [] }
+        return open.filter { $0.parent == id }.map(\.key)
+    }
+
     /// The work done so far of the open activity `key`.
     public func completed(_ key: String) -> Double? { open.first { $0.key == key }?.completed }
 

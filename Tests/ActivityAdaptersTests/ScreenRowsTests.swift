@@ -19,6 +19,38 @@ struct ScreenRowsTests {
     }
 
     @Test(
+        "nested tqdm bars at tqdm's own pace end as they close, though the inner bar's closing count is never drawn",
+        arguments: [nil, 4096])
+    func tqdmNestedDefaultPace(_ size: Int?) throws {
+        // The inner bar (`leave=False`) is cleared at 49 of 50: tqdm draws a bar at most ten
+        // times a second and does not draw one that closes without being left. The outer bar
+        // reaching its total ends it; the outer's row, left at its total, ends the outer. A
+        // command that fails after that changes neither.
+        let adapted = ScreenReplay.adapt(
+            try Fixture.bytes("tqdm/tqdm-nested-default-pty-C.txt"), with: "bars", chunkSize: size, exitStatus: 1)
+        let expected = ["outer success 3.0/3.0 "] + Array(repeating: "  inner success 50.0/50.0 ", count: 3)
+        #expect(adapted.tree == expected)
+        #expect(adapted.endedBeforeInputEnded.count == 4, "\(adapted.endedBeforeInputEnded)")
+        #expect(adapted.isWellFormed)
+    }
+
+    @Test(
+        "a bar at the next position still drawn when the one above reaches its total goes on: it is not an inner loop")
+    func tqdmBarsSideBySide() {
+        // Two bars drawn as tqdm draws `position=0` and `position=1`, the first done first.
+        let bar = { (name: String, count: Int, total: Int) in
+            "\(name): \(count * 100 / total)%|\(String(repeating: "█", count: count))| \(count)/\(total) [00:01<00:00,  4.00it/s]"
+        }
+        let frame = { (first: Int, second: Int) in
+            "\r" + bar("first", first, 2) + "\n\r" + bar("second", second, 4) + "\u{1B}[A"
+        }
+        let chunks = [frame(0, 0), frame(1, 1), frame(2, 1), frame(2, 2), frame(2, 4), "\n\n"].map { Array($0.utf8) }
+        let adapted = ScreenReplay.adapt(chunks: chunks, with: "bars")
+        #expect(adapted.tree == ["first success 2.0/2.0 ", "  second success 4.0/4.0 "], "\(adapted.tree)")
+        #expect(adapted.isWellFormed)
+    }
+
+    @Test(
         "read in chunks that cut frames, nested tqdm bars stay nested and no bar is made of a half-cleared row",
         arguments: [1, 7, 333, 4096])
     func tqdmNestedChunks(_ size: Int) throws {

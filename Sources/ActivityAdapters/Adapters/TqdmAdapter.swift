@@ -18,10 +18,23 @@ struct TqdmAdapter: ToolAdapter {
     private var traceback = PythonTraceback()
     /// On a screen, the bar last read among the rows redrawn together, and its place there.
     private var above: (index: Int, key: String)?
+    /// On a screen, the bars that ended while their rows may still show them, with the count
+    /// they ended at: drawn so again, a bar is consumed, not begun anew.
+    private var ended: [String: Double] = [:]
+    /// On a screen, the bars nested under one that reached its total, until the frame that
+    /// showed it is read (``endClosedInnerBars(_:)``).
+    private var closing: [String] = []
+    /// On a screen, the place of the last row read among the rows redrawn together.
+    private var lastIndex: Int?
 
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         let index = line.row?.index
         if index == 0 { above = nil }
+        // Rows come top first within a frame: a row higher up, or a final one, comes after it.
+        if line.row != nil, index.map({ index in lastIndex.map { index <= $0 } ?? true }) ?? true {
+            endClosedInnerBars(&activities)
+        }
+        lastIndex = index
         let text = line.text
         // On a screen, a row read while tqdm writes spaces over a bar (`leave=False`, or before
         // `tqdm.write`) still shows the end of it: a bar never starts with a space there.
@@ -33,6 +46,15 @@ struct TqdmAdapter: ToolAdapter {
         let name = bar.description ?? ""
         guard runs[name] != nil || runs.count < Self.maxBars else { return false }
         var key = Self.key(name, runs[name] ?? 0)
+        closing.removeAll { $0 == key }
+        if let endedAt = ended[key], !activities.isOpen(key) {
+            // A bar that ended on the screen, drawn again: the same run as long as its count
+            // does not go back; from below where it ended, the next run.
+            guard bar.count < endedAt else { return true }
+            ended[key] = nil
+            runs[name, default: 0] += 1
+            key = Self.key(name, runs[name] ?? 0)
+        }
         if runs[name] == nil {
             runs[name] = 0
         } else if activities.isOpen(key), let completed = activities.completed(key), bar.count < completed,
@@ -63,12 +85,61 @@ struct TqdmAdapter: ToolAdapter {
             message: bar.postfix, under: outer)
         if let total = bar.total, bar.count >= total {
             activities.markComplete(key)
+            if line.row != nil {
+                closing += activities.openKeys(under: key).filter { !closing.contains($0) }
+                // A row that stays at the total is the bar's close.
+                if line.row?.isFinal == true { close(key, at: bar.count, &activities) }
+            }
         } else if bar.total == nil && !line.isOverwritten {
             // A frame that stays (tqdm's close, or a bar below another in a pipe): a bar without
             // a total may be done; the exit status decides. One short of its total is not.
             activities.markProbablyComplete(key)
         }
         return true
+    }
+
+    /// A bar's row that stays as it was read, on a screen: tqdm closed the bar (`leave=True`
+    /// moves on to the next line). One at its total ends now; one short of it waits for the
+    /// exit status.
+    mutating func readNewline(ending line: AdapterLine, _ activities: inout AdaptedActivities) {
+        guard line.row != nil else { return }
+        endClosedInnerBars(&activities)
+        guard let bar = TqdmBar(line.text), let total = bar.total, bar.count >= total,
+            let run = runs[bar.description ?? ""]
+        else { return }
+        close(Self.key(bar.description ?? "", run), at: bar.count, &activities)
+    }
+
+    mutating func inputEnded(_ activities: inout AdaptedActivities) {
+        endClosedInnerBars(&activities)
+    }
+
+    /// On a screen an outer bar counts a pass once its inner loop is done, so when it reaches
+    /// its total the bars nested under it are done too, though their rows still show them short
+    /// of their totals (tqdm draws a bar ten times a second at most, and not at its close with
+    /// `leave=False`). They end as successes at their totals once the frame that showed the
+    /// outer bar at its total is read without them: a bar still drawn there is a bar of its own
+    /// at the next position (`position=1` beside it, not inside), which goes on.
+    private mutating func endClosedInnerBars(_ activities: inout AdaptedActivities) {
+        guard !closing.isEmpty else { return }
+        let keys = closing
+        closing.removeAll()
+        for key in keys where activities.isOpen(key) {
+            for inner in activities.openKeys(under: key) where !keys.contains(inner) { closing.append(inner) }
+            endClosedInnerBars(&activities)
+            let completed = max(activities.completed(key) ?? 0, activities.total(key) ?? 0)
+            activities.update(key, title: "", completed: completed)
+            close(key, at: completed, &activities)
+        }
+    }
+
+    /// Ends a bar whose row showed it closed, unless bars nested under it are still open (an
+    /// activity ends after its children): then it ends with the input, as it stands.
+    private mutating func close(_ key: String, at count: Double, _ activities: inout AdaptedActivities) {
+        guard activities.isOpen(key), activities.openKeys(under: key).isEmpty else { return }
+        activities.succeed(key)
+        if ended.count >= Self.maxBars { ended.removeAll() }
+        ended[key] = count
     }
 
     /// The spaces tqdm writes over a bar before `tqdm.write` prints a line, or where a bar with

@@ -35,6 +35,14 @@ enum Fixture {
 struct Adapted {
     var outputs: [AdapterOutput]
     var failureMessage: String?
+    /// How many of ``outputs`` came before the input ended (before the adapter's `finish`), where known.
+    var beforeInputEnded: Int?
+
+    /// The activities that ended before the input did, in the order they began, as they ended.
+    var endedBeforeInputEnded: [String] {
+        let before = Adapted(outputs: Array(outputs.prefix(beforeInputEnded ?? outputs.count)))
+        return before.activities.filter { $0.status != nil }.map(\.description)
+    }
 
     var events: [ActivityEvent] {
         outputs.compactMap { output -> ActivityEvent? in

@@ -75,8 +75,9 @@ enum ScreenReplay {
         }
         screen.finish()
         read()
+        let beforeInputEnded = outputs.count
         outputs += pipeline.finish(exitStatus: exitStatus)
-        return Adapted(outputs: outputs, failureMessage: pipeline.failureMessage)
+        return Adapted(outputs: outputs, failureMessage: pipeline.failureMessage, beforeInputEnded: beforeInputEnded)
     }
 
     /// `input` cut into chunks of `size` bytes, or before each `\r` not followed by `\n`.

@@ -1,3 +1,5 @@
+import ActivityWire
+
 /// The bars of the progress libraries programs draw with: tqdm and rich (Python) and indicatif
 /// (Rust), whichever a program draws. It is what `activity run` reads when no tool's adapter is
 /// chosen for the command, so a training script's tqdm bar becomes an activity with nothing
@@ -13,9 +15,12 @@ struct LibraryBarsAdapter: ToolAdapter {
         if let chosen { return libraries[chosen].read(line, &activities) }
         // Every bar the three read shows a percentage or a count out of a total (`45%`, `7/10`,
         // tqdm's `it/s`): other lines, most of any program's output, are not looked at further.
-        guard line.bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "/") }) else {
-            return false
+        // Found by `memchr`: under `activity run` every line of a command's output comes here.
+        let looksLikeABar = line.bytes.withUnsafeBytes { raw in
+            firstOffset(of: UInt8(ascii: "%"), in: raw, from: 0, to: raw.count) != nil
+                || firstOffset(of: UInt8(ascii: "/"), in: raw, from: 0, to: raw.count) != nil
         }
+        guard looksLikeABar else { return false }
         for index in libraries.indices where libraries[index].read(line, &activities) {
             chosen = index
             return true

@@ -23,20 +23,23 @@ extension TerminalRenderer {
         guard configuration.mode == .tty, !isFinished else {
             writeHeldBegin()
             if case .final(let bytes, let rows) = piece {
-                output.write(bytes)
+                output.write(Array(stoppedRows.notDrawn(bytes)))
                 keepFinalRows(bytes, rows: rows, in: store)
             }
             return
         }
         switch piece {
         case .final(let bytes, let rows):
-            if commandView == .prompt {
+            let unshown = stoppedRows.drawn.isEmpty ? bytes[...] : stoppedRows.notDrawn(bytes)
+            if unshown.isEmpty {
+                // Drawn at the last stop, unchanged since: on the screen already.
+            } else if commandView == .prompt {
                 erasePromptRows()
-                output.write(bytes)
+                output.write(Array(unshown))
             } else {
                 // The live region's rows are erased once, then the rows are written as they are.
                 if !pendingAboveErased { pendingAbove.append(contentsOf: Self.clearBelow) }
-                pendingAbove.append(contentsOf: bytes)
+                pendingAbove.append(contentsOf: unshown)
                 pendingAboveErased = true
             }
             keepFinalRows(bytes, rows: rows, in: store)
@@ -71,6 +74,8 @@ extension TerminalRenderer {
             output.write(bytes)
             commandView = .lines
             redrawNeeded = true
+        case .standing(let rows, let cursor):
+            commandStanding = (rows, cursor)
         case .modes(let change, let reset, let resume):
             if !change.isEmpty { output.write(change) }
             commandModes = (reset, resume)
@@ -136,14 +141,32 @@ extension TerminalRenderer {
         promptRows = 0
     }
 
+    /// The process is about to stop (Ctrl-Z): the live region leaves the screen, and the
+    /// command's rows are left on it as they stand, the cursor where the command's is, as the
+    /// terminal shows the command stopped bare (``StoppedCommandRows``). The shell writes next.
+    package func stepAsideForStop() {
+        guard configuration.mode == .tty, !isFinished else { return }
+        switch commandView {
+        case .fullScreen: stepAside()
+        case .lines, .prompt:
+            // A prompt's rows are among the rows that stand: drawn again with the others.
+            erasePromptRows()
+            guard let standing = commandStanding else { return stepAside() }
+            let columns = configuration.size.columns
+            stepAside(leaving: stoppedRows.draw(standing.rows, cursor: standing.cursor, columns: columns))
+        }
+    }
+
     /// Takes the live region off the screen, with the lines waiting above it written first, and
     /// shows the cursor: something else (the command, the shell after Ctrl-Z) writes next.
-    package func stepAside() {
+    /// `rows` are drawn where the region was, in the same write.
+    package func stepAside(leaving rows: [UInt8] = []) {
         guard configuration.mode == .tty, !isFinished else { return }
         var bytes = Self.syncBegin
         moveToTop(into: &bytes)
         bytes.append(contentsOf: pendingAbove)
         bytes.append(contentsOf: Self.clearBelow)
+        bytes.append(contentsOf: rows)
         if cursorHidden {
             bytes.append(contentsOf: Self.showCursor)
             cursorHidden = false

@@ -23,8 +23,8 @@ struct StoppedCommandRowsTests {
         arguments: [
             // A `\r` bar under a bold line.
             "\u{1B}[1mtraining\u{1B}[0m\r\n\r 40%|\u{1B}[32m####\u{1B}[39m      | 4/10",
-            // Nested bars, the cursor back on the upper one.
-            "outer 1/3\r\n\u{1B}[2Kinner 5/20\u{1B}[A\r",
+            // Two bars, the cursor on the lower one.
+            "outer 1/3\r\ninner 5/20",
             // Finished lines, the cursor on the blank row under them.
             "step 1\r\nstep 2\r\n",
             // A prompt.
@@ -39,6 +39,19 @@ struct StoppedCommandRowsTests {
         #expect(Array(terminal.rows[..<terminal.usedRowCount]) == rows)
         #expect(terminal.cursor.row == cursor.row && terminal.cursor.column == cursor.column)
         #expect(stopped.drawn == rows.map(\.bytes))
+    }
+
+    @Test("a cursor above the last row is left at the end of the last row, so the shell's line overwrites none")
+    func cursorAboveTheLastRow() {
+        // tqdm's nested bars: the cursor back on the outer bar, the inner one under it.
+        let (rows, cursor) = Self.standing("outer 1/3\r\n\u{1B}[2Kinner 5/20\u{1B}[A\r")
+        #expect(cursor.row == 0 && rows.count == 2)
+        var stopped = StoppedCommandRows()
+        let drawn = stopped.draw(rows, cursor: cursor, columns: 40)
+        var terminal = CommandScreen(columns: 40, rows: 10)
+        terminal.feed(drawn)
+        #expect(Array(terminal.rows[..<terminal.usedRowCount]) == rows)
+        #expect(terminal.cursor.row == 1 && terminal.cursor.column == "inner 5/20".count)
     }
 
     @Test(

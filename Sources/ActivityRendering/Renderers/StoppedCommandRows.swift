@@ -22,8 +22,13 @@ struct StoppedCommandRows {
     private(set) var drawn: [[UInt8]] = []
 
     /// The bytes that draw `rows` from the start of the cursor's line, each row cut to `columns`,
-    /// and leave the cursor at `cursor` (on one of them, or on the line under the last), as the
-    /// command's terminal shows them. Remembers them for ``notDrawn(_:)``.
+    /// and leave the cursor at `cursor` when it is on the last of them or on the line under it,
+    /// as the command's terminal shows them. Remembers them for ``notDrawn(_:)``.
+    ///
+    /// A cursor above the last row (tqdm's outer bar over its inner one) is left at the end of
+    /// the last row instead: the shell's "Stopped" line, which starts with a line feed, would
+    /// otherwise be written over the rows under the cursor (bare, only the `^Z` the terminal
+    /// echoes, wrapping at the margin, can save them).
     mutating func draw(_ rows: [ScreenRow], cursor: CommandOutput.LiveCursor, columns: Int) -> [UInt8] {
         drawn = rows.map(\.bytes)
         var bytes: [UInt8] = []
@@ -31,11 +36,10 @@ struct StoppedCommandRows {
             if index > 0 { bytes += TerminalRenderer.newline }
             row.append(to: &bytes, columns: columns)
         }
+        guard cursor.row >= rows.count - 1 else { return bytes }
         // The cursor's row is below the rows only when it is blank (``CommandScreen/usedRowCount``).
         if cursor.row >= rows.count, !rows.isEmpty { bytes += TerminalRenderer.newline }
         bytes.append(0x0D)
-        let up = rows.count - 1 - cursor.row
-        if up > 0 { bytes += Array("\u{1B}[\(up)A".utf8) }
         if cursor.column > 0 { bytes += Array("\u{1B}[\(cursor.column)C".utf8) }
         return bytes
     }

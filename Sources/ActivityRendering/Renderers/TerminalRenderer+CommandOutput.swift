@@ -23,20 +23,21 @@ extension TerminalRenderer {
         guard configuration.mode == .tty, !isFinished else {
             writeHeldBegin()
             if case .final(let bytes, let rows) = piece {
-                output.write(Array(stoppedRows.notDrawn(bytes)))
+                output.write(unshownRows(bytes))
                 keepFinalRows(bytes, rows: rows, in: store)
             }
             return
         }
         switch piece {
         case .final(let bytes, let rows):
-            let unshown = stoppedRows.drawn.isEmpty ? bytes[...] : stoppedRows.notDrawn(bytes)
-            if unshown.isEmpty {
-                // Drawn at the last stop, unchanged since: on the screen already.
-            } else if commandView == .prompt {
-                erasePromptRows()
-                output.write(Array(unshown))
-            } else {
+            // Rows drawn at the last stop, unchanged since, are on the screen already.
+            let unshown = unshownRows(bytes)
+            if commandView == .prompt {
+                if !unshown.isEmpty {
+                    erasePromptRows()
+                    output.write(unshown)
+                }
+            } else if !unshown.isEmpty {
                 // The live region's rows are erased once, then the rows are written as they are.
                 if !pendingAboveErased { pendingAbove.append(contentsOf: Self.clearBelow) }
                 pendingAbove.append(contentsOf: unshown)
@@ -80,6 +81,13 @@ extension TerminalRenderer {
             if !change.isEmpty { output.write(change) }
             commandModes = (reset, resume)
         }
+    }
+
+    /// Of final rows, those not on the screen already: the rows drawn at the last stop
+    /// that became final unchanged are (``StoppedCommandRows/notDrawn(_:)``).
+    private func unshownRows(_ bytes: [UInt8]) -> [UInt8] {
+        guard !stoppedRows.drawn.isEmpty else { return bytes }
+        return Array(stoppedRows.notDrawn(bytes))
     }
 
     /// Counts final rows as permanent lines, and holds them for their owner's tail (a failure

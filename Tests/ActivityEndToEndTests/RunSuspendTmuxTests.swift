@@ -8,17 +8,18 @@ import Testing
 @Suite("activity run in tmux: Ctrl-Z shows the command's rows, as bare", .serialized)
 struct RunSuspendTmuxTests {
     /// What a 100 × 30 pane shows of `stopped_bar.py` (a green tqdm bar that stands still
-    /// halfway, a bold line above it), bare or under `activity run`: the screen at the stop, with
+    /// halfway, a bold line above it; with `nested`, under an outer bar), bare or under
+    /// `activity run`: the screen at the stop, with
     /// its styles as escape sequences, and the whole scrollback after `fg` and the end, both from
     /// the line typed on. The command line reads as bare's, `^Z` (echoed bare by the terminal's
     /// line discipline, which `run` has in raw mode) is left out, numbers are made alike, and
     /// under run `activity`'s own lines are left out of the scrollback.
-    static func screens(underRun: Bool) throws -> (stopped: [String], end: [String]) {
+    static func screens(underRun: Bool, nested: Bool = false) throws -> (stopped: [String], end: [String]) {
         let python = try #require(RunScreenTmuxTests.python)
         let pane = try TmuxPane.bash(width: 100, height: 30)
         let folder = pane.folder.url
         let gate = folder.appendingPathComponent("gate").path
-        try "exec \(python) \(Python.script("stopped_bar.py")) \(gate)\n".write(
+        try "exec \(python) \(Python.script("stopped_bar.py")) \(gate)\(nested ? " nested" : "")\n".write(
             to: folder.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
         try pane.type("cd \(folder.path); clear; echo CLE''ARED")
         _ = try pane.waitForScreen { $0.trimmingCharacters(in: .whitespacesAndNewlines) == "CLEARED\n$" }
@@ -60,6 +61,28 @@ struct RunSuspendTmuxTests {
         )
         #expect(
             run.end == bare.end,
+            "after fg under run:\n\(run.end.joined(separator: "\n"))\nbare:\n\(bare.end.joined(separator: "\n"))")
+    }
+
+    @Test(
+        "nested tqdm bars stopped with Ctrl-Z: the shell's line goes under both, where bare it overwrites the inner one",
+        .enabled(if: RunScreenTmuxTests.hasPython))
+    func stoppedNestedBars() throws {
+        let bare = try Self.screens(underRun: false, nested: true)
+        let run = try Self.screens(underRun: true, nested: true)
+        let plain = run.stopped.map(RunScreenTmuxTests.normalized).map { line in
+            // Styles left out: the rows' texts, as `capture-pane -p` shows them.
+            line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        }
+        let outer = try #require(plain.firstIndex { $0.hasPrefix("outer:") }, "\(plain)")
+        #expect(plain.count > outer + 2, "\(plain)")
+        #expect(plain.dropFirst(outer + 1).first?.hasSuffix("| 0/0") == true, "the inner bar: \(plain)")
+        #expect(plain.dropFirst(outer + 2).first?.hasPrefix("[0]+  Stopped") == true, "\(plain)")
+        // From fg on, the scrollback is bare's.
+        let fromFg = { (lines: [String]) in Array(lines.drop { !$0.hasSuffix("$ fg; echo FIN''ISHED") }) }
+        #expect(!fromFg(bare.end).isEmpty, "\(bare.end)")
+        #expect(
+            fromFg(run.end) == fromFg(bare.end),
             "after fg under run:\n\(run.end.joined(separator: "\n"))\nbare:\n\(bare.end.joined(separator: "\n"))")
     }
 }

@@ -378,12 +378,12 @@ public final class RenderSession: Sendable {
         state.core.withLock { core in core.terminal?.outputOwner = id }
     }
 
-    /// The process is about to stop (Ctrl-Z): the live region leaves the screen and nothing is
-    /// drawn until ``resumeDrawing()``.
+    /// The process is about to stop (Ctrl-Z): the live region leaves the screen, a command's
+    /// rows are left on it as they stand, and nothing is drawn until ``resumeDrawing()``.
     package func suspendDrawing() {
         state.core.withLock { core in
             core.terminal?.suspendCommandModes()
-            core.terminal?.stepAside()
+            core.terminal?.stepAsideForStop()
             core.terminal?.isSuspended = true
         }
         // The shell writes next: what is queued reaches the terminal first, unless its reader

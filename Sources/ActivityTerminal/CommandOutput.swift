@@ -17,6 +17,10 @@ package enum CommandOutput: Equatable, Sendable {
     /// them: they are drawn bare, the cursor where the command's is; without, they are drawn in
     /// the live region under the command's activity.
     case live([ScreenRow], cursor: LiveCursor?)
+    /// The command's rows as its screen shows them, top first, down to the last in use (its
+    /// status row and a prompt's included), and where its cursor is: what the display leaves on
+    /// the screen when the process stops (Ctrl-Z), as the terminal would show the command bare.
+    case standing([ScreenRow], cursor: LiveCursor)
     /// The command is switching to the alternate screen: the live region must leave the screen
     /// first. The switch itself comes next, in ``fullScreen(_:)``.
     case enterFullScreen

@@ -39,7 +39,8 @@ extension TerminalPump {
     }
 
     /// Hands the display what changed on the command's screen: final rows, live rows (bare
-    /// with the cursor when `atPrompt` and the command is at one), the status, the modes.
+    /// with the cursor when `atPrompt` and the command is at one), the rows as they stand (for
+    /// a stop), the status, the modes.
     mutating func publish(on session: RenderSession, atPrompt: Bool) {
         let rows = screen.pendingFinalRows
         let overwritten = readsRows ? screen.takeOverwrittenFrames() : []
@@ -54,6 +55,12 @@ extension TerminalPump {
         publishModes(on: session)
         guard !screen.isAlternateScreen else { return }
         var live = Array(screen.rows[..<screen.usedRowCount])
+        let standing = CommandOutput.LiveCursor(
+            row: screen.cursor.row, column: min(screen.cursor.column, screen.columns - 1))
+        if live != shownStanding.rows || standing != shownStanding.cursor {
+            shownStanding = (live, standing)
+            session.commandOutput(.standing(live, cursor: standing))
+        }
         var latest = ""
         if let row = screen.statusRow, row == screen.cursor.row, row < live.count {
             latest = String(live[row].text.drop { $0 == " " })

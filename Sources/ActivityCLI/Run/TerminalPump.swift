@@ -39,6 +39,9 @@ struct TerminalPump {
     private var nextSizeCheck = 0.0
     /// What the display was last given: the live rows, and where the cursor of a prompt is.
     var shownLive: (rows: [ScreenRow], cursor: CommandOutput.LiveCursor?) = ([], nil)
+    /// The command's rows and cursor as the display was last given them, to leave on the screen
+    /// at a stop.
+    var shownStanding: (rows: [ScreenRow], cursor: CommandOutput.LiveCursor?) = ([], nil)
     /// The keyboard and mouse modes and the title as the real terminal has them.
     var sentInput = (modes: TerminalModes(), title: [UInt8]?.none)
     var sentModes = (reset: [UInt8](), resume: [UInt8]())

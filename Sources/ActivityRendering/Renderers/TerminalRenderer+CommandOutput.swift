@@ -23,20 +23,24 @@ extension TerminalRenderer {
         guard configuration.mode == .tty, !isFinished else {
             writeHeldBegin()
             if case .final(let bytes, let rows) = piece {
-                output.write(bytes)
+                output.write(unshownRows(bytes))
                 keepFinalRows(bytes, rows: rows, in: store)
             }
             return
         }
         switch piece {
         case .final(let bytes, let rows):
+            // Rows drawn at the last stop, unchanged since, are on the screen already.
+            let unshown = unshownRows(bytes)
             if commandView == .prompt {
-                erasePromptRows()
-                output.write(bytes)
-            } else {
+                if !unshown.isEmpty {
+                    erasePromptRows()
+                    output.write(unshown)
+                }
+            } else if !unshown.isEmpty {
                 // The live region's rows are erased once, then the rows are written as they are.
                 if !pendingAboveErased { pendingAbove.append(contentsOf: Self.clearBelow) }
-                pendingAbove.append(contentsOf: bytes)
+                pendingAbove.append(contentsOf: unshown)
                 pendingAboveErased = true
             }
             keepFinalRows(bytes, rows: rows, in: store)
@@ -71,10 +75,19 @@ extension TerminalRenderer {
             output.write(bytes)
             commandView = .lines
             redrawNeeded = true
+        case .standing(let rows, let cursor):
+            commandStanding = (rows, cursor)
         case .modes(let change, let reset, let resume):
             if !change.isEmpty { output.write(change) }
             commandModes = (reset, resume)
         }
+    }
+
+    /// Of final rows, those not on the screen already: the rows drawn at the last stop
+    /// that became final unchanged are (``StoppedCommandRows/notDrawn(_:)``).
+    private func unshownRows(_ bytes: [UInt8]) -> [UInt8] {
+        guard !stoppedRows.drawn.isEmpty else { return bytes }
+        return Array(stoppedRows.notDrawn(bytes))
     }
 
     /// Counts final rows as permanent lines, and holds them for their owner's tail (a failure
@@ -136,14 +149,32 @@ extension TerminalRenderer {
         promptRows = 0
     }
 
+    /// The process is about to stop (Ctrl-Z): the live region leaves the screen, and the
+    /// command's rows are left on it as they stand, the cursor where the command's is, as the
+    /// terminal shows the command stopped bare (``StoppedCommandRows``). The shell writes next.
+    package func stepAsideForStop() {
+        guard configuration.mode == .tty, !isFinished else { return }
+        switch commandView {
+        case .fullScreen: stepAside()
+        case .lines, .prompt:
+            // A prompt's rows are among the rows that stand: drawn again with the others.
+            erasePromptRows()
+            guard let standing = commandStanding else { return stepAside() }
+            let columns = configuration.size.columns
+            stepAside(leaving: stoppedRows.draw(standing.rows, cursor: standing.cursor, columns: columns))
+        }
+    }
+
     /// Takes the live region off the screen, with the lines waiting above it written first, and
     /// shows the cursor: something else (the command, the shell after Ctrl-Z) writes next.
-    package func stepAside() {
+    /// `rows` are drawn where the region was, in the same write.
+    package func stepAside(leaving rows: [UInt8] = []) {
         guard configuration.mode == .tty, !isFinished else { return }
         var bytes = Self.syncBegin
         moveToTop(into: &bytes)
         bytes.append(contentsOf: pendingAbove)
         bytes.append(contentsOf: Self.clearBelow)
+        bytes.append(contentsOf: rows)
         if cursorHidden {
             bytes.append(contentsOf: Self.showCursor)
             cursorHidden = false

@@ -185,6 +185,10 @@ public final class TerminalRenderer: ActivityRenderer {
     var commandModes: (reset: [UInt8], resume: [UInt8]) = ([], [])
     /// While the process is stopped (Ctrl-Z), nothing is drawn.
     package var isSuspended = false
+    /// The command's rows and cursor as they stand on its screen (``CommandOutput/standing(_:cursor:)``).
+    var commandStanding: (rows: [ScreenRow], cursor: CommandOutput.LiveCursor)?
+    /// The command's rows drawn at its last stop, until they become final.
+    var stoppedRows = StoppedCommandRows()
     /// The claim whose signal handlers restore this terminal, when the session took it: frames
     /// are drawn inside its fence, so that none lands behind a handler's restore.
     package var drawingClaim: TerminalClaim?

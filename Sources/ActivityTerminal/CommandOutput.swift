@@ -43,27 +43,45 @@ package enum CommandOutput: Equatable, Sendable {
         }
     }
 
-    /// The texts of final rows (``final(bytes:rows:)``), without their styles and line breaks.
+    /// The texts of final rows (``final(bytes:rows:)``), without their styles and line breaks:
+    /// one for each line feed. Final rows hold SGR sequences only, but a line of a command's
+    /// output kept as it came (into a pipe, for its owner's tail) may hold any: a CSI sequence
+    /// goes through its final byte, a string (`OSC`'s title) through BEL or ST, another escape
+    /// through its final byte (`ESC 7`, `ESC ( B`), and a line feed ends a line wherever it
+    /// comes, as a terminal executes it inside a sequence.
     package static func lines(of rows: ArraySlice<UInt8>) -> [[UInt8]] {
         var lines: [[UInt8]] = []
         var line: [UInt8] = []
-        var inSequence = false
+        var state = SequenceState.text
         for byte in rows {
-            if inSequence {
-                // Final rows hold SGR sequences only: `CSI` parameters, then `m`.
-                if byte >= 0x40, byte != UInt8(ascii: "[") { inSequence = false }
-            } else if byte == 0x1B {
-                inSequence = true
-            } else if byte == 0x0A {
+            if byte == 0x0A {
                 if line.last == 0x0D { line.removeLast() }
                 lines.append(line)
                 line.removeAll(keepingCapacity: true)
-            } else {
-                line.append(byte)
+                state = .text
+                continue
+            }
+            switch state {
+            case .text:
+                if byte == 0x1B { state = .escape } else { line.append(byte) }
+            case .escape:
+                switch byte {
+                case UInt8(ascii: "["): state = .controlSequence
+                case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"): state = .string
+                case 0x20...0x2F: break  // intermediates (`ESC ( B`): the final byte comes next
+                default: state = .text
+                }
+            case .controlSequence:
+                if (0x40...0x7E).contains(byte) { state = .text }
+            case .string:
+                // A title or another string ends at BEL, or at ST (`ESC \`, its `\` an escape's end).
+                if byte == 0x07 { state = .text } else if byte == 0x1B { state = .escape }
             }
         }
         return lines
     }
+
+    private enum SequenceState { case text, escape, controlSequence, string }
 
     /// ``lines(of:)-(ArraySlice<UInt8>)`` of a whole array.
     package static func lines(of rows: [UInt8]) -> [[UInt8]] { lines(of: rows[...]) }

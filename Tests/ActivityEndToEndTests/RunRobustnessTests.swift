@@ -25,6 +25,19 @@ struct RunRobustnessTests {
         #expect(result.status == 3)
     }
 
+    @Test(
+        "output into a pipe with a sequence left open before its line feed passes whole, with a binary line after it",
+        arguments: ["tty", "plain"])
+    func openSequenceBeforeLineFeed(_ mode: String) throws {
+        // `ESC 7` (what `tput sc` writes) left the line's newline inside a sequence, and the
+        // tail kept for the command's activity trapped on it.
+        let script = #"printf 'saved\0337\n'; printf 'raw\000\377\376\n'; printf 'after\n'"#
+        let result = try CommandRunner.activity(["run", "--mode", mode, "--", "sh", "-c", script])
+        #expect(result.status == 0, "\(result.standardError)")
+        let expected = Array("saved\u{1B}7\nraw".utf8) + [0, 0xFF, 0xFE, 0x0A] + Array("after\n".utf8)
+        #expect(Array(result.standardOutputData) == expected)
+    }
+
     @Test("a relative TMPDIR still gives a socket a child reaches after changing directory")
     func relativeTemporaryDirectory() throws {
         let folder = try TemporaryFolder()

@@ -39,8 +39,10 @@ extension TerminalRenderer {
     func keepOwnedOutput(_ bytes: some Collection<UInt8>, shownAs: Int?, in store: ActivityStore) {
         keepUnkeptRows()
         guard let owner = outputOwnerActivity(in: store) else { return }
-        var clean = CommandOutput.lines(of: Array(bytes) + [0x0A])[0]
+        var clean = CommandOutput.lines(of: Array(bytes) + [0x0A]).first ?? []
         if clean.last == 0x0D { clean.removeLast() }
+        // Bytes that are not text (a binary file written to a pipe or a file) are no line to show.
+        guard !clean.contains(0), String(validating: clean, as: UTF8.self) != nil else { return }
         let text = String(decoding: TerminalSanitizer.display(bytes: clean), as: UTF8.self)
         tails.append(text, to: owner.sequence, shownAs: shownAs, ellipsis: style.ellipsis)
     }

@@ -53,8 +53,13 @@ extension AdapterPipeline {
         screen.redrawn = rows
         if screen.lastRead.count > ScreenState.maxRemembered { screen.lastRead.removeAll() }
         for (index, row) in rows.enumerated() where row.bytes.count <= Self.maxLineBytes {
-            screen.lastRead[row.number] = row.bytes
-            guard !row.bytes.isEmpty else { continue }
+            let before = screen.lastRead.updateValue(row.bytes, forKey: row.number)
+            guard !row.bytes.isEmpty else {
+                if before?.isEmpty == false {
+                    adapter.readCleared(ScreenPlace(number: row.number, index: index), &activities)
+                }
+                continue
+            }
             let place = ScreenPlace(number: row.number, index: index)
             _ = adapter.read(
                 AdapterLine(bytes: row.bytes[...], stream: stream, terminator: 0x0D, row: place), &activities)

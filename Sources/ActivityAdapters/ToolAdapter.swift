@@ -50,6 +50,10 @@ public protocol ToolAdapter {
     /// consumed with it. An adapter that reads a line's end (curl's last update, wget's
     /// finished bar) reads it again here; one that takes each line the same either way ignores it.
     mutating func readNewline(ending line: AdapterLine, _ activities: inout AdaptedActivities)
+
+    /// Read from a command's screen only: a row the command redraws, read before with text, is
+    /// blank now. tqdm clears a `leave=False` bar's row when the bar closes.
+    mutating func readCleared(_ place: ScreenPlace, _ activities: inout AdaptedActivities)
 }
 
 extension ToolAdapter {
@@ -60,4 +64,6 @@ extension ToolAdapter {
     public mutating func readEmptyLine(_ activities: inout AdaptedActivities) -> Bool { false }
 
     public mutating func readNewline(ending line: AdapterLine, _ activities: inout AdaptedActivities) {}
+
+    public mutating func readCleared(_ place: ScreenPlace, _ activities: inout AdaptedActivities) {}
 }

@@ -50,6 +50,69 @@ struct ScreenRowsTests {
         #expect(adapted.isWellFormed)
     }
 
+    /// tqdm's frames of a bar, drawn as its default format draws them: `\r`, the bar, and the
+    /// cursor-up moves back from its position.
+    static func tqdmFrame(_ name: String, _ count: Int, of total: Int, position: Int = 0) -> String {
+        let filled = count * 10 / total
+        let bar = String(repeating: "█", count: filled) + String(repeating: " ", count: 10 - filled)
+        let percent = String(count * 100 / total)
+        let padded = String(repeating: " ", count: 3 - percent.count) + percent
+        return String(repeating: "\n", count: position)
+            + "\r\(name): \(padded)%|\(bar)| \(count)/\(total) [00:01<00:00, 20.00it/s]"
+            + String(repeating: "\u{1B}[A", count: position)
+    }
+
+    /// What tqdm writes over a `leave=False` bar at its close.
+    static func tqdmClear(position: Int = 0) -> String {
+        String(repeating: "\n", count: position) + "\r" + String(repeating: " ", count: 60)
+            + (position == 0 ? "\r" : String(repeating: "\u{1B}[A", count: position))
+    }
+
+    @Test(
+        "tqdm bars with leave=False one after another end as each closes, in a pipe and on a screen",
+        arguments: [false, true])
+    func tqdmSequentialClosed(_ onScreen: Bool) {
+        let steps = ["map", "filter", "tokenize"].flatMap { name in
+            [0, 15, 30].map { Self.tqdmFrame(name, $0, of: 30) } + [Self.tqdmClear()]
+        }
+        let adapted =
+            onScreen
+            ? ScreenReplay.adapt(chunks: steps.map { Array($0.utf8) }, with: "bars", exitStatus: 1)
+            : Fixture.adapt(Array(steps.joined().utf8), with: "tqdm", chunkSize: 7, exitStatus: 1)
+        #expect(adapted.tree == ["map success 30.0/30.0 ", "filter success 30.0/30.0 ", "tokenize success 30.0/30.0 "])
+        #expect(adapted.endedBeforeInputEnded.count == 3, "\(adapted.endedBeforeInputEnded)")
+    }
+
+    @Test("in a pipe, an inner bar's run cleared short of its total is not joined to the next run")
+    func tqdmInnerRunClearedShort() {
+        // tqdm does not draw a `leave=False` bar's closing count: a run can end shown at 19 of 20.
+        let runs = [20, 19, 20].map { last in
+            [0, last].map { Self.tqdmFrame("step", $0, of: 20, position: 1) }.joined() + Self.tqdmClear(position: 1)
+        }
+        let adapted = Fixture.adapt(Array((runs.joined() + "\n").utf8), with: "tqdm", exitStatus: 0)
+        #expect(adapted.tree == Array(repeating: "step success 20.0/20.0 ", count: 3), "\(adapted.tree)")
+    }
+
+    @Test(
+        "nested trange without position=: each inner run is one activity under the outer bar, though tqdm draws its close in the row above",
+        arguments: [nil, 4096])
+    func tqdmTrangeNested(_ size: Int?) throws {
+        // tqdm puts the inner bar at position 1 with `leave=True`: at its close it draws it at
+        // position 0 over the outer bar, and the outer bar goes on in the row below.
+        let adapted = ScreenReplay.adapt(
+            try Fixture.bytes("tqdm/tqdm-trange-nested-pty-C.txt"), with: "bars", chunkSize: size)
+        #expect(adapted.tree == ["outer success 3.0/3.0 "] + Array(repeating: "  inner success 25.0/25.0 ", count: 3))
+        #expect(adapted.isWellFormed)
+    }
+
+    @Test("bars side by side from threads (position=0, 1, 2): one activity each, each at its total")
+    func tqdmThreads() throws {
+        let adapted = ScreenReplay.adapt(try Fixture.bytes("tqdm/tqdm-threads-pty-C.txt"), with: "bars")
+        let bars = adapted.tree.map { String($0.drop { $0 == " " }) }.sorted()
+        #expect(bars == ["w0 success 30.0/30.0 ", "w1 success 40.0/40.0 ", "w2 success 50.0/50.0 "], "\(adapted.tree)")
+        #expect(adapted.isWellFormed)
+    }
+
     @Test(
         "read in chunks that cut frames, nested tqdm bars stay nested and no bar is made of a half-cleared row",
         arguments: [1, 7, 333, 4096])

@@ -48,4 +48,9 @@ struct LibraryBarsAdapter: ToolAdapter {
         guard let chosen else { return }
         libraries[chosen].readNewline(ending: line, &activities)
     }
+
+    mutating func readCleared(_ place: ScreenPlace, _ activities: inout AdaptedActivities) {
+        guard let chosen else { return }
+        libraries[chosen].readCleared(place, &activities)
+    }
 }

@@ -26,6 +26,15 @@ struct TqdmAdapter: ToolAdapter {
     private var closing: [String] = []
     /// On a screen, the place of the last row read among the rows redrawn together.
     private var lastIndex: Int?
+    /// The bar last drawn at each place: on a screen its row's number, in a pipe its position
+    /// (the cursor-up moves after it). Another bar or other text there, or the place cleared,
+    /// is the bar's close.
+    private var placed: [Int: String] = [:]
+    /// Where each bar was last drawn (``placed`` the other way round).
+    private var drawnAt: [String: Int] = [:]
+    /// The bars whose place was cleared, or drawn over, short of their totals: drawn again from
+    /// a lower count, such a bar is the next run, not the same one going back.
+    private var cleared: Set<String> = []
 
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         let index = line.row?.index
@@ -41,7 +50,12 @@ struct TqdmAdapter: ToolAdapter {
         guard let bar = TqdmBar(text), line.row == nil || !text.hasPrefix(" ") else {
             traceback.read(text, &activities)
             if index != nil { above = nil }
-            return !runs.isEmpty && Self.isClearing(line)
+            let clearing = !runs.isEmpty && Self.isClearing(line)
+            // A row showing something else, or a place cleared: the bar there closed.
+            if let place = line.row.map(\.number) ?? (clearing ? Self.position(of: line) : nil) {
+                leave(place, &activities)
+            }
+            return clearing
         }
         let name = bar.description ?? ""
         guard runs[name] != nil || runs.count < Self.maxBars else { return false }
@@ -55,10 +69,18 @@ struct TqdmAdapter: ToolAdapter {
             runs[name, default: 0] += 1
             key = Self.key(name, runs[name] ?? 0)
         }
+        let place = line.row?.number ?? Self.position(of: line)
+        if line.row != nil, activities.isOpen(key), let completed = activities.completed(key), bar.count < completed,
+            let last = drawnAt[key], last != place
+        {
+            // The bar was drawn further on in another row since (tqdm draws a `leave=True` bar
+            // at `position=1` at its close in the row above): what this row shows is older.
+            return true
+        }
         if runs[name] == nil {
             runs[name] = 0
         } else if activities.isOpen(key), let completed = activities.completed(key), bar.count < completed,
-            line.row != nil || activities.total(key).map({ completed >= $0 }) == true
+            line.row != nil || cleared.contains(key) || activities.total(key).map({ completed >= $0 }) == true
         {
             // The same bar again: an inner loop's bar, cleared and drawn anew for the next pass.
             // A screen is read a frame at a time, and may show the next pass before the frame
@@ -70,6 +92,14 @@ struct TqdmAdapter: ToolAdapter {
             runs[name, default: 0] += 1
             key = Self.key(name, runs[name] ?? 0)
         }
+        cleared.remove(key)
+        if placed[place] != key {
+            leave(place, &activities)
+            if placed.count >= Self.maxBars { placed.removeAll() }
+            placed[place] = key
+        }
+        if drawnAt.count >= Self.maxBars { drawnAt.removeAll() }
+        drawnAt[key] = place
         // On a screen a bar in the row under an unfinished one is its inner loop (`position=1`).
         let outer = index.flatMap { index in
             above.flatMap { above in
@@ -102,16 +132,48 @@ struct TqdmAdapter: ToolAdapter {
     /// moves on to the next line). One at its total ends now; one short of it waits for the
     /// exit status.
     mutating func readNewline(ending line: AdapterLine, _ activities: inout AdaptedActivities) {
-        guard line.row != nil else { return }
+        guard let row = line.row else { return }
         endClosedInnerBars(&activities)
+        // The bar drawn in that row, not the latest run of its name: the next run may have
+        // begun in another row already.
         guard let bar = TqdmBar(line.text), let total = bar.total, bar.count >= total,
-            let run = runs[bar.description ?? ""]
+            let key = placed[row.number], activities.isOpen(key),
+            key.drop(while: { $0 != ":" }).dropFirst() == bar.description ?? ""
         else { return }
-        close(Self.key(bar.description ?? "", run), at: bar.count, &activities)
+        close(key, at: bar.count, &activities)
     }
 
     mutating func inputEnded(_ activities: inout AdaptedActivities) {
         endClosedInnerBars(&activities)
+    }
+
+    mutating func readCleared(_ place: ScreenPlace, _ activities: inout AdaptedActivities) {
+        leave(place.number, &activities)
+    }
+
+    /// The bar drawn at `place` is no longer there (`leave=False`, or the next bar drawn in its
+    /// row): one at its total closed, and ends; one short of it waits for the exit status, and
+    /// drawn again from a lower count is the next run.
+    private mutating func leave(_ place: Int, _ activities: inout AdaptedActivities) {
+        guard let key = placed.removeValue(forKey: place), activities.isOpen(key) else { return }
+        if let total = activities.total(key), let completed = activities.completed(key), completed >= total {
+            close(key, at: completed, &activities)
+        } else {
+            if cleared.count >= Self.maxBars { cleared.removeAll() }
+            cleared.insert(key)
+        }
+    }
+
+    /// A bar's position in a pipe: the cursor-up moves tqdm writes after a bar at `position=N`
+    /// (in the line's bytes: its text leaves control sequences out).
+    private static func position(of line: AdapterLine) -> Int {
+        var rest = line.bytes
+        var count = 0
+        while rest.count >= 3, rest.suffix(3).elementsEqual([0x1B, UInt8(ascii: "["), UInt8(ascii: "A")]) {
+            rest = rest.dropLast(3)
+            count += 1
+        }
+        return count
     }
 
     /// On a screen an outer bar counts a pass once its inner loop is done, so when it reaches
@@ -145,10 +207,8 @@ struct TqdmAdapter: ToolAdapter {
     /// The spaces tqdm writes over a bar before `tqdm.write` prints a line, or where a bar with
     /// `leave=False` was: part of its drawing, never the program's output.
     private static func isClearing(_ line: AdapterLine) -> Bool {
-        var text = Substring(line.text)
-        let movesUp = text.hasSuffix("\u{1B}[A")
-        while text.hasSuffix("\u{1B}[A") { text = text.dropLast(3) }
-        return !text.isEmpty && text.allSatisfy { $0 == " " } && (movesUp || line.isOverwritten)
+        let text = line.text
+        return !text.isEmpty && text.allSatisfy { $0 == " " } && (position(of: line) > 0 || line.isOverwritten)
     }
 
     private static func key(_ name: String, _ run: Int) -> String { "\(run):\(name)" }

@@ -26,8 +26,9 @@ enum Fixture {
             outputs += pipeline.feed(input[offset..<end], from: stream)
             offset = end
         }
+        let beforeInputEnded = outputs.count
         outputs += pipeline.finish(exitStatus: exitStatus)
-        return Adapted(outputs: outputs, failureMessage: pipeline.failureMessage)
+        return Adapted(outputs: outputs, failureMessage: pipeline.failureMessage, beforeInputEnded: beforeInputEnded)
     }
 }
 

@@ -92,6 +92,19 @@ struct BarLibraryTests {
     }
 
     @Test(
+        "a command that draws a tqdm bar and then rich's has both read, in a pipe and on a terminal",
+        arguments: [false, true])
+    func twoLibraries(_ onScreen: Bool) throws {
+        let suffix = onScreen ? "-pty-C.txt" : "-C.txt"
+        let bytes = try Fixture.bytes("tqdm/tqdm-desc\(suffix)") + Fixture.bytes("rich/rich-track\(suffix)")
+        let adapted =
+            onScreen
+            ? ScreenReplay.adapt(bytes, with: "bars", exitStatus: 0) : Fixture.adapt(bytes, with: "bars", exitStatus: 0)
+        #expect(adapted.activities.map(\.title) == ["Training", "Processing..."], "\(adapted.activities)")
+        #expect(adapted.activities.allSatisfy { $0.status == .success && $0.completed == $0.total })
+    }
+
+    @Test(
         "lines that only look like rows pass through",
         arguments: [
             "━━━━━━━━━━ Section ━━━━━━━━━━\n", "Results ━━━━━━━━━━━━━━━━\n", "━━━━x 45%\n", "[=====] 1/2 passed\n",

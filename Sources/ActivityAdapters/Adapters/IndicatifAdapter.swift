@@ -67,5 +67,5 @@ struct IndicatifAdapter: ToolAdapter {
         return true
     }
 
-    private static func key(_ row: Int, _ run: Int) -> String { "\(row).\(run)" }
+    private static func key(_ row: Int, _ run: Int) -> String { "indicatif \(row).\(run)" }
 }

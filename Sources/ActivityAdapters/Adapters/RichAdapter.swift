@@ -65,7 +65,7 @@ struct RichAdapter: ToolAdapter {
         if startsFrame || !inFrame { frameRows.removeAll(keepingCapacity: true) }
         let name = row.description ?? ""
         let index = frameRows[name, default: 0]
-        let key = "\(display):\(index):\(name)"
+        let key = "rich \(display):\(index):\(name)"
         guard tasks.contains(key) || (tasks.count < Self.maxTasks && frameRows.count < Self.maxTasks) else {
             return false
         }

@@ -211,7 +211,7 @@ struct TqdmAdapter: ToolAdapter {
         return !text.isEmpty && text.allSatisfy { $0 == " " } && (position(of: line) > 0 || line.isOverwritten)
     }
 
-    private static func key(_ name: String, _ run: Int) -> String { "\(run):\(name)" }
+    private static func key(_ name: String, _ run: Int) -> String { "tqdm \(run):\(name)" }
 }
 
 /// One frame of a tqdm bar in its default format, read from the right, where the format is fixed:

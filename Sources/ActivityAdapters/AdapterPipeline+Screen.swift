@@ -25,9 +25,17 @@ extension AdapterPipeline {
         /// upwards, so a row numbered higher is new).
         var finishedThrough = -1
 
+        /// The numbers of the redrawn rows the adapter took as progress when it last read them.
+        var progressRows: Set<Int> = []
+
         /// Bounds ``lastRead`` whatever the input.
         static let maxRemembered = 256
     }
+
+    /// The numbers of the rows the command redraws that the adapter took as its progress when
+    /// it last read them: a status row that is a bar is the bar's activity, not also the
+    /// command's message.
+    public var progressRows: Set<Int> { screen.progressRows }
 
     /// Reads what changed on the command's screen; returns the events it makes.
     public mutating func read(_ rows: ScreenRows, from stream: AdapterStream = .standardOutput) -> [AdapterOutput] {
@@ -51,7 +59,10 @@ extension AdapterPipeline {
     private mutating func readRedrawn(_ rows: [ScreenRows.RedrawnRow], _ stream: AdapterStream) {
         guard rows != screen.redrawn else { return }
         screen.redrawn = rows
-        if screen.lastRead.count > ScreenState.maxRemembered { screen.lastRead.removeAll() }
+        if screen.lastRead.count > ScreenState.maxRemembered {
+            screen.lastRead.removeAll()
+            screen.progressRows.removeAll()
+        }
         for (index, row) in rows.enumerated() where row.bytes.count <= Self.maxLineBytes {
             let before = screen.lastRead.updateValue(row.bytes, forKey: row.number)
             guard !row.bytes.isEmpty else {
@@ -61,8 +72,12 @@ extension AdapterPipeline {
                 continue
             }
             let place = ScreenPlace(number: row.number, index: index)
-            _ = adapter.read(
-                AdapterLine(bytes: row.bytes[...], stream: stream, terminator: 0x0D, row: place), &activities)
+            let line = AdapterLine(bytes: row.bytes[...], stream: stream, terminator: 0x0D, row: place)
+            if adapter.read(line, &activities) {
+                screen.progressRows.insert(row.number)
+            } else {
+                screen.progressRows.remove(row.number)
+            }
         }
     }
 

@@ -30,6 +30,8 @@ protocol OutputAdapter: AnyObject {
     var readsScreen: Bool { get }
     /// Reads what changed on the command's screen instead of its bytes.
     func readScreen(_ rows: ScreenRows) -> [AdapterOutput]
+    /// The numbers of the rows the command redraws that ``readScreen(_:)`` last took as progress.
+    var progressRows: Set<Int> { get }
 }
 
 extension OutputAdapter {
@@ -39,6 +41,7 @@ extension OutputAdapter {
     func releaseUnfinishedLine(_ stream: AdapterStream) -> [AdapterOutput] { [] }
     var readsScreen: Bool { false }
     func readScreen(_ rows: ScreenRows) -> [AdapterOutput] { [] }
+    var progressRows: Set<Int> { [] }
 }
 
 /// A built-in adapter pipeline as an ``OutputAdapter``.
@@ -62,6 +65,8 @@ final class BuiltInOutputAdapter: OutputAdapter {
     var readsScreen: Bool { true }
 
     func readScreen(_ rows: ScreenRows) -> [AdapterOutput] { pipeline.read(rows) }
+
+    var progressRows: Set<Int> { pipeline.progressRows }
 
     func finish(exitStatus: Int32?, signal: String?) -> [AdapterOutput] {
         pipeline.finish(exitStatus: exitStatus, signal: signal)

@@ -752,6 +752,7 @@ struct IOLoop {
         rowsSchedule.didRead()
         guard let rowsReader, let rows = terminal?.takeRows() else { return }
         show(rowsReader.readScreen(rows), to: .stdout)
+        terminal?.noteProgressRows(rowsReader.progressRows, on: session)
     }
 
     /// The command's own output: to the pseudo-terminal's parser, else on as it came.

@@ -63,7 +63,8 @@ extension TerminalPump {
         }
         var latest = ""
         if let row = screen.statusRow, row == screen.cursor.row, row < live.count {
-            latest = String(live[row].text.drop { $0 == " " })
+            // A bar the adapter reads is its own activity: not the command's message too.
+            if !progressRows.contains(live[row].number) { latest = String(live[row].text.drop { $0 == " " }) }
             live.remove(at: row)
         }
         if latest != status.latest {
@@ -77,6 +78,17 @@ extension TerminalPump {
         guard live != shownLive.rows || cursor != shownLive.cursor else { return }
         shownLive = (live, cursor)
         session.commandOutput(.live(live, cursor: cursor))
+    }
+
+    /// The rows the adapter took as progress when it last read them: a status row among them,
+    /// shown as the command's message until the adapter read it, is no longer.
+    mutating func noteProgressRows(_ rows: Set<Int>, on session: RenderSession) {
+        progressRows = rows
+        guard !status.latest.isEmpty, let row = screen.statusRow, row < screen.rowCount,
+            rows.contains(screen.rows[row].number)
+        else { return }
+        status.latest = ""
+        sendStatus(on: session, force: true)
     }
 
     /// The keyboard and mouse modes and the title reach the real terminal as the command sets

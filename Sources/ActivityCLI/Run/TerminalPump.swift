@@ -54,6 +54,9 @@ struct TerminalPump {
     }
     /// The rows not yet taken by ``takeRows()``.
     var rowsToRead = ScreenRows()
+    /// The numbers of the rows the adapter took as progress when it last read them
+    /// (``noteProgressRows(_:on:)``).
+    var progressRows: Set<Int> = []
 
     /// How long a partial line must sit still before it is shown as a prompt.
     static let promptDelay = 0.05

@@ -127,12 +127,15 @@ public final class TerminalRenderer: ActivityRenderer {
     var lastLineWidths: [Int] = []
     var spareWidths: [Int] = []
     var cursorHidden = false
-    var pendingAbove: [UInt8] = []
+    /// Read after every event, and an end's lines are added to it: unchecked, as the
+    /// configuration is.
+    @exclusivity(unchecked) var pendingAbove: [UInt8] = []
     /// Lines of the reporters' (logs, ends) left out while the output was behind, not told yet.
     var droppedAbove = 0
     var pendingSeparate: [(any ByteOutput, [UInt8])] = []
     var redrawNeeded = false
-    var lineCache: [Int: ActivityLineCache] = [:]
+    /// Each activity's line parts, by sequence; an end drops its entry.
+    @exclusivity(unchecked) var lineCache: [Int: ActivityLineCache] = [:]
     /// The rows of the last frame, kept for their memory.
     var liveRows: [LiveRow] = []
     /// The last elapsed time formatted, by its key (see `elapsedPart`).

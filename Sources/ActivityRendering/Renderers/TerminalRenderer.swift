@@ -278,14 +278,21 @@ public final class TerminalRenderer: ActivityRenderer {
             historyKeys.titleChanged()
         }
         if update.kind == .end || update.kind == .log { keepUnkeptRows() }
-        // An end's activity, read once for all an end does: each read is a copy.
-        let ended = update.kind == .end ? update.handle.flatMap { store[$0] } : nil
-        if let ended { noteForSummary(update, ended, in: store) }
-        switch configuration.mode {
-        case .tty: renderLive(update, ended: ended, in: store)
-        case .plain: renderPlain(update, ended: ended, in: store)
+        // An end's activity, read once for all an end does, and lent from here on: each read is
+        // a copy (its references retained), and so is each binding of an optional of it.
+        if update.kind == .end, let handle = update.handle, let ended = store[handle] {
+            noteForSummary(update, ended, in: store)
+            switch configuration.mode {
+            case .tty: renderLiveEnd(ended, in: store)
+            case .plain: renderPlainEnd(update, ended, in: store)
+            }
+            if !tails.isEmpty { tails.remove(ended.sequence) }
+            return
         }
-        if let ended, !tails.isEmpty { tails.remove(ended.sequence) }
+        switch configuration.mode {
+        case .tty: renderLive(update, in: store)
+        case .plain: renderPlain(update, in: store)
+        }
     }
 
     public func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore) {

@@ -66,16 +66,19 @@ extension ActivityStore {
 
     /// The hot path: the running activity in slot `index` (its callers checked that it runs and
     /// who may change it) changed in place, and an update that carries only what the event set.
+    /// `message`: as shown (sanitized) and as sent, made by the caller, which may have it already.
     @inline(__always)
     mutating func applyProgress(
-        at index: Int, completed: Double?, total: ActivityEvent.Total?, message: String?, title: String?,
-        time: Double, _ body: (ActivityUpdate) -> Void
+        at index: Int, completed: Double?, total: ActivityEvent.Total?, message: RepeatedText.Message?,
+        title: String?, time: Double, _ body: (ActivityUpdate) -> Void
     ) {
         var text: ActivityUpdate.ProgressText?
-        if message != nil || title != nil {
-            if let title { slots[index]!.title = TerminalSanitizer.display(title) }
-            if let message { slots[index]!.message = TerminalSanitizer.display(message) }
-            text = ActivityUpdate.ProgressText(message: message, title: title)
+        if let message { slots[index]!.message = message.shown }
+        if let title {
+            slots[index]!.title = TerminalSanitizer.display(title)
+            text = ActivityUpdate.ProgressText(message: message?.text, title: title)
+        } else {
+            text = message?.sent
         }
         Self.advance(&slots[index]!, completed: completed, total: total, at: time)
         body(

@@ -77,6 +77,8 @@ public struct ActivityStore: Sendable {
     /// The activities by the fold's slot; `nil` for a free slot.
     var slots: [ActivityState?] = []
     var sequence = 0
+    /// The latest message a progress line brought: the next that repeats it makes no new strings.
+    var repeatedMessage = RepeatedText()
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
@@ -220,7 +222,8 @@ public struct ActivityStore: Sendable {
             }
             if let refusal = refusal(of: sender, at: index, doing: .progress, line: line) { return refusal }
             applyProgress(
-                at: index, completed: progress.completed, total: progress.total, message: progress.message,
+                at: index, completed: progress.completed, total: progress.total,
+                message: progress.message.map { RepeatedText.Message($0, shown: TerminalSanitizer.display($0)) },
                 title: progress.title, time: time, body)
             return []
         case .log(var log):
@@ -278,8 +281,10 @@ public struct ActivityStore: Sendable {
             return problem(unknown: event.activityID(id), doing: .progress, at: index, line: line)
         }
         if let refusal = refusal(of: sender, at: index, doing: .progress, line: line) { return refusal }
+        var message: RepeatedText.Message?
+        if let field = event.message { message = repeatedMessage.message(of: field, in: event) }
         applyProgress(
-            at: index, completed: event.completed, total: event.total, message: event.message.map(event.string),
+            at: index, completed: event.completed, total: event.total, message: message,
             title: event.title.map(event.string), time: time, body)
         return []
     }

@@ -163,26 +163,7 @@
         let count = Int(truncatingIfNeeded: span & 0xFF)
         guard count == bytes.count, let other = bytes.baseAddress else { return false }
         let offset = Int(truncatingIfNeeded: span >> 16)
-        return idBytes.withUnsafeBytes { arena in
-            let held = arena.baseAddress! + offset
-            let wanted = UnsafeRawPointer(other)
-            var index = 0
-            while index + 8 <= count {
-                guard
-                    held.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                        == wanted.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                else { return false }
-                index += 8
-            }
-            while index < count {
-                guard
-                    held.load(fromByteOffset: index, as: UInt8.self)
-                        == wanted.load(fromByteOffset: index, as: UInt8.self)
-                else { return false }
-                index += 1
-            }
-            return true
-        }
+        return idBytes.withUnsafeBytes { arena in sameBytes(arena.baseAddress! + offset, other, count: count) }
     }
 
     /// What the fold knows of the id held in `slot`, found by a lookup (`nil`: not held).

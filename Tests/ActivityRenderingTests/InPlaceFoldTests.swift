@@ -93,4 +93,40 @@ struct InPlaceFoldTests {
         #expect(whole.begins.count == 7)
         #expect(whole.diagnostics.map(\.code) == [.duplicateBegin, .unknownParent, .unknownParent])
     }
+
+    @Test("A message repeated across activities, escaped, unsafe or changed, folds alike, as sent and as shown")
+    func repeatedMessages() throws {
+        let stream = """
+            {"v":1,"type":"begin","ts":1,"id":"a","title":"A"}
+            {"v":1,"type":"begin","ts":1,"id":"b","title":"B"}
+            {"v":1,"type":"progress","ts":2,"id":"a","completed":1,"message":"passe 1 \\u2014 ok"}
+            {"v":1,"type":"progress","ts":2,"id":"b","completed":1,"message":"passe 1 \\u2014 ok"}
+            {"v":1,"type":"progress","ts":3,"id":"a","completed":2,"message":"passe 1 — ok"}
+            {"v":1,"type":"progress","ts":3,"id":"b","completed":2,"message":"red \\u001b[31mtext"}
+            {"v":1,"type":"progress","ts":4,"id":"a","completed":3,"message":"red \\u001b[31mtext"}
+            {"v":1,"type":"progress","ts":4,"id":"b","completed":3,"message":"red \\u001b[31mtexts"}
+            {"v":1,"type":"progress","ts":5,"id":"a","completed":4,"message":""}
+            {"v":1,"type":"progress","ts":5,"id":"b","completed":4,"message":""}
+            {"v":1,"type":"progress","ts":6,"id":"a","completed":5}
+
+            """
+        #expect(try Self.fold(stream, inPlace: true) == Self.fold(stream, inPlace: false))
+        var store = ActivityStore()
+        var shown: [String] = []
+        var reader = EventStreamReader(source: BytesSource(Array(stream.utf8)))
+        try reader.forEach(
+            events: { event, line in
+                var updates: [ActivityUpdate] = []
+                store.apply(event, line: line) { updates.append($0) }
+                for update in updates where update.kind == .progress {
+                    guard let activity = update.handle.flatMap({ store[$0] }) else { continue }
+                    shown.append("\(activity.id) \(activity.message ?? "-")")
+                }
+            }, others: { _ in })
+        #expect(
+            shown == [
+                "a passe 1 — ok", "b passe 1 — ok", "a passe 1 — ok", "b red text", "a red text", "b red texts", "a ",
+                "b ", "a ",
+            ])
+    }
 }

@@ -106,6 +106,27 @@ struct TerminalSanitizerTests {
         #expect(TerminalSanitizer.display("a\tb") == "a b")
     }
 
+    @Test("a field's tabs and line breaks become spaces beside any other text, whatever else it holds")
+    func spacedFields() {
+        let cases: [(String, String)] = [
+            (
+                "warning: variable 'x' was never used\tsee \"Main.swift\"",
+                "warning: variable 'x' was never used see \"Main.swift\""
+            ),
+            ("\tpasse 3 — «optimisation» ✓\r\n", " passe 3 — «optimisation» ✓  "),
+            ("日本\t語\n", "日本 語 "),
+            ("tab\tthen \u{1B}[31mred", "tab then red"),
+            ("tab\tthen\u{202E}override", "tab thenoverride"),
+            ("family\t👨\u{200D}👩\u{200D}👧", "family 👨\u{200D}👩\u{200D}👧"),
+            ("stray\tjoiner\u{200D}x", "stray joinerx"),
+            ("line\u{2028}sep\tx", "line sep x"),
+        ]
+        for (input, expected) in cases {
+            #expect(TerminalSanitizer.display(input) == expected, "\(input.debugDescription)")
+        }
+        #expect(TerminalSanitizer.display(bytes: Array("a\tb\nc".utf8)) == Array("a       b c".utf8))
+    }
+
     @Test("ASCII terminals get question marks for everything else")
     func ascii() {
         #expect(TerminalSanitizer.ascii("Größe 📦") == "Gr??e ?")

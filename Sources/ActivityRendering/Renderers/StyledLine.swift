@@ -142,24 +142,29 @@ struct StyledLine: Sendable, LineSink {
             }
             while end > start, cells[end - 1].isSpace { end -= 1 }
             while next < cells.count, cells[next].isSpace { next += 1 }
-            var row = StyledLine(first ? "" : String(repeating: " ", count: indent))
+            var row = StyledLine()
+            if !first { row.appendBlank(indent) }
             var index = start
             while index < end {
                 var text: [UInt8] = []
+                // The cells were measured: their widths are the row's, not measured again.
+                var width = 0
                 let role = spans[cells[index].span].role
                 while index < end, alike(spans[cells[index].span].role, role) {
                     // The cells of one span that follow each other are one run of its bytes.
                     let span = cells[index].span
                     let from = cells[index].bytes.lowerBound
                     var upTo = cells[index].bytes.upperBound
+                    width += cells[index].width
                     index += 1
                     while index < end, cells[index].span == span {
                         upTo = cells[index].bytes.upperBound
+                        width += cells[index].width
                         index += 1
                     }
                     text += utf8[span][from..<upTo]
                 }
-                row.append(String(decoding: text, as: UTF8.self), role)
+                row.append(String(decoding: text, as: UTF8.self), role, width: width)
             }
             rows.append(row)
             if next == start { next = start + 1 }  // a cell wider than the row: never stall

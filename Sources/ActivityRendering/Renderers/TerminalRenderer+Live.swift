@@ -24,11 +24,13 @@ extension TerminalRenderer {
     /// The bound on text waiting for the next frame; past it, a frame is drawn at once.
     static let pendingLimit = 1 << 20
 
-    /// `ended`: the activity of an `end`, read from the store.
-    func renderLive(_ update: ActivityUpdate, ended: ActivityState?, in store: ActivityStore) {
+    /// An update other than the end of an activity the store holds (``renderLiveEnd(_:in:)``).
+    func renderLive(_ update: ActivityUpdate, in store: ActivityStore) {
         switch update.kind {
         case .begin, .progress:
             break
+        case .end:
+            return
         case .log:
             guard let log = update.log else { return }
             let activity = update.handle.flatMap { store[$0] }
@@ -37,14 +39,17 @@ extension TerminalRenderer {
             guard showsLog(log) else { return keepLog(message, of: activity, shownAs: nil) }
             appendLeavable(logLine(log, message: message, activity: activity, in: store))
             keepLog(message, of: activity, shownAs: permanentLines)
-        case .end:
-            guard let activity = ended else { return }
-            lineCache[activity.sequence] = nil
-            if let title = permanentTitle(of: activity, in: store) {
-                let tail = failureTail(of: activity)
-                appendLeavable(endLine(activity, title: title))
-                for line in tail { appendLeavable(line) }
-            }
+        }
+        if pendingAbove.count > Self.pendingLimit { flushNow(store) }
+    }
+
+    /// The end of `activity`, read from the store.
+    func renderLiveEnd(_ activity: ActivityState, in store: ActivityStore) {
+        lineCache[activity.sequence] = nil
+        if let title = permanentTitle(of: activity, in: store) {
+            let tail = failureTail(of: activity)
+            appendLeavable(endLine(activity, title: title))
+            for line in tail { appendLeavable(line) }
         }
         if pendingAbove.count > Self.pendingLimit { flushNow(store) }
     }

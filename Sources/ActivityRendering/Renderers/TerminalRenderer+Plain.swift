@@ -5,10 +5,10 @@ import ActivityWire
 /// ends within a second of its begin, with no line between, gets one line, its end's: a test
 /// suite of many short tests writes a line per test, not two.
 extension TerminalRenderer {
-    /// `ended`: the activity of an `end`, read from the store.
-    func renderPlain(_ update: ActivityUpdate, ended: ActivityState?, in store: ActivityStore) {
+    /// An update other than the end of an activity the store holds (``renderPlainEnd(_:_:in:)``).
+    func renderPlain(_ update: ActivityUpdate, in store: ActivityStore) {
         let time = update.timestamp
-        if let held = heldBegin, time - held.time >= beginHold { writeHeldBegin() }
+        writeHeldBeginIfDue(at: time)
         switch update.kind {
         case .begin:
             guard let handle = update.handle, let activity = store[handle],
@@ -64,24 +64,36 @@ extension TerminalRenderer {
             writePlain(at: time) { appendLogLine(log, message: message, path: path, to: &$0) }
             keepLog(message, of: activity, shownAs: permanentLines)
         case .end:
-            guard let handle = update.handle, let activity = ended else { return }
-            if handle.index < plainProgress.count { plainProgress[handle.index] = nil }
-            // Its begin line is still held: the end line says it all, the size of the work too.
-            let collapsed = heldBegin?.handle == handle
-            if collapsed { heldBegin = nil }
-            guard
-                configuration.verbosity != .quiet || activity.status == .failure || isTopLevel(activity, in: store)
-            else { return }
-            let tail = failureTail(of: activity)
-            let path = pathTitles.parts(of: activity, in: store)
-            writePlain(at: time) { line in
-                appendEndLine(activity, to: &line) { line, _ in
-                    path.append(to: &line.bytes)
-                    if collapsed { appendPlainDetails(activity, to: &line) }
-                }
-            }
-            for line in tail { writePlain(line, at: time) }
+            return
         }
+    }
+
+    /// The end of `activity`, read from the store.
+    func renderPlainEnd(_ update: ActivityUpdate, _ activity: ActivityState, in store: ActivityStore) {
+        let time = update.timestamp
+        writeHeldBeginIfDue(at: time)
+        let handle = activity.handle
+        if handle.index < plainProgress.count { plainProgress[handle.index] = nil }
+        // Its begin line is still held: the end line says it all, the size of the work too.
+        let collapsed = heldBegin?.handle == handle
+        if collapsed { heldBegin = nil }
+        guard configuration.verbosity != .quiet || activity.status == .failure || isTopLevel(activity, in: store)
+        else { return }
+        let tail = failureTail(of: activity)
+        let path = pathTitles.parts(of: activity, in: store)
+        writePlain(at: time) { line in
+            appendEndLine(activity, to: &line) { line, _ in
+                path.append(to: &line.bytes)
+                if collapsed { appendPlainDetails(activity, to: &line) }
+            }
+        }
+        for line in tail { writePlain(line, at: time) }
+    }
+
+    /// Writes the begin line held back once its time is up: the next line comes that late.
+    @inline(__always)
+    private func writeHeldBeginIfDue(at time: Double) {
+        if let held = heldBegin, time - held.time >= beginHold { writeHeldBegin() }
     }
 
     /// The shortest time between two lines of one activity: the minimum interval, unless the

@@ -127,12 +127,15 @@ public final class TerminalRenderer: ActivityRenderer {
     var lastLineWidths: [Int] = []
     var spareWidths: [Int] = []
     var cursorHidden = false
-    var pendingAbove: [UInt8] = []
+    /// Read after every event, and an end's lines are added to it: unchecked, as the
+    /// configuration is.
+    @exclusivity(unchecked) var pendingAbove: [UInt8] = []
     /// Lines of the reporters' (logs, ends) left out while the output was behind, not told yet.
     var droppedAbove = 0
     var pendingSeparate: [(any ByteOutput, [UInt8])] = []
     var redrawNeeded = false
-    var lineCache: [Int: ActivityLineCache] = [:]
+    /// Each activity's line parts, by sequence; an end drops its entry.
+    @exclusivity(unchecked) var lineCache: [Int: ActivityLineCache] = [:]
     /// The rows of the last frame, kept for their memory.
     var liveRows: [LiveRow] = []
     /// The last elapsed time formatted, by its key (see `elapsedPart`).
@@ -279,14 +282,21 @@ public final class TerminalRenderer: ActivityRenderer {
             historyKeys.titleChanged()
         }
         if update.kind == .end || update.kind == .log { keepUnkeptRows() }
-        // An end's activity, read once for all an end does: each read is a copy.
-        let ended = update.kind == .end ? update.handle.flatMap { store[$0] } : nil
-        if let ended { noteForSummary(update, ended, in: store) }
-        switch configuration.mode {
-        case .tty: renderLive(update, ended: ended, in: store)
-        case .plain: renderPlain(update, ended: ended, in: store)
+        // An end's activity, read once for all an end does, and lent from here on: each read is
+        // a copy (its references retained), and so is each binding of an optional of it.
+        if update.kind == .end, let handle = update.handle, let ended = store[handle] {
+            noteForSummary(update, ended, in: store)
+            switch configuration.mode {
+            case .tty: renderLiveEnd(ended, in: store)
+            case .plain: renderPlainEnd(update, ended, in: store)
+            }
+            if !tails.isEmpty { tails.remove(ended.sequence) }
+            return
         }
-        if let ended, !tails.isEmpty { tails.remove(ended.sequence) }
+        switch configuration.mode {
+        case .tty: renderLive(update, in: store)
+        case .plain: renderPlain(update, in: store)
+        }
     }
 
     public func passthrough(_ bytes: [UInt8], to stream: StandardStream, in store: ActivityStore) {

@@ -61,8 +61,10 @@ package enum DisplayWidth {
 
     /// Calls `body` with the byte offset, byte length and width of each character of text that
     /// ``simpleWidth(_:)`` measures (each its own grapheme cluster, one scalar), in order;
-    /// `false`, having stopped, at the first byte of anything else.
-    @inline(__always)
+    /// `false`, having stopped, at the first byte of anything else. Inlinable: a renderer that
+    /// lays out a long line calls `body` for each character, and a call each cost more than the
+    /// rest of its work.
+    @inlinable @inline(__always)
     package static func forEachSimpleCharacter(
         in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ offset: Int, _ length: Int, _ width: Int) -> Void
     ) -> Bool {
@@ -102,7 +104,7 @@ package enum DisplayWidth {
     /// Latin, Greek and Cyrillic letters, punctuation, symbols, arrows, box drawing, dingbats,
     /// Braille, CJK ideographs, Hangul syllables. The combining marks for symbols (U+20D0–U+20FF)
     /// and those in CJK punctuation (U+302A–U+302F) are left out.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func standsAlone(_ value: UInt32) -> Bool {
         switch value {
         case 0xA0...0x2FF, 0x370...0x482, 0x2010...0x2027, 0x2030...0x205E, 0x2070...0x20CF, 0x2100...0x2BFF,
@@ -172,6 +174,7 @@ package enum DisplayWidth {
     /// column; the CJK ideographs and Hangul syllables two. The exhaustive test against `wcwidth`
     /// covers these ranges too.
     @inline(__always)
+    @inlinable
     static func knownWidth(_ value: UInt32) -> Int? {
         switch value {
         case 0xA0...0x2FF, 0x370...0x482, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF, 0x2500...0x25FC,

@@ -46,6 +46,11 @@ package enum TerminalSanitizer {
     /// ``display(_:)``, with tabs kept when `keepingTabs` (a passed-through line's own columns).
     static func display(_ text: String, keepingTabs: Bool) -> String {
         if isClean(text) { return text }
+        if let spaced = text.utf8.withContiguousStorageIfAvailable({ spacedOnly($0, keepingTabs: keepingTabs) }),
+            let spaced
+        {
+            return spaced
+        }
         var result = ScalarBytes(capacity: text.utf8.count)
         var scalars = text.unicodeScalars.makeIterator()
         var pending: Unicode.Scalar? = nil
@@ -82,6 +87,25 @@ package enum TerminalSanitizer {
             }
         }
         return String(decoding: result.bytes, as: UTF8.self)
+    }
+
+    /// Text that is clean but for its tabs and line breaks (a compiler's message with a tab in
+    /// it): the same bytes with each of them a space (a tab kept when `keepingTabs`), found from
+    /// the bytes instead of scalar by scalar; `nil` for text with anything else to change.
+    private static func spacedOnly(_ bytes: UnsafeBufferPointer<UInt8>, keepingTabs: Bool) -> String? {
+        var result: [UInt8]?
+        var start = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard byte == 0x09 || byte == 0x0A || byte == 0x0D else { continue }
+            // A byte below 0x80 stands alone in UTF-8: the bytes before it are whole scalars.
+            guard holdsOnlyShownBytes(UnsafeBufferPointer(rebasing: bytes[start..<index])) else { return nil }
+            if result == nil { result = Array(bytes) }
+            if !(keepingTabs && byte == 0x09) { result![index] = 0x20 }
+            start = index + 1
+        }
+        guard let result, holdsOnlyShownBytes(UnsafeBufferPointer(rebasing: bytes[start...])) else { return nil }
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// Skips a CSI sequence's parameter and intermediate bytes and its final byte.

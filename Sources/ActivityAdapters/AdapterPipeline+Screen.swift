@@ -16,6 +16,8 @@ extension AdapterPipeline {
     /// a final row whose text wrapped into a row not final yet.
     struct ScreenState {
         var redrawn: [ScreenRows.RedrawnRow] = []
+        /// The line the cursor was on when last read, not ended yet.
+        var unfinished: ScreenRows.RedrawnRow?
         /// The bytes each redrawn row had when it was last read, by number, until it is final.
         var lastRead: [Int: [UInt8]] = [:]
         /// The line's first row, its bytes so far, and its last row final so far.
@@ -51,6 +53,7 @@ extension AdapterPipeline {
         for frame in frames { readRedrawn(frame.rows, stream) }
         readFinished(rows.finished, stream)
         readRedrawn(rows.redrawn, stream)
+        readUnfinished(rows.unfinished, stream)
         activities.flush()
         return activities.takeOutputs()
     }
@@ -79,6 +82,15 @@ extension AdapterPipeline {
                 screen.progressRows.remove(row.number)
             }
         }
+    }
+
+    /// Reads the line the cursor is on as it grows, as a stream's unfinished line is read at the
+    /// end of a chunk: once each time it changed, and only while it is short.
+    private mutating func readUnfinished(_ row: ScreenRows.RedrawnRow?, _ stream: AdapterStream) {
+        guard row != screen.unfinished else { return }
+        screen.unfinished = row
+        guard let row, row.bytes.count <= Self.maxUnfinishedBytes else { return }
+        adapter.readUnfinished(AdapterLine(bytes: row.bytes[...], stream: stream, terminator: nil), &activities)
     }
 
     private mutating func readFinished(_ rows: [ScreenRows.FinalRow], _ stream: AdapterStream) {

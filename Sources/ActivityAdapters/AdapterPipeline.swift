@@ -29,6 +29,10 @@ import ActivityWire
 public struct AdapterPipeline {
     /// The longest line an adapter reads; longer ones pass through unread.
     public static let maxLineBytes = 65_536
+    /// The longest unfinished line read before it ends (``ToolAdapter/readUnfinished(_:_:)``):
+    /// a progress update is short, and a long line read again after every chunk would cost its
+    /// length squared.
+    static let maxUnfinishedBytes = 1024
 
     var adapter: any ToolAdapter
     var activities: AdaptedActivities
@@ -136,9 +140,7 @@ public struct AdapterPipeline {
             start = index
         }
         append(chunk[start...], stream, &state)
-        // A progress update is a short line; a long unfinished one is output, read when it ends
-        // (reading it again after every chunk would cost its length squared).
-        if !state.pending.isEmpty && !state.inOverlongLine && state.pending.count <= 1024 {
+        if !state.pending.isEmpty && !state.inOverlongLine && state.pending.count <= Self.maxUnfinishedBytes {
             adapter.readUnfinished(AdapterLine(bytes: state.pending[...], stream: stream, terminator: nil), &activities)
         }
         if stream == .standardOutput { output = state } else { errors = state }
@@ -174,9 +176,7 @@ public struct AdapterPipeline {
     }
 
     private mutating func finishStream(_ stream: AdapterStream, _ state: inout StreamState) {
-        // A progress update is a short line; a long unfinished one is output, read when it ends
-        // (reading it again after every chunk would cost its length squared).
-        if !state.pending.isEmpty && !state.inOverlongLine && state.pending.count <= 1024 {
+        if !state.pending.isEmpty && !state.inOverlongLine && state.pending.count <= Self.maxUnfinishedBytes {
             let line = state.pending
             state.pending = []
             read(line[...], end: nil, stream, &state)

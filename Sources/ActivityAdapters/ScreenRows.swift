@@ -79,14 +79,17 @@ public struct ScreenRows: Sendable {
     public var finished: [FinalRow]
     /// Every row the command redraws now, top first, changed or not.
     public var redrawn: [RedrawnRow]
+    /// The line the cursor is on, not ended yet and not redrawn (tar's dots), when it is not blank.
+    public var unfinished: RedrawnRow?
 
     public init(
         final: [FinalRow] = [], overwritten: [OverwrittenFrame] = [], finished: [FinalRow] = [],
-        redrawn: [RedrawnRow] = []
+        redrawn: [RedrawnRow] = [], unfinished: RedrawnRow? = nil
     ) {
         self.final = final
         self.overwritten = overwritten
         self.finished = finished
         self.redrawn = redrawn
+        self.unfinished = unfinished
     }
 }

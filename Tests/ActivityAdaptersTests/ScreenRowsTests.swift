@@ -113,6 +113,14 @@ struct ScreenRowsTests {
         #expect(adapted.isWellFormed)
     }
 
+    @Test("tar's dots on a terminal are counted as they come, on the line not ended yet")
+    func tarDotsAsTheyCome() throws {
+        // The dots never end their line while tar runs: read only when final, they came at once.
+        let adapted = ScreenReplay.adapt(try Fixture.bytes("tar/tar-dot-pty-C.txt"), with: "tar", chunkSize: 1)
+        #expect(adapted.activities.map(\.description) == ["Archiving success 9.0/? "])
+        #expect(adapted.activities.first.map(\.progressEvents) ?? 0 >= 8, "\(adapted.activities)")
+    }
+
     @Test(
         "read in chunks that cut frames, nested tqdm bars stay nested and no bar is made of a half-cleared row",
         arguments: [1, 7, 333, 4096])

@@ -15,12 +15,14 @@ extension ScreenRows {
         if let rows { Self.append(rows, to: &final) }
     }
 
-    /// The rows `screen` shows the command finished writing and redrawing now
-    /// (``CommandScreen/finishedRows``, ``CommandScreen/redrawnLines``).
+    /// The rows `screen` shows the command finished writing and redrawing now, and the line it
+    /// is writing (``CommandScreen/finishedRows``, ``CommandScreen/redrawnLines``,
+    /// ``CommandScreen/unfinishedLine``).
     mutating func setCurrent(from screen: CommandScreen) {
         finished.removeAll(keepingCapacity: true)
         Self.append(screen.finishedRows, to: &finished)
         redrawn = screen.redrawnLines.map { RedrawnRow(number: $0.number, bytes: $0.bytes) }
+        unfinished = screen.unfinishedLine.map { RedrawnRow(number: $0.number, bytes: $0.bytes) }
     }
 
     /// Appends each of `rows` to `list` in place: a line of output-heavy commands costs one

@@ -36,6 +36,17 @@ extension CommandScreen {
         return lines
     }
 
+    /// The line the cursor is on, with the rows it wrapped from, when the command is still
+    /// writing it and does not redraw it: a line not ended yet (tar's `--checkpoint-action=dot`
+    /// dots, a prompt), read as it grows as a stream's unfinished line is. `nil` when the
+    /// cursor's row is blank or redrawn (a `\r` status row is among ``redrawnLines``).
+    package var unfinishedLine: (number: Int, bytes: [UInt8])? {
+        guard !isAlternateScreen, cursor.row < rowCount, !buffer.rows[cursor.row].isBlank,
+            !redrawnIndices.contains(cursor.row)
+        else { return nil }
+        return lines(at: [cursor.row]).first
+    }
+
     /// The rows above the cursor that the command has finished writing and does not redraw:
     /// lines of plain output still on the screen, each to be read at once rather than when it
     /// becomes final, given as ``takeFinalRows()`` gives final ones. A line that wrapped into

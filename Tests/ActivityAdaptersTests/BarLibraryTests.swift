@@ -105,6 +105,26 @@ struct BarLibraryTests {
     }
 
     @Test(
+        "an indicatif MultiProgress whose last row fills the screen: the line printed after it wraps, no bar is made of it"
+    )
+    func indicatifFullLastRow() {
+        // indicatif leaves its last frame without a line end: `println!` after it writes on the
+        // bar's row, and there the full row wraps into the next, which reads as one line.
+        let row = { (prefix: String, count: Int, total: Int, message: String) in
+            let tail = " \(count)/\(total)\(message.isEmpty ? "" : " " + message)"
+            let width = 100 - prefix.count - 1 - tail.count
+            let done = width * count / total
+            return prefix + " " + String(repeating: "█", count: done) + String(repeating: "░", count: width - done)
+                + tail
+        }
+        let first = "\r\u{1B}[2K" + row("alpha", 20, 40, "") + "\r\n\u{1B}[2K" + row("beta", 40, 80, "")
+        let last =
+            "\r\u{1B}[2K\u{1B}[1A\r\u{1B}[2K" + row("alpha", 40, 40, "") + "\r\n\u{1B}[2K" + row("beta", 80, 80, "done")
+        let adapted = ScreenReplay.adapt(chunks: [first, last, "ind done\r\n"].map { Array($0.utf8) }, with: "bars")
+        #expect(adapted.activities.map(\.description) == ["alpha success 40.0/40.0 ", "beta success 80.0/80.0 "])
+    }
+
+    @Test(
         "lines that only look like rows pass through",
         arguments: [
             "━━━━━━━━━━ Section ━━━━━━━━━━\n", "Results ━━━━━━━━━━━━━━━━\n", "━━━━x 45%\n", "[=====] 1/2 passed\n",

@@ -23,6 +23,10 @@ struct IndicatifAdapter: ToolAdapter {
     private var runs: [Int] = []
     /// The last row's text, which the program's next output may follow on the same line.
     private var lastRow: String?
+    /// On a screen, the place in the frame of the bar each row showed, by the row's number: a
+    /// row read again alone (final, or joined with the line that wrapped out of it) is still
+    /// that bar, not the frame's first.
+    private var places: [Int: Int] = [:]
 
     /// Bounds the state whatever the input.
     private static let maxRows = 32
@@ -30,7 +34,8 @@ struct IndicatifAdapter: ToolAdapter {
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         let text = line.text
         if let bar = IndicatifRow(text) {
-            return read(bar, text: text, startsFrame: RedrawnLine.startsFrame(line), &activities)
+            return read(
+                bar, text: text, startsFrame: RedrawnLine.startsFrame(line), number: line.row?.number, &activities)
         }
         inFrame = false
         // What is left of a frame: the moves back over the rows, consumed with them.
@@ -42,20 +47,26 @@ struct IndicatifAdapter: ToolAdapter {
     }
 
     private mutating func read(
-        _ bar: IndicatifRow, text: String, startsFrame: Bool, _ activities: inout AdaptedActivities
+        _ bar: IndicatifRow, text: String, startsFrame: Bool, number: Int?, _ activities: inout AdaptedActivities
     ) -> Bool {
         if startsFrame || !inFrame { row = 0 }
         guard row < Self.maxRows else { return false }
         inFrame = true
         defer { row += 1 }
-        if runs.count <= row { runs += Array(repeating: 0, count: row + 1 - runs.count) }
-        var key = Self.key(row, runs[row])
+        var place = row
+        if let number {
+            if let known = places[number] { place = known }
+            if places.count >= Self.maxRows * 4 { places.removeAll() }
+            places[number] = place
+        }
+        if runs.count <= place { runs += Array(repeating: 0, count: place + 1 - runs.count) }
+        var key = Self.key(place, runs[place])
         if activities.isOpen(key), let total = activities.total(key), let completed = activities.completed(key),
             completed >= total, bar.completed < completed || bar.total != total
         {
             activities.succeed(key)
-            runs[row] += 1
-            key = Self.key(row, runs[row])
+            runs[place] += 1
+            key = Self.key(place, runs[place])
         }
         // A bar of length 0 (`ProgressBar::new(0)`) has no total to reach.
         let total = bar.total > 0 ? bar.total : nil

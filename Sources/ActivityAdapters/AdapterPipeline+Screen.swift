@@ -62,7 +62,7 @@ extension AdapterPipeline {
     private mutating func readRedrawn(_ rows: [ScreenRows.RedrawnRow], _ stream: AdapterStream) {
         guard rows != screen.redrawn else { return }
         screen.redrawn = rows
-        if screen.lastRead.count > ScreenState.maxRemembered {
+        if screen.lastRead.count > ScreenState.maxRemembered || screen.progressRows.count > ScreenState.maxRemembered {
             screen.lastRead.removeAll()
             screen.progressRows.removeAll()
         }
@@ -116,6 +116,7 @@ extension AdapterPipeline {
             let line = AdapterLine(
                 bytes: bytes, stream: stream, terminator: 0x0A, row: ScreenPlace(number: number, index: nil))
             // A row redrawn (a status line), then left as it was read: it stays.
+            screen.progressRows.remove(number)
             if !screen.lastRead.isEmpty, let read = screen.lastRead.removeValue(forKey: number),
                 read.elementsEqual(bytes)
             {
@@ -146,6 +147,7 @@ extension AdapterPipeline {
         if number <= screen.finishedThrough, screen.lastRead[number] == nil { return }
         let line = AdapterLine(
             bytes: bytes, stream: stream, terminator: 0x0A, row: ScreenPlace(number: number, index: nil))
+        screen.progressRows.remove(number)
         if !screen.lastRead.isEmpty, let read = screen.lastRead.removeValue(forKey: number) {
             if read.elementsEqual(bytes) {
                 adapter.readNewline(ending: line, &activities)

@@ -124,6 +124,26 @@ struct BarLibraryTests {
         #expect(adapted.activities.map(\.description) == ["alpha success 40.0/40.0 ", "beta success 80.0/80.0 "])
     }
 
+    @Test("an indicatif MultiProgress redrawn under a line it printed (println) keeps each bar one activity")
+    func indicatifPrintlnAbove() {
+        // indicatif's redraw: up to the first row, erase each, then a `println` line and the rows.
+        let row = { (name: String, count: Int, total: Int) in
+            let width = 60 - name.count - 1 - " \(count)/\(total) ".count
+            let done = width * count / total
+            return name + " " + String(repeating: "█", count: done) + String(repeating: "░", count: width - done)
+                + " \(count)/\(total) "
+        }
+        let redraw = "\u{1B}[1A\r\u{1B}[2K\u{1B}[1B\r\u{1B}[2K\u{1B}[1A"
+        let frames = (0..<40).map { step in
+            (step == 0 ? "" : redraw) + (step == 10 ? "hello from println\r\n" : "")
+                + row("alpha", min(step + 1, 20), 20)
+                + "\r\n" + row("beta", step + 1, 40)
+        }
+        let adapted = ScreenReplay.adapt(
+            chunks: (frames + ["\r\n"]).map { Array($0.utf8) }, with: "bars", exitStatus: 0)
+        #expect(adapted.activities.map(\.description) == ["alpha success 20.0/20.0 ", "beta success 40.0/40.0 "])
+    }
+
     @Test(
         "lines that only look like rows pass through",
         arguments: [

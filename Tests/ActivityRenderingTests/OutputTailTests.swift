@@ -81,6 +81,15 @@ struct OutputTailTests {
         #expect(TerminalRenderer.startOfNewestLines(Array("a\nb\n".utf8), count: 2) == 0)
     }
 
+    @Test("a tail keeps text in any encoding, not a binary file's bytes")
+    func binaryLines() {
+        #expect(!TerminalRenderer.looksBinary(Array("error: no rule to make target".utf8)))
+        #expect(!TerminalRenderer.looksBinary(Array("Fehler: ung".utf8) + [0xFC] + Array("ltige Eingabe".utf8)))
+        #expect(!TerminalRenderer.looksBinary(Array("naïve café, 日本語".utf8)))
+        #expect(TerminalRenderer.looksBinary(Array("raw".utf8) + [0, 0xFF]))
+        #expect(TerminalRenderer.looksBinary([0x8F, 0xE3, 0x41, 0xC7, 0xFE, 0x9A, 0x42, 0xF5, 0x80, 0x43]))
+    }
+
     @Test("lines that are the last thing on the screen are not printed again with the failure")
     func noRepeat() {
         let h = TerminalHarness(columns: 60, rows: 12)

@@ -23,10 +23,11 @@ struct IndicatifAdapter: ToolAdapter {
     private var runs: [Int] = []
     /// The last row's text, which the program's next output may follow on the same line.
     private var lastRow: String?
-    /// On a screen, the place in the frame of the bar each row showed, by the row's number: a
-    /// row read again alone (final, or joined with the line that wrapped out of it) is still
-    /// that bar, not the frame's first.
-    private var places: [Int: Int] = [:]
+    /// On a screen, the bar each row last showed, by the row's number: its place in its frame,
+    /// its prefix and its count. The same bar read there again (its prefix, a count not gone
+    /// back) is that bar, though the rows around it make another frame: the last row read alone
+    /// once the cursor moved past it, or joined with the output that wrapped out of it.
+    private var places: [Int: (place: Int, prefix: String?, completed: Double)] = [:]
 
     /// Bounds the state whatever the input.
     private static let maxRows = 32
@@ -34,8 +35,7 @@ struct IndicatifAdapter: ToolAdapter {
     mutating func read(_ line: AdapterLine, _ activities: inout AdaptedActivities) -> Bool {
         let text = line.text
         if let bar = IndicatifRow(text) {
-            return read(
-                bar, text: text, startsFrame: RedrawnLine.startsFrame(line), number: line.row?.number, &activities)
+            return read(bar, text: text, startsFrame: RedrawnLine.startsFrame(line), row: line.row, &activities)
         }
         inFrame = false
         // What is left of a frame: the moves back over the rows, consumed with them.
@@ -47,17 +47,22 @@ struct IndicatifAdapter: ToolAdapter {
     }
 
     private mutating func read(
-        _ bar: IndicatifRow, text: String, startsFrame: Bool, number: Int?, _ activities: inout AdaptedActivities
+        _ bar: IndicatifRow, text: String, startsFrame: Bool, row screenRow: ScreenPlace?,
+        _ activities: inout AdaptedActivities
     ) -> Bool {
         if startsFrame || !inFrame { row = 0 }
         guard row < Self.maxRows else { return false }
         inFrame = true
         defer { row += 1 }
         var place = row
-        if let number {
-            if let known = places[number] { place = known }
+        if let screenRow {
+            // Another bar in a known row (the bars move down a row when a line is printed above
+            // them) is placed by its frame.
+            if let known = places[screenRow.number], known.prefix == bar.prefix, bar.completed >= known.completed {
+                place = known.place
+            }
             if places.count >= Self.maxRows * 4 { places.removeAll() }
-            places[number] = place
+            places[screenRow.number] = (place, bar.prefix, bar.completed)
         }
         if runs.count <= place { runs += Array(repeating: 0, count: place + 1 - runs.count) }
         var key = Self.key(place, runs[place])

@@ -61,15 +61,16 @@ struct TqdmAdapter: ToolAdapter {
         guard runs[name] != nil || runs.count < Self.maxBars else { return false }
         var key = Self.key(name, runs[name] ?? 0)
         closing.removeAll { $0 == key }
+        let place = line.row?.number ?? Self.position(of: line)
         if let endedAt = ended[key], !activities.isOpen(key) {
-            // A bar that ended on the screen, drawn again: the same run as long as its count
-            // does not go back; from below where it ended, the next run.
+            // A bar that ended, drawn again (tqdm redraws its bars after `tqdm.write`; a row
+            // read again as final): the same run as long as its count does not go back; from
+            // below where it ended, the next run.
             guard bar.count < endedAt else { return true }
             ended[key] = nil
             runs[name, default: 0] += 1
             key = Self.key(name, runs[name] ?? 0)
         }
-        let place = line.row?.number ?? Self.position(of: line)
         if line.row != nil, activities.isOpen(key), let completed = activities.completed(key), bar.count < completed,
             let last = drawnAt[key], last != place
         {
@@ -137,8 +138,7 @@ struct TqdmAdapter: ToolAdapter {
         // The bar drawn in that row, not the latest run of its name: the next run may have
         // begun in another row already.
         guard let bar = TqdmBar(line.text), let total = bar.total, bar.count >= total,
-            let key = placed[row.number], activities.isOpen(key),
-            key.drop(while: { $0 != ":" }).dropFirst() == bar.description ?? ""
+            let key = placed[row.number], activities.isOpen(key), Self.name(of: key) == bar.description ?? ""
         else { return }
         close(key, at: bar.count, &activities)
     }
@@ -167,10 +167,13 @@ struct TqdmAdapter: ToolAdapter {
     /// A bar's position in a pipe: the cursor-up moves tqdm writes after a bar at `position=N`
     /// (in the line's bytes: its text leaves control sequences out).
     private static func position(of line: AdapterLine) -> Int {
-        var rest = line.bytes
+        let bytes = line.bytes
+        var end = bytes.endIndex
         var count = 0
-        while rest.count >= 3, rest.suffix(3).elementsEqual([0x1B, UInt8(ascii: "["), UInt8(ascii: "A")]) {
-            rest = rest.dropLast(3)
+        while end - bytes.startIndex >= 3, bytes[end - 1] == UInt8(ascii: "A"), bytes[end - 2] == UInt8(ascii: "["),
+            bytes[end - 3] == 0x1B
+        {
+            end -= 3
             count += 1
         }
         return count
@@ -212,6 +215,9 @@ struct TqdmAdapter: ToolAdapter {
     }
 
     private static func key(_ name: String, _ run: Int) -> String { "tqdm \(run):\(name)" }
+
+    /// The bar's `desc` in a key made by ``key(_:_:)``.
+    private static func name(of key: String) -> Substring { key.drop { $0 != ":" }.dropFirst() }
 }
 
 /// One frame of a tqdm bar in its default format, read from the right, where the format is fixed:
@@ -226,10 +232,9 @@ struct TqdmBar: Equatable {
     var postfix: String?
 
     init?(_ line: String) {
-        var text = Substring(line)
-        // In a pipe, a bar at `position=N` ends in cursor-up moves; every frame may be padded.
-        while text.hasSuffix("\u{1B}[A") { text = text.dropLast(3) }
-        text = text.trimmingSpaces
+        // Every frame may be padded (the cursor-up moves after a bar at `position=N` are not in
+        // a line's text).
+        let text = Substring(line).trimmingSpaces
         guard text.hasSuffix("]"), let open = text.lastRange(of: " [") else { return nil }
         let fields = text[open.upperBound..<text.index(before: text.endIndex)].split(
             separator: ", ", maxSplits: 2, omittingEmptySubsequences: false)

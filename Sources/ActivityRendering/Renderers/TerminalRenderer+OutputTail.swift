@@ -41,10 +41,20 @@ extension TerminalRenderer {
         guard let owner = outputOwnerActivity(in: store) else { return }
         var clean = CommandOutput.lines(of: Array(bytes) + [0x0A]).first ?? []
         if clean.last == 0x0D { clean.removeLast() }
-        // Bytes that are not text (a binary file written to a pipe or a file) are no line to show.
-        guard !clean.contains(0), String(validating: clean, as: UTF8.self) != nil else { return }
+        // Bytes that are not text (a binary file written to a pipe or a file) are no line to
+        // show; a line in another encoding (Latin-1's `ü`) is, with its odd bytes replaced.
+        guard !Self.looksBinary(clean) else { return }
         let text = String(decoding: TerminalSanitizer.display(bytes: clean), as: UTF8.self)
         tails.append(text, to: owner.sequence, shownAs: shownAs, ellipsis: style.ellipsis)
+    }
+
+    /// Whether a line is bytes rather than text: it holds a NUL, or UTF-8 decoding replaces
+    /// more than one byte in eight.
+    package static func looksBinary(_ bytes: [UInt8]) -> Bool {
+        guard !bytes.contains(0) else { return true }
+        guard bytes.contains(where: { $0 >= 0x80 }) else { return false }
+        let replaced = String(decoding: bytes, as: UTF8.self).unicodeScalars.lazy.filter { $0 == "\u{FFFD}" }.count
+        return replaced * 8 > bytes.count
     }
 
     /// Keeps the lines of a stream that the display does not show (a file, a pipe), split into

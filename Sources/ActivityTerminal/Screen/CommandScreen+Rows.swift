@@ -44,8 +44,17 @@ extension CommandScreen {
         guard !isAlternateScreen, cursor.row < rowCount, !buffer.rows[cursor.row].isBlank,
             !redrawnIndices.contains(cursor.row)
         else { return nil }
+        // A line longer than what is read as it grows (1 KiB) is not built at all.
+        var start = cursor.row
+        while start > 0, buffer.rows[start - 1].continues(into: buffer.rows[start]) { start -= 1 }
+        guard (cursor.row - start) * columns + buffer.rows[cursor.row].extent <= Self.maxUnfinishedCells else {
+            return nil
+        }
         return lines(at: [cursor.row]).first
     }
+
+    /// The most cells of an ``unfinishedLine``.
+    static let maxUnfinishedCells = 1024
 
     /// The rows above the cursor that the command has finished writing and does not redraw:
     /// lines of plain output still on the screen, each to be read at once rather than when it

@@ -113,6 +113,18 @@ struct ScreenRowsTests {
         #expect(adapted.isWellFormed)
     }
 
+    @Test("a tqdm bar redrawn narrower over what is left of its wider frame (a resize) is the same bar")
+    func tqdmRedrawnNarrower() {
+        let wide = "\rdyn:  30%|██████████                        | 30/100 [00:00<00:02, 33.01it/s]"
+        // After the resize the terminal reflowed the wide frame; the narrower one is drawn
+        // after what is left of it on the row.
+        let narrow =
+            "\rdyn:  32%|██████████████████████▎ | 32/100 [00:00<00:02, 33.01it/s] dyn:  33%|███ | 33/100 [00:01<00:02, 33.01it/s]"
+        let done = "\rdyn: 100%|████████████| 100/100 [00:03<00:00, 33.01it/s]\r\n"
+        let adapted = ScreenReplay.adapt(chunks: [wide, narrow, done].map { Array($0.utf8) }, with: "bars")
+        #expect(adapted.tree == ["dyn success 100.0/100.0 "], "\(adapted.tree)")
+    }
+
     @Test("tar's dots on a terminal are counted as they come, on the line not ended yet")
     func tarDotsAsTheyCome() throws {
         // The dots never end their line while tar runs: read only when final, they came at once.

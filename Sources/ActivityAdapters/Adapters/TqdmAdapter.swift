@@ -281,6 +281,9 @@ struct TqdmBar: Equatable {
         var trimmed = label
         while trimmed.hasSuffix(" ") { trimmed = trimmed.dropLast() }
         guard trimmed.hasSuffix(":"), trimmed.count > 1 else { return (nil, false) }
+        // What is left of an earlier frame in front of this one (a bar redrawn narrower after a
+        // resize, over its wider self) is no description: it holds a bar of its own.
+        guard !trimmed.contains("%|"), !trimmed.contains("/s]") else { return (nil, false) }
         return (String(trimmed.dropLast()), true)
     }
 

@@ -69,7 +69,12 @@ extension TerminalPump {
         }
         if latest != status.latest {
             status.latest = latest
-            sendStatus(on: session, force: latest.isEmpty)
+            // An adapter reading the rows tells first whether this row is a bar of its own.
+            if readsRows, !latest.isEmpty {
+                statusAwaitsRows = true
+            } else {
+                sendStatus(on: session, force: latest.isEmpty)
+            }
         }
         let cursor = atPrompt ? promptCursor : nil
         // A row that may be a prompt is not drawn in the live region meanwhile: shown there
@@ -80,15 +85,20 @@ extension TerminalPump {
         session.commandOutput(.live(live, cursor: cursor))
     }
 
-    /// The rows the adapter took as progress when it last read them: a status row among them,
-    /// shown as the command's message until the adapter read it, is no longer.
+    /// The rows the adapter took as progress when it last read them: a status row among them is
+    /// not the command's message; another one, which waited for this, goes out now.
     mutating func noteProgressRows(_ rows: Set<Int>, on session: RenderSession) {
         progressRows = rows
-        guard !status.latest.isEmpty, let row = screen.statusRow, row < screen.rowCount,
+        let waited = statusAwaitsRows
+        statusAwaitsRows = false
+        if !status.latest.isEmpty, let row = screen.statusRow, row < screen.rowCount,
             rows.contains(screen.rows[row].number)
-        else { return }
-        status.latest = ""
-        sendStatus(on: session, force: true)
+        {
+            status.latest = ""
+            sendStatus(on: session, force: true)
+        } else if waited {
+            sendStatus(on: session)
+        }
     }
 
     /// The keyboard and mouse modes and the title reach the real terminal as the command sets

@@ -36,6 +36,9 @@ struct TerminalPump {
     /// Keys read and not yet taken by the pty (a command that does not read its input).
     private var pendingKeys: [UInt8] = []
     var status = (shown: "", latest: "", at: 0.0)
+    /// The latest status waits for the adapter to read the rows (``noteProgressRows(_:on:)``):
+    /// a status row it takes as a bar is not the message.
+    var statusAwaitsRows = false
     private var nextSizeCheck = 0.0
     /// What the display was last given: the live rows, and where the cursor of a prompt is.
     var shownLive: (rows: [ScreenRow], cursor: CommandOutput.LiveCursor?) = ([], nil)
@@ -164,7 +167,7 @@ struct TerminalPump {
                 wait = min(wait, due - now)
             }
         }
-        if status.latest != status.shown {
+        if status.latest != status.shown, !statusAwaitsRows {
             let due = status.at + Self.statusInterval
             if now >= due { sendStatus(on: session) } else { wait = min(wait, due - now) }
         }

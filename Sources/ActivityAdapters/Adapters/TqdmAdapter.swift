@@ -18,8 +18,9 @@ struct TqdmAdapter: ToolAdapter {
     private var traceback = PythonTraceback()
     /// On a screen, the bar last read among the rows redrawn together, and its place there.
     private var above: (index: Int, key: String)?
-    /// On a screen, the bars that ended while their rows may still show them, with the count
-    /// they ended at: drawn so again, a bar is consumed, not begun anew.
+    /// The bars that ended while their place may still show them (their row on a screen, a
+    /// redraw after `tqdm.write` in a pipe), with the count they ended at: drawn so again, a bar
+    /// is consumed, not begun anew.
     private var ended: [String: Double] = [:]
     /// On a screen, the bars nested under one that reached its total, until the frame that
     /// showed it is read (``endClosedInnerBars(_:)``).

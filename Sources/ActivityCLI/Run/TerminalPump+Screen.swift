@@ -64,7 +64,7 @@ extension TerminalPump {
         var latest = ""
         if let row = screen.statusRow, row == screen.cursor.row, row < live.count {
             // A bar the adapter reads is its own activity: not the command's message too.
-            if !progressRows.contains(live[row].number) { latest = String(live[row].text.drop { $0 == " " }) }
+            if !isProgress(row: row) { latest = String(live[row].text.drop { $0 == " " }) }
             live.remove(at: row)
         }
         if latest != status.latest {
@@ -91,14 +91,17 @@ extension TerminalPump {
         progressRows = rows
         let waited = statusAwaitsRows
         statusAwaitsRows = false
-        if !status.latest.isEmpty, let row = screen.statusRow, row < screen.rowCount,
-            rows.contains(screen.rows[row].number)
-        {
+        if !status.latest.isEmpty, let row = screen.statusRow, isProgress(row: row) {
             status.latest = ""
             sendStatus(on: session, force: true)
         } else if waited {
             sendStatus(on: session)
         }
+    }
+
+    /// Whether the screen's row at `row` is one the adapter took as progress when it last read it.
+    private func isProgress(row: Int) -> Bool {
+        row < screen.rowCount && progressRows.contains(screen.rows[row].number)
     }
 
     /// The keyboard and mouse modes and the title reach the real terminal as the command sets
